@@ -1,0 +1,62 @@
+"""The ``mpbot`` command: one entry point for every way the bot runs.
+
+Subcommands register themselves here so ``mpbot --help`` lists them all;
+their work lives in sibling modules (console, ask) and in the Slack and
+experiment packages, imported only when chosen so the console starts fast
+and never needs Slack or torch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from bot.models import Channel, Lang
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mpbot",
+        description="Estimate mixed-precision training time, in Arabic or English.",
+    )
+    sub = parser.add_subparsers(dest="command")
+
+    console = sub.add_parser("console", help="chat with the bot in this terminal")
+    console.add_argument("--lang", choices=[lang.value for lang in Lang], default=None)
+    console.add_argument(
+        "--channel", choices=[c.value for c in Channel], default=Channel.DM.value
+    )
+
+    ask = sub.add_parser("ask", help="answer one message (or JSON Lines from stdin)")
+    ask.add_argument("--json", action="store_true", help="print one JSON object per answer")
+    ask.add_argument("--channel", choices=[c.value for c in Channel], default=Channel.DM.value)
+    ask.add_argument("--lang", choices=[lang.value for lang in Lang], default=None)
+    ask.add_argument("text", nargs="*", help="the message; omit to read JSON Lines from stdin")
+
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command is None:
+        return _auto()
+    if args.command == "console":
+        from bot.cli.console import run_console
+
+        return run_console(Channel(args.channel), Lang(args.lang) if args.lang else None)
+    if args.command == "ask":
+        from bot.cli.ask import run_ask
+
+        lang = Lang(args.lang) if args.lang else None
+        text = " ".join(args.text) if args.text else None
+        return run_ask(text, Channel(args.channel), lang, as_json=args.json)
+    return 2
+
+
+def _auto() -> int:
+    """No subcommand: start the console (Slack modes come with the Slack app)."""
+    from bot.cli.console import run_console
+
+    print("mpbot: no Slack tokens configured, starting the local console.", file=sys.stderr)
+    return run_console(Channel.DM, None)

@@ -1,0 +1,85 @@
+"""One turn of conversation: text in, a localized reply out.
+
+This is the only place the three rooms meet (understand -> advise -> render),
+so the console, ``mpbot ask`` and the Slack app all answer alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.advice import advise
+from bot.models import Advice, Channel, Duration, Intent, Lang, Query, Reason, Reply, TimeUnit
+from bot.rendering import render
+from bot.understanding import understand
+
+
+@dataclass(frozen=True)
+class Turn:
+    query: Query
+    advice: Advice
+    reply: Reply
+
+
+def answer(
+    text: str,
+    channel: Channel = Channel.DM,
+    *,
+    preferred_lang: Lang | None = None,
+    thread_fp32_hours: float | None = None,
+) -> Turn:
+    """Answer one message.
+
+    ``preferred_lang`` decides the language of messages without words (bare
+    numbers). ``thread_fp32_hours`` is the FP32 time of an earlier answer in
+    the same thread, so "and with ratio 2.5?" can be answered as a follow-up.
+    """
+    query = understand(text, channel, preferred_lang=preferred_lang)
+    if thread_fp32_hours is not None:
+        query = _with_thread_time(query, thread_fp32_hours)
+    advice = advise(query)
+    return Turn(query=query, advice=advice, reply=render(advice, query.lang))
+
+
+def _with_thread_time(query: Query, hours: float) -> Query:
+    """Fill in the thread's FP32 time when the follow-up gave none."""
+    if query.fp32 is not None or query.reason not in (None, Reason.NO_NUMBERS):
+        return query
+    if query.ratio is None and query.gpu is None and query.model is None:
+        return query
+    return query.model_copy(
+        update={
+            "fp32": Duration(value=hours, unit=TimeUnit.HOURS, hours=hours),
+            "reason": None,
+            "intent": Intent.ESTIMATE,
+        }
+    )
+
+
+def to_json(turn: Turn) -> dict:
+    """The stable JSON shape of ``mpbot ask --json`` (missing values are null)."""
+    a, q = turn.advice, turn.query
+    return {
+        "kind": a.kind.value,
+        "lang": turn.reply.lang.value,
+        "fp32_hours": a.fp32_hours,
+        "ratio": a.ratio,
+        "ratio_low": a.ratio_low,
+        "ratio_high": a.ratio_high,
+        "mp_hours": a.mp_hours,
+        "mp_hours_low": a.mp_hours_low,
+        "mp_hours_high": a.mp_hours_high,
+        "saved_hours": a.saved_hours,
+        "saved_percent": a.saved_percent,
+        "gpu": a.gpu,
+        "model": a.model,
+        "reason": a.reason.value if a.reason else None,
+        "candidates": a.candidates,
+        "basis": a.basis,
+        "sources": a.sources,
+        "family": q.family,
+        "num_gpus": q.num_gpus,
+        "precision": q.precision,
+        "baseline": q.baseline,
+        "text": turn.reply.text,
+    }

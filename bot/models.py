@@ -1,0 +1,176 @@
+"""Typed values that flow through the bot, one room to the next.
+
+Text is *understood* into a :class:`Query`, the query is *advised* into an
+:class:`Advice` (pure arithmetic and published data), and the advice is
+*rendered* into a :class:`Reply` in one language. Each room only knows the
+models here, never the rooms around it, so the Slack layer can wire transport
+to the core without touching regexes or numbers.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Lang(StrEnum):
+    """Reply languages the bot ships catalogs for."""
+
+    AR = "ar"
+    EN = "en"
+
+
+class Channel(StrEnum):
+    """Where a message came from; bare numbers mean more in a slash command."""
+
+    COMMAND = "command"
+    MENTION = "mention"
+    DM = "dm"
+
+
+class Intent(StrEnum):
+    """What the user asked for."""
+
+    ESTIMATE = "estimate"
+    HELP = "help"
+    MEMORY = "memory"
+
+
+class Reason(StrEnum):
+    """Why a request cannot be answered with a number (stable codes, used in JSON)."""
+
+    RATIO_NOT_POSITIVE = "ratio_not_positive"
+    RATIO_BELOW_ONE = "ratio_below_one"
+    TIME_NOT_POSITIVE = "time_not_positive"
+    NOT_FINITE = "not_finite"
+    TOO_LARGE = "too_large"
+    AMBIGUOUS = "ambiguous"
+    NO_NUMBERS = "no_numbers"
+    TOO_LONG = "too_long"
+
+
+class Kind(StrEnum):
+    """Shape of an answer: the JSON ``kind`` field."""
+
+    ESTIMATE = "estimate"
+    RANGE = "range"
+    PRESET = "preset"
+    HELP = "help"
+    ERROR = "error"
+    MEMORY = "memory"
+
+
+class TimeUnit(StrEnum):
+    MINUTES = "minutes"
+    HOURS = "hours"
+    DAYS = "days"
+    WEEKS = "weeks"
+    YEARS = "years"
+
+
+HOURS_PER_UNIT: dict[TimeUnit, float] = {
+    TimeUnit.MINUTES: 1 / 60,
+    TimeUnit.HOURS: 1.0,
+    TimeUnit.DAYS: 24.0,
+    TimeUnit.WEEKS: 168.0,
+    TimeUnit.YEARS: 8760.0,
+}
+
+# Canonical names shared by the understanding layer (which maps spellings to
+# them) and the advice layer (which maps them to published measurements).
+GPU_NAMES: tuple[str, ...] = (
+    "P100", "V100", "T4", "RTX 2080 Ti", "RTX 3090", "A10", "A100", "RTX 4090",
+    "L4", "L40S", "H100", "H200", "B200", "MI250X", "MI300X",
+)
+MODEL_NAMES: tuple[str, ...] = (
+    "ResNet-50", "BERT", "GPT-2", "Transformer", "Mask R-CNN", "SSD", "UNet",
+    "Tacotron2", "Transformer-XL", "GNMT", "Jasper", "FastSpeech", "NCF",
+    "Wide&Deep", "DLRM", "EfficientNet", "WaveGlow", "V-Net", "SE3-Transformer",
+)
+
+
+class Duration(BaseModel):
+    """An FP32 training time as the user wrote it, and in hours."""
+
+    model_config = ConfigDict(frozen=True)
+
+    value: float
+    unit: TimeUnit
+    hours: float
+
+
+class Price(BaseModel):
+    """A price per GPU-hour (or per hour of the whole job) in the user's currency."""
+
+    model_config = ConfigDict(frozen=True)
+
+    amount: float
+    currency: str = Field(description="ISO 4217 code, e.g. USD, SAR")
+    per_gpu: bool = True
+
+
+class Query(BaseModel):
+    """Everything the understanding layer read from one message."""
+
+    intent: Intent
+    lang: Lang
+    fp32: Duration | None = None
+    ratio: float | None = None
+    gpu: str | None = None
+    model: str | None = None
+    reason: Reason | None = None
+    # Numbers (as the user wrote them, normalised) that made a request ambiguous.
+    candidates: list[str] = Field(default_factory=list)
+    # Context that narrows the predicted ratio (issue: advice that is right).
+    family: str | None = None
+    num_gpus: int | None = None
+    precision: str | None = None  # fp16 | bf16 | fp8
+    baseline: str | None = None  # fp32 | tf32
+    batch_fp32: int | None = None
+    batch_amp: int | None = None
+    price: Price | None = None
+    # Memory questions.
+    params: float | None = None
+    optimizer: str | None = None  # adam | sgd_momentum | sgd
+
+
+class Advice(BaseModel):
+    """The numbers and the notes worth saying, before any language is chosen."""
+
+    kind: Kind
+    fp32_hours: float | None = None
+    ratio: float | None = None
+    ratio_low: float | None = None
+    ratio_high: float | None = None
+    mp_hours: float | None = None
+    mp_hours_low: float | None = None
+    mp_hours_high: float | None = None
+    saved_hours: float | None = None
+    saved_percent: float | None = None
+    gpu: str | None = None
+    model: str | None = None
+    reason: Reason | None = None
+    candidates: list[str] = Field(default_factory=list)
+    basis: str | None = None  # measured | team | modelled | typical | given
+    sources: list[str] = Field(default_factory=list)
+    # Stable note codes (e.g. "double_check", "loss_scaling"); rendering words them.
+    notes: list[str] = Field(default_factory=list)
+    # Free-form numbers a note or a detail needs (e.g. measurement counts).
+    facts: dict[str, float | int | str | None] = Field(default_factory=dict)
+
+
+class Reply(BaseModel):
+    """A rendered answer in one language.
+
+    ``summary``, ``notes`` and ``details`` are Slack mrkdwn with any echoed
+    user text escaped; ``text`` is the same answer as plain text for the
+    console, JSON output and notification fallbacks.
+    """
+
+    lang: Lang
+    kind: Kind
+    summary: str
+    notes: list[str] = Field(default_factory=list)
+    details: list[str] = Field(default_factory=list)
+    text: str

@@ -1,0 +1,5 @@
+"""Rendering: Advice -> a Reply in one language (plain text and Slack mrkdwn parts)."""
+
+from bot.rendering.reply import render
+
+__all__ = ["render"]
