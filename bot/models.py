@@ -35,6 +35,7 @@ class Intent(StrEnum):
     ESTIMATE = "estimate"
     HELP = "help"
     MEMORY = "memory"
+    SET_LANG = "set_lang"  # "/mpestimate lang ar" stores a preference
 
 
 class Reason(StrEnum):
@@ -130,6 +131,8 @@ class Query(BaseModel):
     batch_fp32: int | None = None
     batch_amp: int | None = None
     price: Price | None = None
+    # "lang ar|en" chooses the reply language for bare-number messages.
+    lang_choice: Lang | None = None
     # Memory questions.
     params: float | None = None
     optimizer: str | None = None  # adam | sgd_momentum | sgd
