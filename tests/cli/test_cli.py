@@ -1,0 +1,75 @@
+"""The command-line interfaces, run as a user runs them (real subprocesses)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+_ENV = {k: v for k, v in os.environ.items() if not k.startswith("SLACK_")}
+
+
+def mpbot(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=_ENV,
+        check=False,
+    )
+
+
+def test_ask_json_answers_one_message() -> None:
+    run = mpbot("ask", "--json", "--channel", "command", "100 2")
+    assert run.returncode == 0, run.stderr
+    got = json.loads(run.stdout)
+    for key in (
+        "kind", "lang", "fp32_hours", "ratio", "ratio_low", "ratio_high", "mp_hours",
+        "mp_hours_low", "mp_hours_high", "gpu", "model", "reason", "text",
+    ):
+        assert key in got
+    assert got["kind"] == "estimate"
+    assert got["mp_hours"] == pytest.approx(50.0)
+
+
+def test_ask_reads_json_lines_in_order_one_line_each() -> None:
+    lines = [
+        json.dumps("100 2"),
+        json.dumps({"text": "٤٨ ساعة", "channel": "command"}),
+        "this is not json",
+        json.dumps({"no_text": 1}),
+        json.dumps({"text": "help"}),
+    ]
+    run = mpbot("ask", "--json", stdin="\n".join(lines) + "\n")
+    out = [json.loads(line) for line in run.stdout.splitlines()]
+    assert len(out) == len(lines)
+    assert out[0]["kind"] == "estimate"
+    assert out[1]["lang"] == "ar" and out[1]["fp32_hours"] == pytest.approx(48.0)
+    assert out[2]["kind"] == "error" and out[3]["kind"] == "error"
+    assert out[4]["kind"] == "help"
+    assert run.returncode == 1  # malformed lines are reported, not hidden
+
+
+def test_ask_lang_option_decides_bare_numbers() -> None:
+    run = mpbot("ask", "--json", "--lang", "ar", "--channel", "command", "100 2")
+    assert json.loads(run.stdout)["lang"] == "ar"
+
+
+def test_console_with_piped_stdin_answers_each_line() -> None:
+    run = mpbot("console", stdin="100 2\nمساعدة\n")
+    assert run.returncode == 0, run.stderr
+    answers = [block for block in run.stdout.split("\n\n") if block.strip()]
+    assert len(answers) == 2
+    assert "50" in answers[0]
+
+
+def test_no_arguments_without_tokens_starts_the_console() -> None:
+    run = mpbot(stdin="100 2\n")
+    assert run.returncode == 0
+    assert "console" in run.stderr.lower()
+    assert "50" in run.stdout
