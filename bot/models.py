@@ -36,6 +36,9 @@ class Intent(StrEnum):
     HELP = "help"
     MEMORY = "memory"
     SET_LANG = "set_lang"  # "/mpestimate lang ar" stores a preference
+    RECORD = "record"  # "/mpestimate record ..." stores a team measurement
+    HISTORY = "history"  # "/mpestimate history [page]" lists team measurements
+    DELETE_RECORD = "delete_record"  # "/mpestimate delete 12"
 
 
 class Reason(StrEnum):
