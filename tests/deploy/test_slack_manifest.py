@@ -142,9 +142,7 @@ def interface(manifest: dict) -> dict:
     """What users and the bot see, independent of how Slack reaches the bot."""
     return {
         "name": manifest["display_information"]["name"],
-        "commands": [
-            {k: v for k, v in c.items() if k != "url"} for c in _commands(manifest)
-        ],
+        "commands": [{k: v for k, v in c.items() if k != "url"} for c in _commands(manifest)],
         "events": sorted(_bot_events(manifest)),
         "scopes": sorted(_bot_scopes(manifest)),
         "app_home": manifest["features"]["app_home"],
@@ -207,9 +205,15 @@ def _broken(mode: str, mutate) -> dict:
     ("mutate", "expected"),
     [
         (lambda m: m["display_information"].update(name="x" * 36), "is too long"),
-        (lambda m: m["features"]["slash_commands"][0].update(command="mpestimate"), "does not match"),
+        (
+            lambda m: m["features"]["slash_commands"][0].update(command="mpestimate"),
+            "does not match",
+        ),
         (lambda m: m["settings"].update(unknown_key=True), "Additional properties"),
-        (lambda m: m["settings"]["event_subscriptions"].update(request_url="YOUR-HOST"), "does not match"),
+        (
+            lambda m: m["settings"]["event_subscriptions"].update(request_url="YOUR-HOST"),
+            "does not match",
+        ),
     ],
 )
 def test_schema_rejects_broken_manifests(mutate, expected):
