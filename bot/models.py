@@ -54,6 +54,11 @@ class Reason(StrEnum):
     TOO_LONG = "too_long"
 
 
+# Longest message the bot reads (characters); longer ones get Reason.TOO_LONG,
+# and the reply quotes this limit. One place, so parser and wording agree.
+MAX_MESSAGE_CHARS = 4000
+
+
 class Kind(StrEnum):
     """Shape of an answer: the JSON ``kind`` field."""
 
@@ -141,6 +146,13 @@ class Query(BaseModel):
     optimizer: str | None = None  # adam | sgd_momentum | sgd
 
 
+class AdviceFactor(BaseModel):
+    """One reason behind a suggested ratio (a stable code and the numbers it needs)."""
+
+    code: str
+    params: dict[str, str | int | float] = Field(default_factory=dict)
+
+
 class Advice(BaseModel):
     """The numbers and the notes worth saying, before any language is chosen."""
 
@@ -164,6 +176,8 @@ class Advice(BaseModel):
     notes: list[str] = Field(default_factory=list)
     # Free-form numbers a note or a detail needs (e.g. measurement counts).
     facts: dict[str, float | int | str | None] = Field(default_factory=dict)
+    # What drove a suggested ratio (prediction factor codes), worded under Details.
+    factors: list[AdviceFactor] = Field(default_factory=list)
 
 
 class Reply(BaseModel):

@@ -1,0 +1,39 @@
+"""Stable codes for the notes an answer carries.
+
+The advice room decides *which* notes apply (pure logic on the numbers);
+the rendering room words each code in the user's language. The codes are
+part of the JSON/Slack contract, so they never change meaning.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Note(StrEnum):
+    # Every estimate: the arithmetic is a rule of thumb, not a measurement.
+    THEORETICAL = "theoretical"
+    # Activations roughly halve (larger batch, more speedup); model states do not.
+    MEMORY = "activation_memory"
+    # FP16 needs loss (gradient) scaling; BF16 usually does not.
+    LOSS_SCALING = "loss_scaling"
+    # How to measure the real ratio with a small experiment.
+    VALIDATE = "validate"
+    # A ratio above the typical 2.5 is possible but worth verifying.
+    DOUBLE_CHECK = "double_check"
+    # The ~2.1 rule of thumb vs NVIDIA's published 2.9-3.6x (bigger AMP batch, channels-last).
+    RESNET50_V100 = "resnet50_v100"
+    # Something was named but no published measurement matched it.
+    NO_MEASUREMENT = "no_measurement"
+    # Nothing known: how to pick a ratio inside 1.2-2.5.
+    RATIO_GUIDE = "ratio_guide"
+    # A ratio below one: what usually makes mixed precision slower.
+    SLOWDOWN = "slowdown"
+    # Several candidate numbers: ask which one is meant.
+    WHICH_NUMBER = "which_number"
+    # "lang ar|en" stored a language preference.
+    LANG_SET = "lang_set"
+
+
+# Ratios above this are outside the guide's typical range and get DOUBLE_CHECK.
+TYPICAL_CEILING = 2.5
