@@ -1,0 +1,27 @@
+"""The team's own measurements: drafts, validated ratios, and which ones match a setup.
+
+Pure and storage-free: the store (``bot.store.records``) persists :class:`Record`
+rows and the Slack layer wires commands to it; nothing here does I/O.
+"""
+
+from bot.records.models import (
+    Measure,
+    Record,
+    RecordDraft,
+    StepTime,
+    StepUnit,
+    Throughput,
+)
+from bot.records.ratio import RecordReason, Validation, validate
+
+__all__ = [
+    "Measure",
+    "Record",
+    "RecordDraft",
+    "RecordReason",
+    "StepTime",
+    "StepUnit",
+    "Throughput",
+    "Validation",
+    "validate",
+]
