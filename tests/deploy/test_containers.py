@@ -10,9 +10,14 @@ returns readable problems, and each is shown to fail on a broken copy.
 from __future__ import annotations
 
 import copy
+import importlib.util
 import re
 import shlex
+import shutil
+import subprocess
+import sys
 import tomllib
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -138,6 +143,41 @@ def test_dockerignore_keeps_secrets_and_venv_out_of_the_image():
 def test_mpbot_is_the_installed_console_script():
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
     assert "mpbot" in project["project"]["scripts"]
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("setuptools") is None, reason="needs setuptools to build offline"
+)
+def test_wheel_the_image_installs_carries_the_app_and_its_catalogs(tmp_path):
+    """The image runs the installed wheel, not the source tree: whatever the app
+    reads at runtime (code, data, translation catalogs) must be inside it."""
+    src = tmp_path / "src"
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in ("bot", "locales"):
+        if (REPO / name).is_dir():
+            shutil.copytree(REPO / name, src / name, ignore=ignore)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, src / name)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
+        + ["--wheel-dir", str(tmp_path / "out"), str(src)],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    (wheel,) = (tmp_path / "out").glob("mpestimate-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        entry_points = next(n for n in names if n.endswith("entry_points.txt"))
+        assert "mpbot = bot.cli.main:main" in archive.read(entry_points).decode()
+    assert "bot/cli/main.py" in names and "bot/slack/__init__.py" in names
+    catalogs = [
+        p.relative_to(REPO).as_posix()
+        for pattern in ("*.po", "*.mo")
+        for p in (REPO / "locales").rglob(pattern)
+    ]
+    missing = [c for c in catalogs if not any(n.endswith(c) for n in names)]
+    assert not missing, f"catalogs not packaged (the container would lack them): {missing}"
 
 
 # --- settings names ----------------------------------------------------------
