@@ -282,3 +282,9 @@ def test_rules_reject_broken_manifests(mode, mutate, expected):
 def test_mode_comparison_notices_a_diverging_scope():
     socket = _broken("socket", _drop_scope("users:read"))
     assert interface(load_manifest("http")) != interface(socket)
+
+
+def test_readme_explains_every_scope():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| `([a-z_.:]+)` \|", readme, re.MULTILINE))
+    assert set(_bot_scopes(load_manifest("http"))) <= rows
