@@ -31,6 +31,7 @@ class RecordReason(StrEnum):
     UNIT_MISMATCH = "unit_mismatch"  # img/s against tokens/s
     IMPLAUSIBLE = "implausible"  # ratio < 0.2 or > 20
     INCONSISTENT = "inconsistent"  # stated ratio disagrees with the numbers given
+    MISSING_UNIT = "missing_unit"  # "fp32 420 amp 190": milliseconds or images per second?
 
 
 @dataclass(frozen=True)
