@@ -34,6 +34,13 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--lang", choices=[lang.value for lang in Lang], default=None)
     ask.add_argument("text", nargs="*", help="the message; omit to read JSON Lines from stdin")
 
+    from bot.experiment.options import add_arguments as add_experiment_arguments  # no torch
+
+    experiment = sub.add_parser(
+        "experiment", help="measure the FP32 vs mixed-precision ratio (needs PyTorch)"
+    )
+    add_experiment_arguments(experiment)
+
     return parser
 
 
@@ -51,6 +58,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         lang = Lang(args.lang) if args.lang else None
         text = " ".join(args.text) if args.text else None
         return run_ask(text, Channel(args.channel), lang, as_json=args.json)
+    if args.command == "experiment":
+        from bot.experiment.cli import run_experiment
+
+        return run_experiment(args)
     return 2
 
 
