@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tomllib
 import zipfile
+from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
@@ -145,19 +146,37 @@ def test_mpbot_is_the_installed_console_script():
     assert "mpbot" in project["project"]["scripts"]
 
 
+def dockerignore_patterns() -> list[str]:
+    lines = (REPO / ".dockerignore").read_text(encoding="utf-8").splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+
+
+def docker_context_copy(dest: Path) -> None:
+    """Copy the repository as `docker build` would see it (minus .dockerignore)."""
+    patterns = dockerignore_patterns()
+
+    def ignored(directory: str, names: list[str]) -> set[str]:
+        rel_dir = Path(directory).relative_to(REPO)
+        return {
+            name
+            for name in names
+            for pattern in patterns
+            if fnmatch((rel_dir / name).as_posix(), pattern.removeprefix("**/"))
+            or (pattern.startswith("**/") and fnmatch(name, pattern[3:]))
+        }
+
+    shutil.copytree(REPO, dest, ignore=ignored)
+
+
 @pytest.mark.skipif(
     importlib.util.find_spec("setuptools") is None, reason="needs setuptools to build offline"
 )
 def test_wheel_the_image_installs_carries_the_app_and_its_catalogs(tmp_path):
     """The image runs the installed wheel, not the source tree: whatever the app
-    reads at runtime (code, data, translation catalogs) must be inside it."""
-    src = tmp_path / "src"
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for name in ("bot", "locales"):
-        if (REPO / name).is_dir():
-            shutil.copytree(REPO / name, src / name, ignore=ignore)
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy2(REPO / name, src / name)
+    reads at runtime (code, data, compiled translation catalogs) must be inside it."""
+    src = tmp_path / "context"
+    docker_context_copy(src)
+    assert not (src / ".venv").exists() and not (src / ".git").exists()
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
         + ["--wheel-dir", str(tmp_path / "out"), str(src)],
@@ -171,13 +190,13 @@ def test_wheel_the_image_installs_carries_the_app_and_its_catalogs(tmp_path):
         entry_points = next(n for n in names if n.endswith("entry_points.txt"))
         assert "mpbot = bot.cli.main:main" in archive.read(entry_points).decode()
     assert "bot/cli/main.py" in names and "bot/slack/__init__.py" in names
-    catalogs = [
-        p.relative_to(REPO).as_posix()
-        for pattern in ("*.po", "*.mo")
-        for p in (REPO / "locales").rglob(pattern)
+    # Every language with a source catalog needs its compiled .mo in the wheel.
+    needed = [
+        f"{po.parent.relative_to(REPO / 'locales').as_posix()}/{po.stem}.mo"
+        for po in (REPO / "locales").rglob("*.po")
     ]
-    missing = [c for c in catalogs if not any(n.endswith(c) for n in names)]
-    assert not missing, f"catalogs not packaged (the container would lack them): {missing}"
+    missing = [mo for mo in needed if not any(n.endswith("locales/" + mo) for n in names)]
+    assert not missing, f"compiled catalogs missing from the wheel the image installs: {missing}"
 
 
 # --- settings names ----------------------------------------------------------
