@@ -1,0 +1,134 @@
+"""Runtime settings, read once from the environment or a ``.env`` file.
+
+pydantic-settings does the reading and type checks; this module only adds the
+rules Slack imposes (token prefixes, an API base URL ending in ``/``) and turns
+a validation failure into a message that names each bad setting *without its
+value*, because the values are secrets and startup errors end up in logs.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
+DEFAULT_SLACK_API_URL = "https://slack.com/api/"
+DEFAULT_DATABASE_URL = "sqlite:///mpbot.db"
+
+
+class LogFormat(StrEnum):
+    TEXT = "text"
+    JSON = "json"
+
+
+class LogLevel(StrEnum):
+    DEBUG = "DEBUG"
+    INFO = "INFO"
+    WARNING = "WARNING"
+    ERROR = "ERROR"
+
+
+class SettingsError(Exception):
+    """Startup cannot go on; the message is safe to print (names, never values)."""
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", frozen=True
+    )
+
+    slack_bot_token: SecretStr | None = None
+    slack_signing_secret: SecretStr | None = None
+    slack_app_token: SecretStr | None = None
+    slack_client_id: str | None = None
+    slack_client_secret: SecretStr | None = None
+    slack_api_url: str = DEFAULT_SLACK_API_URL
+    database_url: SecretStr = SecretStr(DEFAULT_DATABASE_URL)
+    log_level: LogLevel = LogLevel.INFO
+    log_format: LogFormat = LogFormat.TEXT
+    # Pause before the first retry of a failed Slack call (doubles each time).
+    slack_retry_backoff_s: float = 0.5
+    slack_retry_count: int = 2
+
+    @field_validator(
+        "slack_bot_token", "slack_signing_secret", "slack_app_token",
+        "slack_client_id", "slack_client_secret", mode="before",
+    )
+    @classmethod
+    def _blank_is_unset(cls, value: object) -> object:
+        """``SLACK_APP_TOKEN=`` in a .env file means "not set", not "empty token"."""
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("slack_bot_token")
+    @classmethod
+    def _bot_token_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value().startswith("xoxb-"):
+            raise ValueError("must be a bot token starting with xoxb-")
+        return value
+
+    @field_validator("slack_app_token")
+    @classmethod
+    def _app_token_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value().startswith("xapp-"):
+            raise ValueError("must be an app-level token starting with xapp-")
+        return value
+
+    @field_validator("slack_api_url")
+    @classmethod
+    def _api_url_shape(cls, value: str) -> str:
+        if not value.startswith(("https://", "http://")):
+            raise ValueError("must be an http(s) URL such as https://slack.com/api/")
+        return value if value.endswith("/") else value + "/"
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_url_shape(cls, value: SecretStr) -> SecretStr:
+        try:
+            make_url(value.get_secret_value())
+        except ArgumentError:
+            raise ValueError("must be a database URL such as sqlite:///mpbot.db") from None
+        return value
+
+    @field_validator("slack_retry_backoff_s")
+    @classmethod
+    def _backoff_not_negative(cls, value: float) -> float:
+        if value < 0:
+            raise ValueError("must be zero or more seconds")
+        return value
+
+    @property
+    def oauth_enabled(self) -> bool:
+        """Multi-workspace install: Bolt's OAuth flow instead of one bot token."""
+        return bool(self.slack_client_id and self.slack_client_secret)
+
+    @property
+    def http_ready(self) -> bool:
+        return self.slack_signing_secret is not None and (
+            self.slack_bot_token is not None or self.oauth_enabled
+        )
+
+    @property
+    def socket_ready(self) -> bool:
+        return self.slack_bot_token is not None and self.slack_app_token is not None
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Read settings, or raise :class:`SettingsError` naming what is wrong."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as error:
+        problems = [
+            f"{'.'.join(str(part) for part in e['loc']).upper()}: {_reason(e)}"
+            for e in error.errors(include_input=False, include_url=False)
+        ]
+        raise SettingsError("invalid settings: " + "; ".join(problems)) from None
+
+
+def _reason(error: dict) -> str:
+    """pydantic's message without its "Value error, " prefix."""
+    return str(error["msg"]).removeprefix("Value error, ")

@@ -1,0 +1,10 @@
+"""The bot's database: language preferences, thread context, event dedupe.
+
+Everything a replica must share with the others lives here, so the Slack app
+itself stays stateless and scales out behind a load balancer. SQLite by
+default, PostgreSQL in production; the schema is managed by Alembic.
+"""
+
+from bot.store.db import Store, connect, make_engine, migrate
+
+__all__ = ["Store", "connect", "make_engine", "migrate"]
