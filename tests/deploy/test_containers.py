@@ -199,6 +199,19 @@ def test_wheel_the_image_installs_carries_the_app_and_its_catalogs(tmp_path):
     assert not missing, f"compiled catalogs missing from the wheel the image installs: {missing}"
 
 
+def test_image_installs_a_postgresql_driver():
+    """compose and Kubernetes give the bot a postgresql+psycopg:// URL, so the
+    package the image installs must bring psycopg (directly or via an extra
+    the Dockerfile names)."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    installs = " ".join(args for k, args in dockerfile_instructions(DOCKERFILE) if k == "RUN")
+    requirements = list(project.get("dependencies", []))
+    for extra, extra_requirements in project.get("optional-dependencies", {}).items():
+        if f"[{extra}]" in installs:
+            requirements += extra_requirements
+    assert any(re.match(r"psycopg\b", r) for r in requirements), requirements
+
+
 # --- settings names ----------------------------------------------------------
 
 
