@@ -212,6 +212,19 @@ def test_image_installs_a_postgresql_driver():
     assert any(re.match(r"psycopg\b", r) for r in requirements), requirements
 
 
+@pytest.mark.parametrize(
+    "argv", [SERVE_CMD[1:], ["socket"]], ids=["image and k8s: serve", "compose: socket"]
+)
+def test_cli_accepts_the_commands_the_deploy_files_run(argv):
+    from bot.cli.main import build_parser
+
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit:
+        pytest.fail(f"mpbot does not accept {argv}, which the deploy files run")
+    assert args.command == argv[0]
+
+
 # --- settings names ----------------------------------------------------------
 
 
