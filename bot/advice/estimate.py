@@ -1,7 +1,181 @@
-"""Placeholder until the estimator lands."""
+"""Turn a typed :class:`Query` into an :class:`Advice`: numbers and note codes.
 
-from bot.models import Advice, Kind, Query
+Pure functions, no I/O and no language: the rendering room words the result.
+The arithmetic is the guide's ``mixed-precision time = FP32 time / ratio``;
+when the user gave no ratio, :func:`bot.advice.prediction.predict` suggests
+one from whatever was named, and with nothing named the answer is the guide's
+typical range.
+"""
+
+from __future__ import annotations
+
+from bot.advice.notes import TYPICAL_CEILING, Note
+from bot.advice.prediction import TYPICAL_HIGH, TYPICAL_LOW, Prediction, Setup, predict
+from bot.models import MAX_MESSAGE_CHARS, Advice, AdviceFactor, Intent, Kind, Query, Reason
+
+# The ResNet-50/V100 honesty note: the guide's rule of thumb against NVIDIA's
+# published DeepLearningExamples runs (PyTorch 3.26x, TF1 3.08x, MXNet 3.58x on
+# one V100; 2.91x on eight), which doubled the batch and used channels-last in
+# the mixed-precision run only (shared/docs/mixed-precision-facts.md, section 1).
+RESNET50_RULE_OF_THUMB = 2.1
+RESNET50_PUBLISHED_LOW = 2.9
+RESNET50_PUBLISHED_HIGH = 3.6
+
+# The validation recipe's step counts (steady state after warm-up, as the DLE
+# benchmarks measure it).
+WARMUP_STEPS = 20
+TIMED_STEPS = 100
 
 
 def advise(query: Query) -> Advice:
-    return Advice(kind=Kind.HELP)
+    """Decide the kind of answer, its numbers and the notes worth saying."""
+    if query.reason is not None:
+        return _error(query, query.reason)
+    if query.intent is Intent.SET_LANG:
+        return Advice(
+            kind=Kind.HELP,
+            notes=[Note.LANG_SET],
+            facts={"lang": (query.lang_choice or query.lang).value},
+        )
+    if query.intent is not Intent.ESTIMATE:
+        return Advice(kind=Kind.HELP)
+    if query.fp32 is None:
+        return _error(query, Reason.NO_NUMBERS)
+    if query.ratio is not None:
+        return _estimate(query, query.fp32.hours, query.ratio)
+    prediction = predict(_setup(query))
+    if prediction.named or _names_something(query):
+        return _preset(query, query.fp32.hours, prediction)
+    return _range(query, query.fp32.hours)
+
+
+def _error(query: Query, reason: Reason) -> Advice:
+    notes: list[str] = []
+    facts: dict[str, float | int | str | None] = {}
+    if reason is Reason.AMBIGUOUS:
+        notes.append(Note.WHICH_NUMBER)
+    elif reason is Reason.RATIO_BELOW_ONE:
+        notes.append(Note.SLOWDOWN)
+        facts["ratio"] = query.ratio
+    elif reason is Reason.TOO_LONG:
+        facts["limit"] = MAX_MESSAGE_CHARS
+    return Advice(
+        kind=Kind.ERROR,
+        reason=reason,
+        candidates=list(query.candidates),
+        gpu=query.gpu,
+        model=query.model,
+        notes=notes,
+        facts=facts,
+    )
+
+
+def _estimate(query: Query, fp32_hours: float, ratio: float) -> Advice:
+    mp_hours = fp32_hours / ratio
+    return Advice(
+        kind=Kind.ESTIMATE,
+        fp32_hours=fp32_hours,
+        ratio=ratio,
+        mp_hours=mp_hours,
+        gpu=query.gpu,
+        model=query.model,
+        basis="given",
+        notes=_notes(query, ratio),
+        facts=_facts(query),
+        **_savings(fp32_hours, mp_hours),
+    )
+
+
+def _preset(query: Query, fp32_hours: float, prediction: Prediction) -> Advice:
+    mp_hours = fp32_hours / prediction.ratio
+    notes = _notes(query, prediction.ratio)
+    if prediction.basis in ("typical", "modelled"):
+        notes.insert(0, Note.NO_MEASUREMENT)
+    return Advice(
+        kind=Kind.PRESET,
+        fp32_hours=fp32_hours,
+        ratio=prediction.ratio,
+        ratio_low=prediction.low,
+        ratio_high=prediction.high,
+        mp_hours=mp_hours,
+        mp_hours_low=fp32_hours / prediction.high,
+        mp_hours_high=fp32_hours / prediction.low,
+        gpu=query.gpu,
+        model=query.model,
+        basis=str(prediction.basis),
+        sources=list(prediction.sources),
+        notes=notes,
+        facts=_facts(query),
+        factors=[AdviceFactor(code=str(f.code), params=dict(f.params)) for f in prediction.factors],
+        **_savings(fp32_hours, mp_hours),
+    )
+
+
+def _range(query: Query, fp32_hours: float) -> Advice:
+    notes = [Note.RATIO_GUIDE, Note.THEORETICAL, Note.MEMORY, Note.LOSS_SCALING, Note.VALIDATE]
+    return Advice(
+        kind=Kind.RANGE,
+        fp32_hours=fp32_hours,
+        ratio_low=TYPICAL_LOW,
+        ratio_high=TYPICAL_HIGH,
+        mp_hours_low=fp32_hours / TYPICAL_HIGH,
+        mp_hours_high=fp32_hours / TYPICAL_LOW,
+        basis="typical",
+        notes=notes,
+        facts=_facts(query),
+    )
+
+
+def _savings(fp32_hours: float, mp_hours: float) -> dict[str, float]:
+    saved = fp32_hours - mp_hours
+    return {"saved_hours": saved, "saved_percent": 100.0 * saved / fp32_hours}
+
+
+def _notes(query: Query, ratio: float) -> list[str]:
+    """Most relevant first: rendering shows the head on one line, all under Details."""
+    notes: list[str] = []
+    if ratio > TYPICAL_CEILING:
+        notes.append(Note.DOUBLE_CHECK)
+    if _mentions_resnet50_or_v100(query):
+        notes.append(Note.RESNET50_V100)
+    notes += [Note.THEORETICAL, Note.MEMORY, Note.LOSS_SCALING, Note.VALIDATE]
+    return notes
+
+
+def _facts(query: Query) -> dict[str, float | int | str | None]:
+    """Numbers the notes quote, so rendering formats them in the user's locale."""
+    facts: dict[str, float | int | str | None] = {
+        "typical_low": TYPICAL_LOW,
+        "typical_high": TYPICAL_HIGH,
+        "double_check_above": TYPICAL_CEILING,
+        "warmup_steps": WARMUP_STEPS,
+        "timed_steps": TIMED_STEPS,
+    }
+    if _mentions_resnet50_or_v100(query):
+        facts |= {
+            "rule_of_thumb": RESNET50_RULE_OF_THUMB,
+            "published_low": RESNET50_PUBLISHED_LOW,
+            "published_high": RESNET50_PUBLISHED_HIGH,
+        }
+    return facts
+
+
+def _mentions_resnet50_or_v100(query: Query) -> bool:
+    return query.model == "ResNet-50" or query.gpu == "V100"
+
+
+def _names_something(query: Query) -> bool:
+    return bool(query.gpu or query.model or query.family)
+
+
+def _setup(query: Query) -> Setup:
+    return Setup(
+        gpu=query.gpu,
+        model=query.model,
+        family=query.family,
+        num_gpus=query.num_gpus,
+        precision=query.precision,
+        baseline=query.baseline,
+        batch_fp32=query.batch_fp32,
+        batch_amp=query.batch_amp,
+    )

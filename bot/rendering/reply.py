@@ -1,7 +1,380 @@
-"""Placeholder until rendering lands."""
+"""Advice -> Reply: the answer in one language, short enough for a phone.
 
-from bot.models import Advice, Lang, Reply
+Every word goes through the gettext catalogs in ``locales/`` (plural forms
+from the catalog headers, which Babel fills from CLDR), every number through
+Babel. The reply is written twice by the same code: once as Slack mrkdwn
+(bold, user text escaped) and once as plain text for the console and JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.advice.notes import Note
+from bot.advice.prediction import TYPICAL_HIGH, TYPICAL_LOW
+from bot.models import Advice, AdviceFactor, Kind, Lang, Reason, Reply
+from bot.rendering.i18n import translations
+from bot.rendering.numbers import Digits, NumberFormat, duration, isolate_latin
+
+# The notes line shows the first notes while it stays about one phone line.
+NOTES_LINE_CHARS = 160
 
 
-def render(advice: Advice, lang: Lang) -> Reply:
-    return Reply(lang=lang, kind=advice.kind, summary="help", text="help")
+def render(advice: Advice, lang: Lang, *, digits: Digits | str = Digits.LATN) -> Reply:
+    """Word ``advice`` in ``lang``; ``digits="arab"`` shows Arabic-Indic digits in Arabic."""
+    digits = Digits(digits)
+    slack = _Words(lang, digits, mrkdwn=True).compose(advice)
+    plain = _Words(lang, digits, mrkdwn=False).compose(advice)
+    text = "\n".join([plain.summary, *plain.notes, *(["", *plain.details] if plain.details else [])])
+    return Reply(
+        lang=lang,
+        kind=advice.kind,
+        summary=slack.summary,
+        notes=slack.notes,
+        details=slack.details,
+        text=text,
+    )
+
+
+@dataclass
+class _Parts:
+    summary: str
+    notes: list[str]
+    details: list[str]
+
+
+def escape(text: str) -> str:
+    """Slack's three control characters, so echoed text can never ping or link."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class _Words:
+    """One language, one digit style, one markup: the phrases of a reply."""
+
+    def __init__(self, lang: Lang, digits: Digits, *, mrkdwn: bool) -> None:
+        self.lang = lang
+        self.mrkdwn = mrkdwn
+        self.fmt = NumberFormat(lang, digits)
+        catalog = translations(lang)
+        self._ = catalog.gettext
+        self.ngettext = catalog.ngettext
+
+    # -- small helpers -------------------------------------------------------
+    def bold(self, text: str) -> str:
+        return f"*{text}*" if self.mrkdwn else text
+
+    def echo(self, text: str) -> str:
+        return escape(text) if self.mrkdwn else text
+
+    def hours(self, value: float) -> str:
+        return duration(value, self.fmt, self.ngettext, self._)
+
+    def line(self, text: str) -> str:
+        if self.lang is not Lang.AR:
+            return text
+        return isolate_latin(text, arab_digits=self.fmt.arab)
+
+    def compose(self, advice: Advice) -> _Parts:
+        build = {
+            Kind.ESTIMATE: self._estimate,
+            Kind.PRESET: self._preset,
+            Kind.RANGE: self._range,
+            Kind.ERROR: self._error,
+        }.get(advice.kind, self._help)
+        parts = build(advice)
+        return _Parts(
+            summary=self.line(parts.summary),
+            notes=[self.line(n) for n in parts.notes],
+            details=[self.line(d) for d in parts.details],
+        )
+
+    # -- kinds ---------------------------------------------------------------
+    def _estimate(self, a: Advice) -> _Parts:
+        _ = self._
+        summary = _(
+            "%(fp32)s in FP32 → about %(mp)s with mixed precision "
+            "(ratio %(ratio)s, saves %(saved)s, %(percent)s)"
+        ) % {
+            "fp32": self.bold(self.hours(a.fp32_hours)),
+            "mp": self.bold(self.hours(a.mp_hours)),
+            "ratio": self.fmt.number(a.ratio),
+            "saved": self.hours(a.saved_hours),
+            "percent": self.fmt.percent(a.saved_percent),
+        }
+        return self._with_notes(summary, a, [])
+
+    def _preset(self, a: Advice) -> _Parts:
+        _ = self._
+        summary = _(
+            "%(subject)s: %(fp32)s in FP32 → about %(mp)s with mixed precision "
+            "(ratio %(ratio)s, likely %(span)s; basis: %(basis)s)"
+        ) % {
+            "subject": self.bold(self._subject(a)),
+            "fp32": self.bold(self.hours(a.fp32_hours)),
+            "mp": self.bold(self.hours(a.mp_hours)),
+            "ratio": self.fmt.number(a.ratio),
+            "span": self.fmt.span(a.ratio_low, a.ratio_high),
+            "basis": self._basis(a.basis),
+        }
+        details = [
+            _("Likely between %(low)s and %(high)s with mixed precision (saves %(percent)s).")
+            % {
+                "low": self.hours(a.mp_hours_low),
+                "high": self.hours(a.mp_hours_high),
+                "percent": self.fmt.percent(a.saved_percent),
+            }
+        ]
+        details += [_("Why: %(reason)s.") % {"reason": self.factor(f)} for f in a.factors]
+        details += [_("Source: %(url)s") % {"url": url} for url in a.sources]
+        return self._with_notes(summary, a, details)
+
+    def _range(self, a: Advice) -> _Parts:
+        summary = self._(
+            "%(fp32)s in FP32 → between %(low)s and %(high)s with mixed precision "
+            "(typical ratio %(span)s)"
+        ) % {
+            "fp32": self.bold(self.hours(a.fp32_hours)),
+            "low": self.bold(self.hours(a.mp_hours_low)),
+            "high": self.bold(self.hours(a.mp_hours_high)),
+            "span": self.fmt.span(a.ratio_low, a.ratio_high),
+        }
+        return self._with_notes(summary, a, [])
+
+    def _help(self, a: Advice) -> _Parts:
+        _ = self._
+        if Note.LANG_SET in a.notes:
+            chosen = Lang(str(a.facts.get("lang", self.lang.value)))
+            summary = _("Done: I will answer in English.") if chosen is Lang.EN else _(
+                "Done: I will answer in Arabic."
+            )
+            return _Parts(summary, [], [])
+        summary = _(
+            "I estimate training time with mixed precision: FP32 time ÷ ratio "
+            "(the ratio is usually 1.2–2.5)."
+        )
+        notes = [_("Try `/mpestimate 100 2` or `/mpestimate 36h A100 BERT`.")]
+        details = [
+            _("`/mpestimate 100 2`: 100 hours in FP32 with ratio 2."),
+            _("`/mpestimate 36h A100 BERT`: a suggested ratio for BERT on A100."),
+            _("`@mpestimate 3 days on V100, ratio 2.1?`: ask in a channel or a direct message."),
+            _("`/mpestimate ٤٨ ساعة ٢`: Arabic works too (48 hours, ratio 2)."),
+            _("`/mpestimate lang ar` or `lang en`: choose the reply language."),
+            _("`/mpestimate help`: this message."),
+        ]
+        return _Parts(summary, notes, details)
+
+    def _error(self, a: Advice) -> _Parts:
+        _ = self._
+        try_this = _("Try: `/mpestimate 100 2` (100 hours in FP32, ratio 2).")
+        reason = a.reason
+        if reason is Reason.AMBIGUOUS:
+            numbers = self.fmt.join([self.echo(c) for c in a.candidates]) or "?"
+            summary = _("I saw several numbers (%(numbers)s): which one do you mean?") % {
+                "numbers": numbers
+            }
+            note = _(
+                "Write one FP32 time and at most one ratio, e.g. `/mpestimate 100h ratio 2`."
+            )
+            return _Parts(summary, [note], [])
+        if reason is Reason.RATIO_BELOW_ONE:
+            ratio = a.facts.get("ratio")
+            summary = (
+                _("A ratio of %(ratio)s means mixed precision would be slower, not faster.")
+                % {"ratio": self.fmt.number(float(ratio))}
+                if isinstance(ratio, int | float)
+                else _("A ratio below 1 means mixed precision would be slower, not faster.")
+            )
+            return _Parts(summary, [self.note(Note.SLOWDOWN, a)], [try_this])
+        if reason is Reason.TOO_LONG:
+            summary = _("That message is too long: I read at most %(limit)s characters.") % {
+                "limit": self.fmt.integer(int(a.facts.get("limit") or 0))
+            }
+            return _Parts(summary, [try_this], [])
+        summary = {
+            Reason.RATIO_NOT_POSITIVE: _("The ratio must be greater than zero."),
+            Reason.TIME_NOT_POSITIVE: _("The FP32 training time must be greater than zero."),
+            Reason.NOT_FINITE: _("That number is not finite: give a real FP32 time."),
+            Reason.TOO_LARGE: _(
+                "That number is too large: the FP32 time must be under 100 years "
+                "and the ratio realistic."
+            ),
+            Reason.NO_NUMBERS: _("I need the FP32 training time to estimate anything."),
+        }.get(reason, _("I could not read an estimate request."))
+        if reason is Reason.NO_NUMBERS:
+            try_this = _("Try: `/mpestimate 100 2` or `/mpestimate 36h A100 BERT`.")
+        return _Parts(summary, [try_this], [])
+
+    # -- notes, factors, names -----------------------------------------------
+    def _with_notes(self, summary: str, a: Advice, details: list[str]) -> _Parts:
+        worded = [self.note(code, a) for code in a.notes]
+        head = worded[:1]
+        for extra in worded[1:]:
+            if len(" ".join([*head, extra])) > NOTES_LINE_CHARS:
+                break
+            head.append(extra)
+        notes_line = [" ".join(head)] if head else []
+        return _Parts(summary, notes_line, details + worded[len(head):])
+
+    def note(self, code: str, a: Advice) -> str:
+        _ = self._
+        f = a.facts
+        num = self.fmt.number
+        match code:
+            case Note.THEORETICAL:
+                return _("This is a rule-of-thumb estimate, not a guarantee.")
+            case Note.MEMORY:
+                return _(
+                    "Activations take about half the memory, so a larger batch may fit and "
+                    "speed things up more; weights plus Adam states stay about 16 bytes per "
+                    "parameter either way."
+                )
+            case Note.LOSS_SCALING:
+                return _("FP16 needs loss (gradient) scaling, e.g. GradScaler; BF16 usually does not.")
+            case Note.VALIDATE:
+                return _(
+                    "To measure your ratio: same batch size, warm up %(warmup)s steps, then time "
+                    "%(steps)s steady steps in FP32 and in mixed precision; ratio = FP32 step "
+                    "time ÷ mixed step time."
+                ) % {
+                    "warmup": self.fmt.integer(int(f.get("warmup_steps") or 20)),
+                    "steps": self.fmt.integer(int(f.get("timed_steps") or 100)),
+                }
+            case Note.DOUBLE_CHECK:
+                return _(
+                    "A ratio above %(ceiling)s is more than usual: double-check it with a short "
+                    "measurement."
+                ) % {"ceiling": num(float(f.get("double_check_above") or 2.5))}
+            case Note.RESNET50_V100:
+                return _(
+                    "ResNet-50 on V100: the rule of thumb is about %(rule)s; NVIDIA's published "
+                    "runs show %(span)s, but with a doubled batch and channels-last in the "
+                    "mixed-precision run."
+                ) % {
+                    "rule": num(float(f.get("rule_of_thumb") or 2.1)),
+                    "span": self.fmt.span(
+                        float(f.get("published_low") or 2.9), float(f.get("published_high") or 3.6)
+                    ),
+                }
+            case Note.NO_MEASUREMENT:
+                if a.basis == "modelled":
+                    return _(
+                        "No published measurement matches this setup: the ratio is modelled "
+                        "from similar ones."
+                    )
+                return _(
+                    "No published measurement matches this setup, so the typical range is used."
+                )
+            case Note.RATIO_GUIDE:
+                return _(
+                    "To pick a ratio: large batches on Tensor Core GPUs and conv or transformer "
+                    "models sit near the top; small batches, GPUs without Tensor Cores, TF32 "
+                    "baselines (A100, H100) and RNN- or embedding-heavy models near the bottom."
+                )
+            case Note.SLOWDOWN:
+                return _(
+                    "That usually comes from small batches or layers, a GPU without Tensor "
+                    "Cores, casting overhead, or an input-bound data pipeline."
+                )
+            case Note.WHICH_NUMBER:
+                return _("Which number is the FP32 time, and which the ratio?")
+        return ""
+
+    def factor(self, factor: AdviceFactor) -> str:
+        """One short clause per prediction factor, with its parameters."""
+        _ = self._
+        p = factor.params
+
+        def name(key: str) -> str:
+            return self.echo(str(p.get(key, "")))
+
+        def count(key: str) -> int:
+            try:
+                return int(p.get(key, 0))
+            except (TypeError, ValueError):
+                return 0
+
+        match factor.code:
+            case "measured_match":
+                n = count("n")
+                models, gpus = name("models"), name("gpus")
+                what = (
+                    _("%(model)s on %(gpu)s") % {"model": models, "gpu": gpus}
+                    if models and gpus
+                    else models or gpus
+                )
+                text = self.ngettext(
+                    "matches %(n)s published measurement", "matches %(n)s published measurements", n
+                ) % {"n": self.fmt.integer(n)}
+                return f"{text} ({what})" if what else text
+            case "team_records":
+                n = count("n")
+                return self.ngettext(
+                    "your team measured %(ratio)s× in %(n)s run",
+                    "your team measured %(ratio)s× in %(n)s runs",
+                    n,
+                ) % {"ratio": self.fmt.number(float(p.get("ratio", 0))), "n": self.fmt.integer(n)}
+            case "gpu_generation":
+                return _("%(gpu)s is a %(architecture)s GPU") % {
+                    "gpu": name("gpu"),
+                    "architecture": name("architecture"),
+                }
+            case "no_tensor_cores":
+                return _("%(gpu)s has no Tensor Cores, so mixed precision gains little") % {
+                    "gpu": name("gpu")
+                }
+            case "tf32_baseline":
+                return _(
+                    "on %(gpu)s the FP32 baseline usually runs in TF32 already, which makes "
+                    "the ratio smaller"
+                ) % {"gpu": name("gpu")}
+            case "multi_gpu":
+                n = count("num_gpus")
+                return self.ngettext(
+                    "%(n)s GPU: communication between GPUs usually makes the ratio smaller",
+                    "%(n)s GPUs: communication between GPUs usually makes the ratio smaller",
+                    n,
+                ) % {"n": self.fmt.integer(n)}
+            case "larger_amp_batch":
+                return _(
+                    "batch %(fp32)s in FP32 vs %(amp)s with mixed precision: the larger batch "
+                    "raises the ratio"
+                ) % {"fp32": name("batch_fp32"), "amp": name("batch_amp")}
+            case "precision":
+                return _("computes in %(precision)s") % {"precision": name("precision").upper()}
+            case "family_prior":
+                return _("typical of %(family)s models") % {"family": self.family(p.get("family"))}
+            case "typical":
+                return _("nothing specific is known, so the typical range %(span)s applies") % {
+                    "span": self.fmt.span(TYPICAL_LOW, TYPICAL_HIGH)
+                }
+        return self.echo(str(factor.code))
+
+    def family(self, code: object) -> str:
+        _ = self._
+        names = {
+            "image_classification": _("image classification"),
+            "detection": _("object detection"),
+            "segmentation": _("segmentation"),
+            "language_model": _("language"),
+            "translation": _("translation"),
+            "speech_recognition": _("speech recognition"),
+            "tts": _("text-to-speech"),
+            "recommender": _("recommender"),
+            "time_series": _("time-series"),
+            "graph": _("graph and molecule"),
+        }
+        return names.get(str(code), self.echo(str(code)))
+
+    def _basis(self, basis: str | None) -> str:
+        _ = self._
+        return {
+            "measured": _("published measurements"),
+            "team": _("your team's measurements"),
+            "modelled": _("modelled from GPU, task and setup"),
+            "given": _("your ratio"),
+        }.get(basis or "", _("the typical range"))
+
+    def _subject(self, a: Advice) -> str:
+        if a.model and a.gpu:
+            return self._("%(model)s on %(gpu)s") % {"model": a.model, "gpu": a.gpu}
+        return a.model or a.gpu or self._("Your setup")

@@ -1,0 +1,37 @@
+"""Load the compiled gettext catalogs (``locales/<lang>/LC_MESSAGES/messages.mo``).
+
+An installed wheel carries them inside the package as ``bot/locales`` (see
+``setup.py``); an editable install or a checkout reads the repository's
+``locales/`` folder directly, so ``pip install -e .`` needs no copy step.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from babel.support import Translations
+
+import bot
+from bot.models import Lang
+
+DOMAIN = "messages"
+
+
+def locales_dir() -> Path:
+    package = Path(bot.__file__).resolve().parent
+    for candidate in (package / "locales", package.parent / "locales"):
+        if (candidate / "en" / "LC_MESSAGES" / f"{DOMAIN}.mo").is_file():
+            return candidate
+    raise FileNotFoundError(
+        f"compiled catalogs not found next to {package}; run `pybabel compile -d locales -D {DOMAIN}`"
+    )
+
+
+@cache
+def translations(lang: Lang) -> Translations:
+    """The catalog for ``lang``; a missing one is a packaging bug, so it fails loudly."""
+    catalog = Translations.load(str(locales_dir()), locales=[lang.value], domain=DOMAIN)
+    if not isinstance(catalog, Translations):
+        raise FileNotFoundError(f"no compiled {lang.value} catalog in {locales_dir()}")
+    return catalog

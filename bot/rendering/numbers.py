@@ -1,0 +1,141 @@
+"""Numbers, durations and bidi isolation for replies, formatted with Babel.
+
+Babel formats decimals, groups and lists per locale, but it leaves digits in
+Latin script even for Arabic's ``arab`` numbering system, so the optional
+Arabic-Indic digits are transliterated here. Durations are rounded the way a
+person would say them: minutes for short jobs, hours (and minutes) for a
+working day, days and hours for long runs, never "49.99999 hours".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from enum import StrEnum
+
+from babel.lists import format_list
+from babel.numbers import format_decimal
+
+from bot.models import Lang
+
+FSI = "\u2068"  # first-strong isolate
+PDI = "\u2069"  # pop directional isolate
+
+_ARABIC_INDIC = str.maketrans("0123456789%", "٠١٢٣٤٥٦٧٨٩٪")
+
+
+class Digits(StrEnum):
+    """Digit shapes for Arabic replies: Western by default, Arabic-Indic on request."""
+
+    LATN = "latn"
+    ARAB = "arab"
+
+
+Plural = Callable[[str, str, int], str]
+
+
+class NumberFormat:
+    """Locale-aware number formatting for one reply language and digit style."""
+
+    def __init__(self, lang: Lang, digits: Digits = Digits.LATN) -> None:
+        self.lang = lang
+        # Digit shapes are an Arabic-reply option; English always uses Western digits.
+        self.arab = lang is Lang.AR and digits is Digits.ARAB
+
+    def number(self, value: float) -> str:
+        """Two significant decimals below 10, one below 100, none above."""
+        places = 2 if abs(value) < 10 else 1 if abs(value) < 100 else 0
+        pattern = "#,##0." + "#" * places if places else "#,##0"
+        return self._format(round(value, places), pattern)
+
+    def integer(self, value: int) -> str:
+        return self._format(value, "#,##0")
+
+    def percent(self, value: float) -> str:
+        """``value`` is already in percent (50 -> "50%")."""
+        text = self._format(round(value, 1 if abs(value) < 10 else 0), "#,##0.#") + "%"
+        return text.translate(_ARABIC_INDIC) if self.arab else text
+
+    def span(self, low: float, high: float) -> str:
+        return f"{self.number(low)}–{self.number(high)}"
+
+    def join(self, items: list[str]) -> str:
+        """"a, b and c" / "a وb وc" from the locale's list patterns."""
+        return format_list(items, locale=self.lang.value) if items else ""
+
+    def _format(self, value: float, pattern: str) -> str:
+        system = "arab" if self.arab else "latn"
+        text = format_decimal(value, format=pattern, locale=self.lang.value, numbering_system=system)
+        return text.translate(_ARABIC_INDIC) if self.arab else text
+
+
+def duration(hours: float, fmt: NumberFormat, ngettext: Plural, gettext: Callable[[str], str]) -> str:
+    """Say a duration the way people do, with plural forms from the catalog."""
+
+    # Literal msgids in each call so `pybabel extract` finds them.
+    def minutes(n: int) -> str:
+        return ngettext("%(n)s minute", "%(n)s minutes", n) % {"n": fmt.integer(n)}
+
+    def hours_(n: int) -> str:
+        return ngettext("%(n)s hour", "%(n)s hours", n) % {"n": fmt.integer(n)}
+
+    def days(n: int) -> str:
+        return ngettext("%(n)s day", "%(n)s days", n) % {"n": fmt.integer(n)}
+
+    if hours <= 0:
+        return hours_(0)
+    if hours * 60 < 0.5:
+        return gettext("less than a minute")
+    if hours < 1:
+        return minutes(max(1, round(hours * 60)))
+    if hours < 10:
+        # Nearest five minutes: "1 hour and 15 minutes", never "1.2345 hours".
+        whole, rest = divmod(round(hours * 12) * 5, 60)
+        return fmt.join([hours_(whole), minutes(rest)]) if rest else hours_(whole)
+    if hours < 48:
+        return hours_(round(hours))
+    if hours < 240:
+        whole_days, rest = divmod(round(hours), 24)
+        return fmt.join([days(whole_days), hours_(rest)]) if rest else days(whole_days)
+    return days(round(hours / 24))
+
+
+# A run of Latin-script text (terms, names, Western digits with their units and
+# signs) that must keep its own direction inside an Arabic sentence. Code spans
+# are isolated whole; Slack links and URLs are left untouched so they stay links.
+_SEGMENT = re.compile(
+    r"(?P<code>`[^`\n]*`)"
+    r"|(?P<link><[^>\n]*>|https?://\S+)"
+    r"|(?P<latin>[A-Za-z0-9][A-Za-z0-9.,;%×+\-–/&'_]*(?: [A-Za-z0-9][A-Za-z0-9.,;%×+\-–/&'_]*)*)"
+)
+_TRAILING = ".,:;"
+
+
+def isolate_latin(text: str, *, arab_digits: bool = False) -> str:
+    """Wrap Latin runs of an Arabic line in FSI ... PDI so they do not reorder.
+
+    With ``arab_digits`` a run of bare numbers (no letters: "16", "1.2–2.5")
+    is written in Arabic-Indic digits instead, which needs no isolate; digits
+    inside names (FP32, A100, ResNet-50) and code spans stay as typed.
+    """
+
+    def wrap(match: re.Match[str]) -> str:
+        if match.lastgroup == "link":
+            return match.group()
+        run = match.group()
+        stripped = run.rstrip(_TRAILING)
+        tail = run[len(stripped):]
+        if arab_digits and match.lastgroup == "latin" and not _LETTER.search(stripped):
+            return _to_arabic_indic(stripped) + tail
+        return f"{FSI}{stripped}{PDI}{tail}"
+
+    return _SEGMENT.sub(wrap, text)
+
+
+_LETTER = re.compile(r"[A-Za-z]")
+_SEPARATOR_BETWEEN_DIGITS = re.compile(r"(?<=\d)([.,])(?=\d)")
+
+
+def _to_arabic_indic(run: str) -> str:
+    run = _SEPARATOR_BETWEEN_DIGITS.sub(lambda m: "٫" if m.group(1) == "." else "٬", run)
+    return run.translate(_ARABIC_INDIC)
