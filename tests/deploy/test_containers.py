@@ -9,6 +9,7 @@ returns readable problems, and each is shown to fail on a broken copy.
 
 from __future__ import annotations
 
+import ast
 import copy
 import importlib.util
 import re
@@ -225,6 +226,28 @@ def test_cli_accepts_the_commands_the_deploy_files_run(argv):
     assert args.command == argv[0]
 
 
+def test_build_script_imports_only_what_the_isolated_build_installs():
+    """`docker build` runs `pip wheel .` with build isolation: a setup.py can only
+    import the standard library and what [build-system] requires lists. (The
+    wheel test above builds without isolation, so it cannot catch this.)"""
+    setup = REPO / "setup.py"
+    if not setup.is_file():
+        pytest.skip("no setup.py: pyproject.toml alone drives the build")
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    requires = {
+        re.split(r"[\[<>=!~; ]", r, maxsplit=1)[0].lower()
+        for r in pyproject["build-system"]["requires"]
+    }
+    imported = set()
+    for node in ast.walk(ast.parse(setup.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            imported.add(node.module.split(".")[0])
+    third_party = {m.lower() for m in imported if m not in sys.stdlib_module_names}
+    assert third_party <= requires, third_party - requires
+
+
 # --- settings names ----------------------------------------------------------
 
 
@@ -389,7 +412,7 @@ def k8s_problems(objects: dict[str, dict]) -> list[str]:
 
     container = _container(deployment)
     ports = {p.get("name"): p["containerPort"] for p in container.get("ports", [])}
-    for probe in ("readinessProbe", "livenessProbe"):
+    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
         get = container.get(probe, {}).get("httpGet", {})
         port = ports.get(get.get("port"), get.get("port"))
         if get.get("path") != HEALTH_PATH or port != PORT:
