@@ -479,6 +479,18 @@ def test_kustomization_applies_everything_but_the_secret_example():
     }
 
 
+def test_autoscaling_cannot_exhaust_postgresql_connections():
+    """Every replica has its own SQLAlchemy pool; at maxReplicas their sum must
+    still fit PostgreSQL's default max_connections (100)."""
+    store = (REPO / "bot" / "store" / "db.py").read_text(encoding="utf-8")
+    pool = re.search(r"pool_size=(\d+), max_overflow=(\d+)", store)
+    if pool is None:
+        pytest.skip("store uses the default pool settings")
+    per_replica = int(pool[1]) + int(pool[2])
+    hpa = load_k8s()["HorizontalPodAutoscaler"]
+    assert hpa["spec"]["maxReplicas"] * per_replica <= 100
+
+
 def _set(path: str, value):
     def mutate(objects):
         *keys, last = path.split(".")
