@@ -100,3 +100,12 @@ class Record(RecordSetup):
     fp32_value: float | None = None
     mixed_value: float | None = None
     unit: str | None = None
+
+
+class RecordPage(BaseModel):
+    """One page of a workspace's records, newest first."""
+
+    records: list[Record]
+    page: int  # 1-based
+    pages: int  # at least 1
+    total: int
