@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import ast
 import copy
+import http.server
 import importlib.util
 import re
 import shlex
 import shutil
 import subprocess
 import sys
+import threading
 import tomllib
 import zipfile
 from fnmatch import fnmatch
@@ -112,6 +114,34 @@ DOCKERFILE = (DEPLOY / "Dockerfile").read_text(encoding="utf-8")
 
 def test_dockerfile_is_slim_non_root_with_healthcheck():
     assert dockerfile_problems(DOCKERFILE) == []
+
+
+class _Health(http.server.BaseHTTPRequestHandler):
+    status = 200
+
+    def do_GET(self):
+        self.send_response(self.status if self.path == HEALTH_PATH else 404)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.mark.parametrize(("status", "healthy"), [(200, True), (503, False)])
+def test_healthcheck_command_fails_when_healthz_does(status, healthy):
+    """Run the image's HEALTHCHECK command against a local /healthz stand-in."""
+    handler = type("Health", (_Health,), {"status": status})
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) as server:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        probe = [args for k, args in final_stage(DOCKERFILE) if k == "HEALTHCHECK"][-1]
+        command = _exec_form(probe[probe.index("CMD ") + 4 :])
+        command = [a.replace(f":{PORT}/", f":{server.server_port}/") for a in command]
+        assert command[0] == "python"
+        result = subprocess.run(
+            [sys.executable, *command[1:]], check=False, capture_output=True, timeout=30
+        )
+        server.shutdown()
+    assert (result.returncode == 0) is healthy, result.stderr
 
 
 @pytest.mark.parametrize(
