@@ -1,8 +1,9 @@
 """``--post``: hand the measured ratio to the bot's record store.
 
-The store belongs to the bot (``bot.store``); this module only looks for its
-``add_record`` function and never pretends a record was saved when it was
-not. Without a database the user pastes the ``/mpestimate record`` line.
+The store belongs to the bot (``bot.store``). Records are written there only
+through a records API of the store (``Store.add_record``); until the store has
+one, this says so plainly and the user pastes the ``/mpestimate record`` line
+instead. It never reports a record as saved when it was not.
 """
 
 from __future__ import annotations
@@ -10,34 +11,21 @@ from __future__ import annotations
 import importlib
 import os
 
-from bot.experiment.report import Report
+NO_URL = ("not saved: --post needs DATABASE_URL (the bot's database) in the environment, "
+          "and posting with a bot token is not available; paste the line above into Slack")
+NO_API = ("not saved: this version of the bot's store has no records API "
+          "(bot.store.Store.add_record); paste the line above into Slack")
 
 
-def post(report: Report, gpus: int) -> tuple[bool, str]:
-    """Return (saved, message for the user). The URL is never echoed (it may hold a password)."""
-    url = os.environ.get("DATABASE_URL")
-    if not url:
-        return False, ("--post needs DATABASE_URL (the bot's database) in the environment; "
-                       "posting with a bot token is not available, so paste the line above "
-                       "into Slack instead")
+def post() -> tuple[bool, str]:
+    """(saved, message). The database URL is never echoed: it may hold a password."""
+    if not os.environ.get("DATABASE_URL"):
+        return False, NO_URL
     try:
         store = importlib.import_module("bot.store")
     except ImportError:
-        store = None
-    add_record = getattr(store, "add_record", None)
-    if not callable(add_record):
-        return False, ("not saved: this version of the bot has no record store "
-                       "(bot.store.add_record); paste the line above into Slack instead")
-    record = {
-        "gpu": report.environment.device_name if report.environment.device == "cuda" else "CPU",
-        "model": report.model, "num_gpus": gpus, "precision": report.mixed.precision,
-        "baseline": report.baseline.precision, "batch": report.mixed.batch,
-        "fp32_step_s": report.baseline.time.median_s,
-        "mixed_step_s": report.mixed.time.median_s, "ratio": report.ratio.ratio,
-        "source": "mpbot experiment",
-    }
-    try:
-        add_record(record, database_url=url)
-    except Exception as exc:  # noqa: BLE001 - any store failure; the URL stays out of it
-        return False, f"not saved: the record store refused it ({type(exc).__name__})"
-    return True, "saved to the team's records"
+        return False, NO_API
+    if not callable(getattr(getattr(store, "Store", None), "add_record", None)):
+        return False, NO_API
+    return False, ("not saved: the store's records API appeared after this command was "
+                   "written and is not wired here yet; paste the line above into Slack")

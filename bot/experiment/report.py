@@ -8,13 +8,17 @@ The pydantic models *are* the documented ``--json`` schema
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections.abc import Sequence
 from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
+from bot.models import GPU_NAMES, MODEL_NAMES
+
 SCHEMA_VERSION = 1
+MAX_MODEL_CHARS = 60  # what the bot's record reader keeps of a free model name
 # Above this median relative difference the two runs are not training alike.
 LOSS_DISAGREEMENT = 0.05
 
@@ -198,14 +202,27 @@ def ratio_warnings(ratio: RatioStats, loss: LossAgreement, mixed: Run) -> list[N
     return notes
 
 
-def record_line(report_model: str, env: Environment, mixed: Run, baseline: Run,
-                ratio: RatioStats, gpus: int) -> str:
-    """The ``/mpestimate record`` line the team pastes into Slack."""
-    gpu = env.device_name if env.device == "cuda" else "CPU"
-    return (f'/mpestimate record gpu="{gpu}" model="{report_model}" gpus={gpus} '
-            f"precision={mixed.precision} baseline={baseline.precision} batch={mixed.batch} "
-            f"fp32_step_ms={baseline.time.median_s * 1e3:.2f} "
-            f"mixed_step_ms={mixed.time.median_s * 1e3:.2f} ratio={ratio.ratio:.2f}")
+def canonical_gpu(device_name: str) -> str:
+    """The bot's name for a GPU ("NVIDIA H200" -> "H200"; A100 is never read as A10)."""
+    upper = device_name.upper()
+    found = [name for name in GPU_NAMES
+             if re.search(rf"(?<![A-Z0-9]){re.escape(name.upper())}(?![A-Z0-9])", upper)]
+    return max(found, key=len) if found else device_name
+
+
+def record_line(model: str, env: Environment, mixed: Run, baseline: Run, gpus: int) -> str:
+    """The ``/mpestimate record`` line the team pastes into Slack.
+
+    Written the way the bot's record reader reads it: names, GPU count, then
+    each side's label with its step time; the bot computes the ratio itself.
+    A name it does not know goes in as ``model=...`` so it is never matched
+    to a published model it only resembles.
+    """
+    gpu = canonical_gpu(env.device_name) if env.device == "cuda" else "CPU"
+    name = model if model in MODEL_NAMES else "model=" + re.sub(r"[^\w.:-]+", "-", model)[:MAX_MODEL_CHARS]
+    return (f"/mpestimate record {gpu} {name} {gpus} GPU{'s' if gpus > 1 else ''} "
+            f"{baseline.precision} {baseline.time.median_s * 1e3:.2f}ms "
+            f"{mixed.precision} {mixed.time.median_s * 1e3:.2f}ms")
 
 
 def _ms(seconds: float) -> str:

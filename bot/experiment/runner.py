@@ -90,8 +90,8 @@ def run(opts: Options, progress: Progress | None = None) -> Report:
         ratio=ratio, loss=loss,
         projection=project(opts.fp32_time.hours, ratio) if opts.fp32_time else None,
         max_batch=max_batch, warnings=notes,
-        record_line=record_line(name if size in (None, "full") else f"{name} {size}", env,
-                                mixed_run, base_run, ratio, opts.gpus),
+        record_line=record_line(name if size in (None, "full") else f"{name}-{size}", env,
+                                mixed_run, base_run, opts.gpus),
     )
 
 
