@@ -37,10 +37,10 @@ Plural = Callable[[str, str, int], str]
 class NumberFormat:
     """Locale-aware number formatting for one reply language and digit style."""
 
-    def __init__(self, lang: Lang, digits: Digits = Digits.LATN) -> None:
+    def __init__(self, lang: Lang, digits: Digits | str = Digits.LATN) -> None:
         self.lang = lang
         # Digit shapes are an Arabic-reply option; English always uses Western digits.
-        self.arab = lang is Lang.AR and digits is Digits.ARAB
+        self.arab = lang is Lang.AR and Digits(digits) is Digits.ARAB
 
     def number(self, value: float) -> str:
         """Two significant decimals below 10, one below 100, none above."""
@@ -101,14 +101,19 @@ def duration(hours: float, fmt: NumberFormat, ngettext: Plural, gettext: Callabl
 
 
 # A run of Latin-script text (terms, names, Western digits with their units and
-# signs) that must keep its own direction inside an Arabic sentence. Code spans
-# are isolated whole; Slack links and URLs are left untouched so they stay links.
+# signs) that must keep its own direction inside an Arabic sentence. Escaped
+# entities (&lt; &gt; &amp;) belong to the run they sit in. Code spans are
+# isolated whole; Slack links and URLs are left untouched so they stay links.
+_ENTITY = r"&(?:amp|lt|gt);"
+_RUN_START = rf"(?:{_ENTITY}|[A-Za-z0-9])"
+_RUN_CHAR = rf"(?:{_ENTITY}|[A-Za-z0-9.,;%×+\-–/&'_!@])"
 _SEGMENT = re.compile(
     r"(?P<code>`[^`\n]*`)"
     r"|(?P<link><[^>\n]*>|https?://\S+)"
-    r"|(?P<latin>[A-Za-z0-9][A-Za-z0-9.,;%×+\-–/&'_]*(?: [A-Za-z0-9][A-Za-z0-9.,;%×+\-–/&'_]*)*)"
+    rf"|(?P<latin>{_RUN_START}{_RUN_CHAR}*(?: {_RUN_START}{_RUN_CHAR}*)*)"
 )
-_TRAILING = ".,:;"
+# Sentence punctuation after a run stays outside it (but not an entity's ";").
+_TRAILING = re.compile(r"(?:(?<!&lt)(?<!&gt)(?<!&amp)[.,:;])+$")
 
 
 def isolate_latin(text: str, *, arab_digits: bool = False) -> str:
@@ -123,7 +128,7 @@ def isolate_latin(text: str, *, arab_digits: bool = False) -> str:
         if match.lastgroup == "link":
             return match.group()
         run = match.group()
-        stripped = run.rstrip(_TRAILING)
+        stripped = _TRAILING.sub("", run)
         tail = run[len(stripped):]
         if arab_digits and match.lastgroup == "latin" and not _LETTER.search(stripped):
             return _to_arabic_indic(stripped) + tail

@@ -287,11 +287,14 @@ class _Words:
         def name(key: str) -> str:
             return self.echo(str(p.get(key, "")))
 
-        def count(key: str) -> int:
+        def number(key: str) -> float:
             try:
-                return int(p.get(key, 0))
+                return float(p.get(key, 0))
             except (TypeError, ValueError):
-                return 0
+                return 0.0
+
+        def count(key: str) -> int:
+            return int(number(key))
 
         match factor.code:
             case "measured_match":
@@ -312,21 +315,42 @@ class _Words:
                     "your team measured %(ratio)s× in %(n)s run",
                     "your team measured %(ratio)s× in %(n)s runs",
                     n,
-                ) % {"ratio": self.fmt.number(float(p.get("ratio", 0))), "n": self.fmt.integer(n)}
+                ) % {"ratio": self.fmt.number(number("ratio")), "n": self.fmt.integer(n)}
             case "gpu_generation":
-                return _("%(gpu)s is a %(architecture)s GPU") % {
-                    "gpu": name("gpu"),
-                    "architecture": name("architecture"),
-                }
+                values = {"gpu": name("gpu"), "architecture": name("architecture")}
+                if number("peak_ratio"):
+                    return _(
+                        "%(gpu)s is a %(architecture)s GPU; its 16-bit Tensor Core peak is "
+                        "%(peak)s× its baseline rate"
+                    ) % {**values, "peak": self.fmt.number(number("peak_ratio"))}
+                return _("%(gpu)s is a %(architecture)s GPU") % values
             case "no_tensor_cores":
                 return _("%(gpu)s has no Tensor Cores, so mixed precision gains little") % {
                     "gpu": name("gpu")
                 }
             case "tf32_baseline":
-                return _(
-                    "on %(gpu)s the FP32 baseline usually runs in TF32 already, which makes "
-                    "the ratio smaller"
+                text = (
+                    _(
+                        "on %(gpu)s the FP32 baseline is assumed to run in TF32 already (the "
+                        "usual default), which makes the ratio smaller"
+                    )
+                    if count("assumed")
+                    else _("the baseline on %(gpu)s is TF32, which makes the ratio smaller")
                 ) % {"gpu": name("gpu")}
+                if number("fp32_ratio"):
+                    text += _("; against strict FP32 it would be about %(ratio)s×") % {
+                        "ratio": self.fmt.number(number("fp32_ratio"))
+                    }
+                return text
+            case "strict_fp32_baseline":
+                text = _(
+                    "the baseline on %(gpu)s is strict FP32 (TF32 off), which makes the ratio larger"
+                ) % {"gpu": name("gpu")}
+                if number("tf32_ratio"):
+                    text += _("; against a TF32 baseline it would be about %(ratio)s×") % {
+                        "ratio": self.fmt.number(number("tf32_ratio"))
+                    }
+                return text
             case "multi_gpu":
                 n = count("num_gpus")
                 return self.ngettext(
@@ -340,7 +364,10 @@ class _Words:
                     "raises the ratio"
                 ) % {"fp32": name("batch_fp32"), "amp": name("batch_amp")}
             case "precision":
-                return _("computes in %(precision)s") % {"precision": name("precision").upper()}
+                precision = {"precision": name("precision").upper()}
+                if "supported" in p and not count("supported"):
+                    return _("%(precision)s is not accelerated on this GPU") % precision
+                return _("computes in %(precision)s") % precision
             case "family_prior":
                 return _("typical of %(family)s models") % {"family": self.family(p.get("family"))}
             case "typical":

@@ -1,0 +1,300 @@
+"""render(): every kind and reason in both languages, plurals, rounding, bidi, escaping."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.advice import advise
+from bot.advice.notes import Note
+from bot.advice.prediction import Factor
+from bot.models import (
+    Advice,
+    AdviceFactor,
+    Duration,
+    Intent,
+    Kind,
+    Lang,
+    Query,
+    Reason,
+    TimeUnit,
+)
+from bot.rendering import render
+from bot.rendering.i18n import translations
+from bot.rendering.numbers import FSI, PDI, NumberFormat, duration, isolate_latin
+from bot.rendering.reply import escape
+
+ISOLATED = re.compile(f"{FSI}[^{PDI}]*{PDI}")
+URL = re.compile(r"https?://\S+")
+
+
+def ask(hours: float | None = 100.0, **fields) -> Query:
+    fp32 = None if hours is None else Duration(value=hours, unit=TimeUnit.HOURS, hours=hours)
+    return Query(intent=fields.pop("intent", Intent.ESTIMATE), lang=Lang.EN, fp32=fp32, **fields)
+
+
+QUERIES = {
+    "estimate": ask(100, ratio=2),
+    "estimate_high": ask(100, ratio=3.2, model="ResNet-50"),
+    "range": ask(36),
+    "preset": ask(100, gpu="V100", model="ResNet-50"),
+    "preset_family": ask(10, family="translation"),
+    "help": Query(intent=Intent.HELP, lang=Lang.EN),
+    "lang_ar": Query(intent=Intent.SET_LANG, lang=Lang.AR, lang_choice=Lang.AR),
+    "lang_en": Query(intent=Intent.SET_LANG, lang=Lang.EN, lang_choice=Lang.EN),
+    **{
+        f"error_{r.value}": ask(None, reason=r, candidates=["100", "200"], ratio=0.8)
+        for r in Reason
+    },
+}
+
+
+def hours_text(hours: float, lang: Lang, digits: str = "latn") -> str:
+    catalog = translations(lang)
+    return duration(hours, NumberFormat(lang, digits), catalog.ngettext, catalog.gettext)
+
+
+def arabic_leftovers(text: str) -> str:
+    """Latin letters left once isolated runs and URLs are removed: English that slipped in."""
+    return "".join(re.findall(r"[A-Za-z]+", URL.sub("", ISOLATED.sub("", text))))
+
+
+@pytest.mark.parametrize("lang", list(Lang))
+@pytest.mark.parametrize("name", list(QUERIES))
+def test_every_kind_renders_short_and_complete(name, lang):
+    advice = advise(QUERIES[name])
+    reply = render(advice, lang)
+    assert reply.kind is advice.kind and reply.lang is lang
+    assert reply.summary and "\n" not in reply.summary
+    assert len(reply.notes) <= 1 and all("\n" not in n for n in reply.notes)
+    assert "*" not in reply.text
+    assert reply.text.splitlines()[0] == reply.summary.replace("*", "")
+
+
+@pytest.mark.parametrize("name", list(QUERIES))
+def test_arabic_replies_have_no_english_outside_isolates(name):
+    reply = render(advise(QUERIES[name]), Lang.AR)
+    assert arabic_leftovers(reply.text) == ""
+    assert re.search("[\u0600-\u06ff]", reply.summary)
+
+
+@pytest.mark.parametrize("name", list(QUERIES))
+def test_english_replies_have_no_arabic_except_examples(name):
+    reply = render(advise(QUERIES[name]), Lang.EN)
+    outside_code = re.sub(r"`[^`]*`", "", reply.text)
+    assert not re.search("[\u0600-\u06ff]", outside_code)
+    assert FSI not in reply.text
+
+
+def test_estimate_summary_english():
+    reply = render(advise(ask(100, ratio=2)), Lang.EN)
+    assert reply.summary == (
+        "*4 days and 4 hours* in FP32 → about *2 days and 2 hours* with mixed precision "
+        "(ratio 2, saves 2 days and 2 hours, 50%)"
+    )
+
+
+def test_estimate_summary_arabic_uses_duals_and_isolates():
+    reply = render(advise(ask(100, ratio=2)), Lang.AR)
+    assert f"{FSI}FP32{PDI}" in reply.summary
+    assert "المختلطة: *يومان وساعتان* تقريبًا" in reply.summary
+    assert f"{FSI}50%{PDI}" in reply.summary
+
+
+def test_arabic_indic_digits_on_request():
+    reply = render(advise(ask(100, ratio=2.5)), Lang.AR, digits="arab")
+    assert "٤٠ ساعة" in reply.summary and "٢٫٥" in reply.summary and "٦٠٪" in reply.summary
+    # Digits inside names stay as typed, isolated; bare numbers are Arabic-Indic.
+    assert f"{FSI}FP32{PDI}" in reply.summary
+    assert not re.search(r"[0-9]", ISOLATED.sub("", reply.text))
+    # English ignores the option.
+    assert "40 hours" in render(advise(ask(100, ratio=2.5)), Lang.EN, digits="arab").summary
+
+
+@pytest.mark.parametrize(
+    ("n", "expected"),
+    [
+        (0, "0 ساعة"),
+        (1, "ساعة واحدة"),
+        (2, "ساعتان"),
+        (3, "3 ساعات"),
+        (11, "11 ساعة"),
+        (100, "100 ساعة"),
+    ],
+)
+def test_arabic_plural_forms_for_hours(n, expected):
+    assert translations(Lang.AR).ngettext("%(n)s hour", "%(n)s hours", n) % {"n": n} == expected
+
+
+@pytest.mark.parametrize(
+    ("hours", "en", "ar"),
+    [
+        (0, "0 hours", "0 ساعة"),
+        (1, "1 hour", "ساعة واحدة"),
+        (2, "2 hours", "ساعتان"),
+        (3, "3 hours", "3 ساعات"),
+        (11, "11 hours", "11 ساعة"),
+        (50, "2 days and 2 hours", "يومان وساعتان"),
+        (49.99999, "2 days and 2 hours", "يومان وساعتان"),
+        (100 / 3, "33 hours", "33 ساعة"),
+        (1.5, "1 hour and 30 minutes", "ساعة واحدة و30 دقيقة"),
+        (1.2345, "1 hour and 15 minutes", "ساعة واحدة و15 دقيقة"),
+        (0.5, "30 minutes", "30 دقيقة"),
+        (2 / 60, "2 minutes", "دقيقتان"),
+        (0.001, "less than a minute", "أقل من دقيقة"),
+        (72, "3 days", "3 أيام"),
+        (24 * 11 + 3, "11 days", "11 يومًا"),
+        (876_000, "36,500 days", "36,500 يوم"),
+    ],
+)
+def test_durations_round_like_people_say_them(hours, en, ar):
+    assert hours_text(hours, Lang.EN) == en
+    assert hours_text(hours, Lang.AR) == ar
+
+
+def test_numbers_round_sensibly():
+    fmt = NumberFormat(Lang.EN)
+    assert [fmt.number(v) for v in (49.99999, 2.0, 1.23456, 12.345, 1234.5)] == [
+        "50",
+        "2",
+        "1.23",
+        "12.3",
+        "1,234",
+    ]
+    assert NumberFormat(Lang.AR, "arab").number(1234.5) == "١٬٢٣٤"
+    assert NumberFormat(Lang.AR, "arab").number(2.5) == "٢٫٥"
+
+
+def test_isolates_wrap_latin_runs_but_not_links():
+    line = isolate_latin("على Mask R-CNN مع BF16 انظر https://example.org/a.b و<https://x.y|رابط>")
+    assert f"{FSI}Mask R-CNN{PDI}" in line and f"{FSI}BF16{PDI}" in line
+    assert "https://example.org/a.b" in line and f"{FSI}https" not in line
+    assert "<https://x.y|رابط>" in line
+    assert isolate_latin("مثل GradScaler.") == f"مثل {FSI}GradScaler{PDI}."
+
+
+def test_echoed_candidates_are_escaped_in_mrkdwn_only():
+    query = ask(None, reason=Reason.AMBIGUOUS, candidates=["<!channel>", "<@U123>", "a&b"])
+    for lang in Lang:
+        reply = render(advise(query), lang)
+        assert "&lt;!channel&gt;" in reply.summary and "&lt;@U123&gt;" in reply.summary
+        assert "a&amp;b" in reply.summary
+        assert "<!channel>" not in reply.summary and "<@U123>" not in reply.summary
+        assert "<!channel>" in reply.text  # plain text for the console is shown as written
+    assert escape("<&>") == "&lt;&amp;&gt;"
+
+
+def test_ambiguous_lists_the_numbers_and_asks():
+    reply = render(advise(ask(None, reason=Reason.AMBIGUOUS, candidates=["100", "200"])), Lang.EN)
+    assert "100 and 200" in reply.summary and "?" in reply.summary
+    ar = render(advise(ask(None, reason=Reason.AMBIGUOUS, candidates=["100", "200"])), Lang.AR)
+    assert "أيها تقصد؟" in ar.summary
+
+
+def test_too_long_states_the_limit():
+    assert "4,000 characters" in render(advise(ask(reason=Reason.TOO_LONG)), Lang.EN).summary
+
+
+def test_slowdown_explains_causes():
+    reply = render(advise(ask(reason=Reason.RATIO_BELOW_ONE, ratio=0.8)), Lang.EN)
+    assert "0.8" in reply.summary and "slower" in reply.summary
+    assert "Tensor Cores" in reply.notes[0] and "input-bound" in reply.notes[0]
+
+
+def test_help_shows_usage_in_both_languages():
+    help_ = advise(Query(intent=Intent.HELP, lang=Lang.EN))
+    en = render(help_, Lang.EN).text
+    for example in ("/mpestimate 100 2", "/mpestimate 36h A100 BERT", "@mpestimate", "lang ar", "help"):
+        assert example in en
+    ar = render(help_, Lang.AR).text
+    assert "/mpestimate ٤٨ ساعة ٢" in ar and "lang ar" in ar and "مساعدة" in ar
+
+
+def test_language_choice_is_confirmed():
+    chosen = advise(Query(intent=Intent.SET_LANG, lang=Lang.AR, lang_choice=Lang.AR))
+    assert render(chosen, Lang.AR).summary == "تم: سأجيبك بالعربية."
+
+
+def test_notes_line_leads_with_the_most_relevant_note():
+    reply = render(advise(ask(100, ratio=3.2)), Lang.EN)
+    assert reply.notes[0].startswith("A ratio above 2.5")
+    assert any("GradScaler" in d for d in reply.details)
+
+
+def test_range_reply_has_the_guide():
+    reply = render(advise(ask(36)), Lang.EN)
+    assert "between *14 hours* and *30 hours*" in reply.summary and "1.2–2.5" in reply.summary
+    assert reply.notes[0].startswith("To pick a ratio")
+
+
+# One or more parameter sets per factor code (variants say different things).
+FACTOR_PARAMS = {
+    Factor.MEASURED_MATCH: [{"n": 3, "models": "ResNet-50", "gpus": "V100"}, {"n": 1, "gpus": "T4"}],
+    Factor.TEAM_RECORDS: [{"n": 2, "ratio": 2.2}],
+    Factor.GPU_GENERATION: [
+        {"gpu": "A100", "architecture": "Ampere", "peak_ratio": 2.0},
+        {"gpu": "T4", "architecture": "Turing"},
+    ],
+    Factor.NO_TENSOR_CORES: [{"gpu": "P100"}],
+    Factor.TF32_BASELINE: [
+        {"gpu": "A100", "assumed": 1, "fp32_ratio": 3.1},
+        {"gpu": "H100", "assumed": 0},
+    ],
+    Factor.STRICT_FP32_BASELINE: [{"gpu": "A100", "tf32_ratio": 1.7}, {"gpu": "L4"}],
+    Factor.MULTI_GPU: [{"num_gpus": 8}],
+    Factor.LARGER_AMP_BATCH: [{"batch_fp32": 112, "batch_amp": 256}],
+    Factor.PRECISION: [{"precision": "bf16", "supported": 1}, {"precision": "fp8", "supported": 0}],
+    Factor.FAMILY_PRIOR: [{"family": "speech_recognition"}, {"family": "graph"}],
+    Factor.TYPICAL: [{}],
+}
+FACTOR_CASES = [(code, params) for code, variants in FACTOR_PARAMS.items() for params in variants]
+
+
+def test_every_factor_code_has_params_listed():
+    assert set(FACTOR_PARAMS) == set(Factor)
+
+
+@pytest.mark.parametrize(("code", "params"), FACTOR_CASES)
+def test_every_factor_is_worded_in_both_languages(code, params):
+    advice = Advice(
+        kind=Kind.PRESET,
+        fp32_hours=10,
+        ratio=2,
+        ratio_low=1.5,
+        ratio_high=2.5,
+        mp_hours=5,
+        mp_hours_low=4,
+        mp_hours_high=6.7,
+        saved_hours=5,
+        saved_percent=50,
+        basis="modelled",
+        factors=[AdviceFactor(code=code.value, params=params)],
+    )
+    en = render(advice, Lang.EN)
+    why = [d for d in en.details if d.startswith("Why: ")]
+    assert len(why) == 1 and "_" not in why[0] and len(why[0]) > 20
+    for key, value in params.items():
+        if key != "family":  # family codes are worded, not echoed
+            shown = value.upper() if isinstance(value, str) else NumberFormat(Lang.EN).number(value)
+            assert key in ("assumed", "supported") or shown in why[0].upper()
+    ar = render(advice, Lang.AR)
+    assert arabic_leftovers(ar.text) == ""
+    assert any(d.startswith("السبب: ") for d in ar.details)
+
+
+def test_factor_plural_in_arabic():
+    advice = advise(ask(10, gpu="A100"))
+    advice = advice.model_copy(
+        update={"factors": [AdviceFactor(code="measured_match", params={"n": 2})]}
+    )
+    assert any("يطابق قياسين منشورين" in d for d in render(advice, Lang.AR).details)
+
+
+def test_note_codes_all_worded():
+    advice = advise(ask(100, ratio=3, model="ResNet-50"))
+    for code in Note:
+        for lang in Lang:
+            words = render(advice.model_copy(update={"notes": [code]}), lang)
+            if code is not Note.LANG_SET:
+                assert words.notes and words.notes[0]
