@@ -68,8 +68,8 @@ def validate(draft: RecordDraft) -> Validation:
         return Validation(reasons=(*reasons, RecordReason.NOT_FINITE))
     if not PLAUSIBLE_LOW <= ratio <= PLAUSIBLE_HIGH:
         reasons.append(RecordReason.IMPLAUSIBLE)
-    elif measure is not Measure.RATIO and draft.ratio is not None and not _agrees(
-        draft.ratio, ratio
+    elif (
+        measure is not Measure.RATIO and draft.ratio is not None and not _agrees(draft.ratio, ratio)
     ):
         reasons.append(RecordReason.INCONSISTENT)
     if reasons:

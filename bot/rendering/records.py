@@ -44,7 +44,9 @@ def _locales_dir() -> Path:
     for candidate in (package / "locales", package.parent / "locales"):
         if (candidate / "en" / "LC_MESSAGES" / f"{DOMAIN}.mo").is_file():
             return candidate
-    raise FileNotFoundError(f"compiled {DOMAIN} catalogs not found; run pybabel compile -D {DOMAIN}")
+    raise FileNotFoundError(
+        f"compiled {DOMAIN} catalogs not found; run pybabel compile -D {DOMAIN}"
+    )
 
 
 @cache
@@ -121,9 +123,11 @@ class RecordWords:
         return names.get(code, escape(code))
 
     def what(self, setup: RecordSetup) -> str:
-        """"BERT on A100", "language models", "A100" (user text escaped)."""
-        name = escape(setup.model) if setup.model else (
-            self.family(setup.family) if setup.family else None
+        """ "BERT on A100", "language models", "A100" (user text escaped)."""
+        name = (
+            escape(setup.model)
+            if setup.model
+            else (self.family(setup.family) if setup.family else None)
         )
         gpu = escape(setup.gpu) if setup.gpu else None
         if name and gpu:

@@ -158,7 +158,9 @@ def _newest_first(team_id: str):
     )
 
 
-def _numbers(draft: RecordDraft, checked: Validation) -> tuple[float | None, float | None, str | None]:
+def _numbers(
+    draft: RecordDraft, checked: Validation
+) -> tuple[float | None, float | None, str | None]:
     """The user's own pair, kept for history (none for a stated ratio)."""
     if checked.measure is Measure.STEP_TIME and draft.fp32_step and draft.mixed_step:
         # Both in the FP32 side's unit, so "420 ms vs 190 ms" reads as one comparison.

@@ -136,7 +136,7 @@ _DELETE = re.compile(
 
 
 def _name_pattern(name: str) -> str:
-    """"RTX 2080 Ti" -> rtx[\\s-]?2080[\\s-]?ti: spaces, hyphens and their absence alike."""
+    """ "RTX 2080 Ti" -> rtx[\\s-]?2080[\\s-]?ti: spaces, hyphens and their absence alike."""
     parts = re.findall(r"[A-Za-z]+|\d+", name)
     return r"[\s-]?".join(re.escape(p) for p in parts)
 
@@ -347,7 +347,7 @@ def _take_pair(text: str) -> tuple[_Reading | None, _Reading | None, str]:
 
 
 def _share_unit(fp32: _Reading, mixed: _Reading) -> tuple[_Reading, _Reading]:
-    """"fp32 420 amp 190ms": a unit written once applies to both sides."""
+    """ "fp32 420 amp 190ms": a unit written once applies to both sides."""
     if fp32.unit is None and mixed.unit is not None:
         return _Reading(fp32.value, mixed.unit), mixed
     if mixed.unit is None and fp32.unit is not None:
@@ -367,7 +367,7 @@ _RATIO_TIMES = re.compile(rf"(?<![\w.]){_NUM}\s*[x×](?![\w])", re.IGNORECASE)
 
 
 def _take_ratio(text: str) -> tuple[float | None, str]:
-    """"ratio 1.9", "نسبة التسريع ٢٫٢" or "2.2x" (GPU counts like "8x" are gone by now)."""
+    """ "ratio 1.9", "نسبة التسريع ٢٫٢" or "2.2x" (GPU counts like "8x" are gone by now)."""
     for pattern in (_RATIO_LABELLED, _RATIO_TIMES):
         if m := pattern.search(text):
             raw = m["num"].lower().replace("∞", "inf").replace("ما لا نهاية", "inf")

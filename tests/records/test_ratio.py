@@ -71,10 +71,16 @@ def test_step_times_and_throughputs_agree(fp32, speedup):
             {"fp32_step": StepTime(value=420), "mixed_throughput": Throughput(value=3)},
             RecordReason.MISSING_PAIR,
         ),
-        ({"fp32_step": StepTime(value=0), "mixed_step": StepTime(value=3)}, RecordReason.NOT_POSITIVE),
+        (
+            {"fp32_step": StepTime(value=0), "mixed_step": StepTime(value=3)},
+            RecordReason.NOT_POSITIVE,
+        ),
         ({"ratio": -2.0}, RecordReason.NOT_POSITIVE),
         ({"ratio": math.nan}, RecordReason.NOT_FINITE),
-        ({"fp32_step": StepTime(value=math.inf), "mixed_step": StepTime(value=3)}, RecordReason.NOT_FINITE),
+        (
+            {"fp32_step": StepTime(value=math.inf), "mixed_step": StepTime(value=3)},
+            RecordReason.NOT_FINITE,
+        ),
         ({"ratio": 0.19}, RecordReason.IMPLAUSIBLE),
         ({"ratio": 20.5}, RecordReason.IMPLAUSIBLE),
         (

@@ -16,8 +16,16 @@ FSI, PDI = "\u2068", "\u2069"
 @pytest.fixture
 def bert(make_record):
     return make_record(
-        gpu="A100", model="BERT", family="language_model", num_gpus=8, precision="bf16",
-        ratio=420 / 190, measure=Measure.STEP_TIME, fp32_value=420, mixed_value=190, unit="ms",
+        gpu="A100",
+        model="BERT",
+        family="language_model",
+        num_gpus=8,
+        precision="bf16",
+        ratio=420 / 190,
+        measure=Measure.STEP_TIME,
+        fp32_value=420,
+        mixed_value=190,
+        unit="ms",
         user_id="U42",
     )
 
@@ -58,7 +66,9 @@ def test_history_lists_ratio_gpu_model_count_precision_who_and_when(bert, make_r
     text = RecordWords(Lang.EN).history(page)
     lines = text.splitlines()
     assert lines[0] == "*Team measurements* (23 records, page 1 of 3)"
-    assert lines[1].startswith(f"#{other.id} · *1.9×* · T4 · image classification · — · — · <@U7> · <!date^")
+    assert lines[1].startswith(
+        f"#{other.id} · *1.9×* · T4 · image classification · — · — · <@U7> · <!date^"
+    )
     assert f"#{bert.id} · *2.21×* · A100 · BERT · 8 GPUs · BF16 · <@U42>" in lines[2]
     assert re.search(r"<!date\^\d+\^\{date_short\}\|Nov 1, 2026>", lines[2])
     arabic = RecordWords(Lang.AR).history(page)
