@@ -288,3 +288,11 @@ def test_readme_explains_every_scope():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     rows = set(re.findall(r"^\| `([a-z_.:]+)` \|", readme, re.MULTILINE))
     assert set(_bot_scopes(load_manifest("http"))) <= rows
+
+
+def test_the_app_serves_the_paths_the_manifest_and_probes_use():
+    """Renaming a route in bot/slack would leave Slack and the probes calling
+    nothing; the paths are matched as literals in the Slack package's source."""
+    source = "\n".join(p.read_text(encoding="utf-8") for p in (REPO / "bot" / "slack").glob("*.py"))
+    for path in (EVENTS_PATH, OAUTH_REDIRECT_PATH, "/slack/install", "/healthz"):
+        assert f'"{path}"' in source, path
