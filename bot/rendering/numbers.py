@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from enum import StrEnum
+from functools import lru_cache
 
 from babel.lists import format_list
 from babel.numbers import format_decimal
@@ -61,12 +62,23 @@ class NumberFormat:
 
     def join(self, items: list[str]) -> str:
         """"a, b and c" / "a وb وc" from the locale's list patterns."""
-        return format_list(items, locale=self.lang.value) if items else ""
+        return _listed(tuple(items), self.lang.value) if items else ""
 
     def _format(self, value: float, pattern: str) -> str:
-        system = "arab" if self.arab else "latn"
-        text = format_decimal(value, format=pattern, locale=self.lang.value, numbering_system=system)
-        return text.translate(_ARABIC_INDIC) if self.arab else text
+        return _formatted(value, pattern, self.lang.value, self.arab)
+
+
+@lru_cache(maxsize=1024)
+def _listed(items: tuple[str, ...], locale: str) -> str:
+    return format_list(list(items), locale=locale)
+
+
+@lru_cache(maxsize=4096)
+def _formatted(value: float, pattern: str, locale: str, arab: bool) -> str:
+    """Babel re-parses locale and pattern on every call; replies repeat small numbers."""
+    system = "arab" if arab else "latn"
+    text = format_decimal(value, format=pattern, locale=locale, numbering_system=system)
+    return text.translate(_ARABIC_INDIC) if arab else text
 
 
 def duration(hours: float, fmt: NumberFormat, ngettext: Plural, gettext: Callable[[str], str]) -> str:
@@ -116,6 +128,7 @@ _SEGMENT = re.compile(
 _TRAILING = re.compile(r"(?:(?<!&lt)(?<!&gt)(?<!&amp)[.,:;])+$")
 
 
+@lru_cache(maxsize=2048)  # notes and help lines repeat in every reply
 def isolate_latin(text: str, *, arab_digits: bool = False) -> str:
     """Wrap Latin runs of an Arabic line in FSI ... PDI so they do not reorder.
 

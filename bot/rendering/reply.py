@@ -402,6 +402,7 @@ class _Words:
         }.get(basis or "", _("the typical range"))
 
     def _subject(self, a: Advice) -> str:
-        if a.model and a.gpu:
-            return self._("%(model)s on %(gpu)s") % {"model": a.model, "gpu": a.gpu}
-        return a.model or a.gpu or self._("Your setup")
+        model, gpu = self.echo(a.model or ""), self.echo(a.gpu or "")
+        if model and gpu:
+            return self._("%(model)s on %(gpu)s") % {"model": model, "gpu": gpu}
+        return model or gpu or self._("Your setup")
