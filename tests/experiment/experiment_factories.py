@@ -44,3 +44,16 @@ def broken_model(batch: int, device: torch.device):
 
 def not_a_triple(batch: int, device: torch.device):
     return nn.Linear(4, 4)
+
+
+def slow_data(batch: int, device: torch.device):
+    """A batch that takes far longer to make than the step: an input-bound run."""
+    import time
+
+    model, batch_fn, loss_fn = _classifier(nn.Linear(16, 8), batch, device)
+
+    def slow_batch():
+        time.sleep(0.01)
+        return batch_fn()
+
+    return model, slow_batch, loss_fn

@@ -171,3 +171,28 @@ def test_odd_dimensions_lists_what_keeps_tensor_cores_idle():
                                 torch.nn.Flatten(), torch.nn.Linear(64, 10))
     assert odd_dimensions(model, 12) == ["batch 12", "1 (out=30)", "3 (out=10)"]
     assert odd_dimensions(torch.nn.Linear(64, 64), 32) == []
+
+
+def test_input_bound_run_is_flagged(capsys):
+    report = _json_run(capsys, "--factory", "experiment_factories:slow_data", "--batch", "8")
+    assert report.baseline.data_fraction > 0.5
+    assert WarningCode.INPUT_BOUND in {note.code for note in report.warnings}
+
+
+def test_progress_bar_draws_only_on_a_terminal():
+    import io
+
+    from bot.experiment.progress import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    shown, hidden = Terminal(), io.StringIO()
+    for stream in (shown, hidden):
+        bar = Progress(4, stream=stream, width=4)
+        bar.phase("fp32")
+        bar.tick()
+        bar.tick()
+    assert "[##--] 2/4 fp32" in shown.getvalue()
+    assert hidden.getvalue() == ""
