@@ -21,7 +21,7 @@ def main() -> None:
             message.string = tuple(message.id) if message.pluralizable else message.id
             message.flags.discard("fuzzy")
     with PO.open("wb") as f:
-        write_po(f, catalog, width=100)
+        write_po(f, catalog)  # same line width as pybabel, so diffs stay small
 
 
 if __name__ == "__main__":
