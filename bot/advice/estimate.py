@@ -9,9 +9,12 @@ typical range.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.advice.notes import TYPICAL_CEILING, Note
 from bot.advice.prediction import TYPICAL_HIGH, TYPICAL_LOW, Prediction, Setup, predict
 from bot.models import MAX_MESSAGE_CHARS, Advice, AdviceFactor, Intent, Kind, Query, Reason
+from bot.records.models import Record
 
 # The ResNet-50/V100 honesty note: the guide's rule of thumb against NVIDIA's
 # published DeepLearningExamples runs (PyTorch 3.26x, TF1 3.08x, MXNet 3.58x on
@@ -27,8 +30,12 @@ WARMUP_STEPS = 20
 TIMED_STEPS = 100
 
 
-def advise(query: Query) -> Advice:
-    """Decide the kind of answer, its numbers and the notes worth saying."""
+def advise(query: Query, team_records: Sequence[Record] = ()) -> Advice:
+    """Decide the kind of answer, its numbers and the notes worth saying.
+
+    ``team_records`` are the workspace's own measurements for this setup; when
+    any apply, the suggested ratio comes from them first (basis ``team``).
+    """
     if query.reason is not None:
         return _error(query, query.reason)
     if query.intent is Intent.SET_LANG:
@@ -43,7 +50,9 @@ def advise(query: Query) -> Advice:
         return _error(query, Reason.NO_NUMBERS)
     if query.ratio is not None:
         return _estimate(query, query.fp32.hours, query.ratio)
-    prediction = predict(_setup(query))
+    setup = _setup(query)
+    # Called without records when there are none, as before the team's records existed.
+    prediction = predict(setup, team_records) if team_records else predict(setup)
     if prediction.named or _names_something(query):
         return _preset(query, query.fp32.hours, prediction)
     return _range(query, query.fp32.hours)

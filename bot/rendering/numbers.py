@@ -61,7 +61,7 @@ class NumberFormat:
         return f"{self.number(low)}–{self.number(high)}"
 
     def join(self, items: list[str]) -> str:
-        """"a, b and c" / "a وb وc" from the locale's list patterns."""
+        """ "a, b and c" / "a وb وc" from the locale's list patterns."""
         return _listed(tuple(items), self.lang.value) if items else ""
 
     def _format(self, value: float, pattern: str) -> str:
@@ -81,7 +81,9 @@ def _formatted(value: float, pattern: str, locale: str, arab: bool) -> str:
     return text.translate(_ARABIC_INDIC) if arab else text
 
 
-def duration(hours: float, fmt: NumberFormat, ngettext: Plural, gettext: Callable[[str], str]) -> str:
+def duration(
+    hours: float, fmt: NumberFormat, ngettext: Plural, gettext: Callable[[str], str]
+) -> str:
     """Say a duration the way people do, with plural forms from the catalog."""
 
     # Literal msgids in each call so `pybabel extract` finds them.
@@ -142,7 +144,7 @@ def isolate_latin(text: str, *, arab_digits: bool = False) -> str:
             return match.group()
         run = match.group()
         stripped = _TRAILING.sub("", run)
-        tail = run[len(stripped):]
+        tail = run[len(stripped) :]
         if arab_digits and match.lastgroup == "latin" and not _LETTER.search(stripped):
             return _to_arabic_indic(stripped) + tail
         return f"{FSI}{stripped}{PDI}{tail}"

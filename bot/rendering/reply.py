@@ -25,7 +25,9 @@ def render(advice: Advice, lang: Lang, *, digits: Digits | str = Digits.LATN) ->
     digits = Digits(digits)
     slack = _Words(lang, digits, mrkdwn=True).compose(advice)
     plain = _Words(lang, digits, mrkdwn=False).compose(advice)
-    text = "\n".join([plain.summary, *plain.notes, *(["", *plain.details] if plain.details else [])])
+    text = "\n".join(
+        [plain.summary, *plain.notes, *(["", *plain.details] if plain.details else [])]
+    )
     return Reply(
         lang=lang,
         kind=advice.kind,
@@ -144,8 +146,10 @@ class _Words:
         _ = self._
         if Note.LANG_SET in a.notes:
             chosen = Lang(str(a.facts.get("lang", self.lang.value)))
-            summary = _("Done: I will answer in English.") if chosen is Lang.EN else _(
-                "Done: I will answer in Arabic."
+            summary = (
+                _("Done: I will answer in English.")
+                if chosen is Lang.EN
+                else _("Done: I will answer in Arabic.")
             )
             return _Parts(summary, [], [])
         summary = _(
@@ -172,9 +176,7 @@ class _Words:
             summary = _("I saw several numbers (%(numbers)s): which one do you mean?") % {
                 "numbers": numbers
             }
-            note = _(
-                "Write one FP32 time and at most one ratio, e.g. `/mpestimate 100h ratio 2`."
-            )
+            note = _("Write one FP32 time and at most one ratio, e.g. `/mpestimate 100h ratio 2`.")
             return _Parts(summary, [note], [])
         if reason is Reason.RATIO_BELOW_ONE:
             ratio = a.facts.get("ratio")
@@ -213,7 +215,7 @@ class _Words:
                 break
             head.append(extra)
         notes_line = [" ".join(head)] if head else []
-        return _Parts(summary, notes_line, details + worded[len(head):])
+        return _Parts(summary, notes_line, details + worded[len(head) :])
 
     def note(self, code: str, a: Advice) -> str:
         _ = self._
@@ -229,7 +231,9 @@ class _Words:
                     "parameter either way."
                 )
             case Note.LOSS_SCALING:
-                return _("FP16 needs loss (gradient) scaling, e.g. GradScaler; BF16 usually does not.")
+                return _(
+                    "FP16 needs loss (gradient) scaling, e.g. GradScaler; BF16 usually does not."
+                )
             case Note.VALIDATE:
                 return _(
                     "To measure your ratio: same batch size, warm up %(warmup)s steps, then time "

@@ -46,7 +46,9 @@ def test_ratio_one_saves_nothing():
     assert advice.saved_hours == 0 and advice.saved_percent == 0
 
 
-@pytest.mark.parametrize(("ratio", "flagged"), [(2.5, False), (2.51, True), (3.4, True), (1.2, False)])
+@pytest.mark.parametrize(
+    ("ratio", "flagged"), [(2.5, False), (2.51, True), (3.4, True), (1.2, False)]
+)
 def test_double_check_only_above_typical(ratio, flagged):
     assert (Note.DOUBLE_CHECK in advise(ask(ratio=ratio)).notes) is flagged
 
@@ -150,4 +152,6 @@ def test_help_and_language_choice():
 
 def test_advice_numbers_are_finite():
     advice = advise(ask(876_000, ratio=1e6))
-    assert all(math.isfinite(v) for v in (advice.mp_hours, advice.saved_hours, advice.saved_percent))
+    assert all(
+        math.isfinite(v) for v in (advice.mp_hours, advice.saved_hours, advice.saved_percent)
+    )

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.advice import advise
 from bot.advice.notes import Note
@@ -205,7 +207,13 @@ def test_slowdown_explains_causes():
 def test_help_shows_usage_in_both_languages():
     help_ = advise(Query(intent=Intent.HELP, lang=Lang.EN))
     en = render(help_, Lang.EN).text
-    for example in ("/mpestimate 100 2", "/mpestimate 36h A100 BERT", "@mpestimate", "lang ar", "help"):
+    for example in (
+        "/mpestimate 100 2",
+        "/mpestimate 36h A100 BERT",
+        "@mpestimate",
+        "lang ar",
+        "help",
+    ):
         assert example in en
     ar = render(help_, Lang.AR).text
     assert "/mpestimate ٤٨ ساعة ٢" in ar and "lang ar" in ar and "مساعدة" in ar
@@ -230,7 +238,10 @@ def test_range_reply_has_the_guide():
 
 # One or more parameter sets per factor code (variants say different things).
 FACTOR_PARAMS = {
-    Factor.MEASURED_MATCH: [{"n": 3, "models": "ResNet-50", "gpus": "V100"}, {"n": 1, "gpus": "T4"}],
+    Factor.MEASURED_MATCH: [
+        {"n": 3, "models": "ResNet-50", "gpus": "V100"},
+        {"n": 1, "gpus": "T4"},
+    ],
     Factor.TEAM_RECORDS: [{"n": 2, "ratio": 2.2}],
     Factor.GPU_GENERATION: [
         {"gpu": "A100", "architecture": "Ampere", "peak_ratio": 2.0},
@@ -298,3 +309,17 @@ def test_note_codes_all_worded():
             words = render(advice.model_copy(update={"notes": [code]}), lang)
             if code is not Note.LANG_SET:
                 assert words.notes and words.notes[0]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    hours=st.floats(min_value=1e-4, max_value=876_000),
+    ratio=st.floats(min_value=1.0, max_value=1e6),
+    lang=st.sampled_from(list(Lang)),
+    digits=st.sampled_from(["latn", "arab"]),
+)
+def test_any_estimate_renders_cleanly(hours, ratio, lang, digits):
+    reply = render(advise(ask(hours, ratio=ratio)), lang, digits=digits)
+    assert "\n" not in reply.summary and "e+" not in reply.text and "nan" not in reply.text
+    if lang is Lang.AR:
+        assert arabic_leftovers(reply.text) == ""
