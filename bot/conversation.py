@@ -6,10 +6,13 @@ so the console, ``mpbot ask`` and the Slack app all answer alike.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.advice import advise
 from bot.models import Advice, Channel, Duration, Intent, Lang, Query, Reason, Reply, TimeUnit
+from bot.records.matching import matching_records
+from bot.records.models import Record
 from bot.rendering import render
 from bot.understanding import understand
 
@@ -27,17 +30,20 @@ def answer(
     *,
     preferred_lang: Lang | None = None,
     thread_fp32_hours: float | None = None,
+    team_records: Sequence[Record] = (),
 ) -> Turn:
     """Answer one message.
 
     ``preferred_lang`` decides the language of messages without words (bare
     numbers). ``thread_fp32_hours`` is the FP32 time of an earlier answer in
     the same thread, so "and with ratio 2.5?" can be answered as a follow-up.
+    ``team_records`` are the workspace's own measurements (any order); those
+    matching the question's setup come before published figures.
     """
     query = understand(text, channel, preferred_lang=preferred_lang)
     if thread_fp32_hours is not None:
         query = _with_thread_time(query, thread_fp32_hours)
-    advice = advise(query)
+    advice = advise(query, matching_records(team_records, query))
     return Turn(query=query, advice=advice, reply=render(advice, query.lang))
 
 
