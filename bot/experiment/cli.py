@@ -44,6 +44,6 @@ def run_experiment(args: argparse.Namespace) -> int:
         return 0
     from bot.experiment.post import post
 
-    saved, message = post()
+    saved, message = post(report, opts.team, opts.user)
     print(f"--post: {message}", file=sys.stderr)
     return 0 if saved else 1

@@ -101,7 +101,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--schema", action="store_true",
                         help="print the JSON schema of the --json report and exit")
     parser.add_argument("--post", action="store_true",
-                        help="send the result to the bot's record store (needs DATABASE_URL)")
+                        help="save the result in the bot's record store (needs DATABASE_URL "
+                             "and --team; GPU runs only)")
+    parser.add_argument("--team", default=None, metavar="TEAM_ID",
+                        help="Slack workspace id the record belongs to (for --post)")
+    parser.add_argument("--user", default="mpbot-experiment", metavar="USER_ID",
+                        help="Slack user id to record it as, so they can delete it "
+                             "(default: mpbot-experiment; admins can always delete)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
 
 
@@ -124,6 +130,8 @@ class Options:
     gpus: int
     json: bool
     post: bool
+    team: str | None
+    user: str
     seed: int
 
     @classmethod
@@ -134,5 +142,5 @@ class Options:
             warmup=max(0, args.warmup), repeats=args.repeats, precision=args.precision,
             baseline=args.baseline, device=args.device, find_max_batch=args.find_max_batch,
             fp32_time=args.fp32_time, gpus=args.gpus, json=args.json, post=args.post,
-            seed=args.seed,
+            team=args.team, user=args.user, seed=args.seed,
         )

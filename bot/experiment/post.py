@@ -1,31 +1,49 @@
-"""``--post``: hand the measured ratio to the bot's record store.
+"""``--post``: save the measured ratio in the bot's record store.
 
-The store belongs to the bot (``bot.store``). Records are written there only
-through a records API of the store (``Store.add_record``); until the store has
-one, this says so plainly and the user pastes the ``/mpestimate record`` line
-instead. It never reports a record as saved when it was not.
+The record is made from the very ``/mpestimate record`` line the report
+prints, read by the bot's own record reader and validated by the bot's own
+rules, so posting stores exactly what pasting the line into Slack would.
+CPU measurements are refused: CPU ratios do not predict GPU ratios, and the
+team's later estimates would trust them. Nothing is ever reported as saved
+unless the store returned the new record.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 
-NO_URL = ("not saved: --post needs DATABASE_URL (the bot's database) in the environment, "
-          "and posting with a bot token is not available; paste the line above into Slack")
-NO_API = ("not saved: this version of the bot's store has no records API "
-          "(bot.store.Store.add_record); paste the line above into Slack")
+from bot.experiment.report import Report
+
+RECORD_PREFIX = "/mpestimate record"
 
 
-def post() -> tuple[bool, str]:
+def post(report: Report, team_id: str | None, user_id: str) -> tuple[bool, str]:
     """(saved, message). The database URL is never echoed: it may hold a password."""
-    if not os.environ.get("DATABASE_URL"):
-        return False, NO_URL
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        return False, ("not saved: --post needs DATABASE_URL (the bot's database) in the "
+                       "environment; or paste the line above into Slack")
+    if not team_id:
+        return False, "not saved: --post needs --team (the Slack workspace id, e.g. T0123ABCD)"
+    if report.environment.device != "cuda":
+        return False, ("not saved: CPU measurements are not recorded, since CPU ratios do not "
+                       "predict GPU ratios; run it on the GPU you train on")
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from bot.records.ratio import validate
+    from bot.store import connect
+    from bot.store.records import add_record
+    from bot.understanding.record_command import read_record
+
+    draft = read_record(report.record_line.removeprefix(RECORD_PREFIX))
+    if isinstance(draft, tuple):
+        return False, f"not saved: the bot cannot read the record ({', '.join(draft)})"
+    checked = validate(draft)
+    if not checked.ok:
+        return False, f"not saved: the bot refuses the record ({', '.join(checked.reasons)})"
     try:
-        store = importlib.import_module("bot.store")
-    except ImportError:
-        return False, NO_API
-    if not callable(getattr(getattr(store, "Store", None), "add_record", None)):
-        return False, NO_API
-    return False, ("not saved: the store's records API appeared after this command was "
-                   "written and is not wired here yet; paste the line above into Slack")
+        store = connect(url)
+        record = add_record(store.engine, team_id, user_id, draft, checked)
+    except (SQLAlchemyError, OSError) as exc:
+        return False, f"not saved: the database refused it ({type(exc).__name__})"
+    return True, f"saved as record {record.id} ({record.ratio:.2f}x) for workspace {team_id}"

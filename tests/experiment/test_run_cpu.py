@@ -154,7 +154,7 @@ def test_out_of_memory_in_the_main_run_is_a_clear_error(capsys):
     assert "out of memory at batch 64 in fp32" in capsys.readouterr().err
 
 
-def test_post_never_claims_success_without_a_store(capsys, monkeypatch):
+def test_post_never_claims_success_it_did_not_have(capsys, monkeypatch):
     monkeypatch.delenv("DATABASE_URL", raising=False)
     assert main(["experiment", *QUICK, "--model", "mlp", "--post"]) == 1
     captured = capsys.readouterr()
@@ -162,8 +162,33 @@ def test_post_never_claims_success_without_a_store(capsys, monkeypatch):
     assert "not saved: --post needs DATABASE_URL" in captured.err
     monkeypatch.setenv("DATABASE_URL", "postgresql://user:secret@db/mpestimate")
     assert main(["experiment", *QUICK, "--model", "mlp", "--post"]) == 1
+    assert "not saved: --post needs --team" in capsys.readouterr().err
+    assert main(["experiment", *QUICK, "--model", "mlp", "--post", "--team", "T1"]) == 1
     err = capsys.readouterr().err
-    assert "not saved" in err and "secret" not in err
+    assert "not saved: CPU measurements are not recorded" in err and "secret" not in err
+
+
+def test_post_saves_a_gpu_result_through_the_bots_store(capsys, monkeypatch, tmp_path):
+    from bot.experiment.post import post
+    from bot.experiment.report import record_line, time_stats
+    from bot.store import connect
+    from bot.store.records import list_records
+
+    report = _json_run(capsys, "--model", "mlp")
+    env = report.environment.model_copy(update={"device": "cuda", "device_name": "NVIDIA A100"})
+    base = report.baseline.model_copy(update={"time": time_stats([0.042])})
+    mixed = report.mixed.model_copy(update={"time": time_stats([0.020])})
+    gpu_report = report.model_copy(update={
+        "environment": env, "baseline": base, "mixed": mixed,
+        "record_line": record_line("BERT", env, mixed, base, 8)})
+    url = f"sqlite:///{tmp_path / 'bot.db'}"
+    monkeypatch.setenv("DATABASE_URL", url)
+    saved, message = post(gpu_report, "T1", "U42")
+    assert saved, message
+    assert "tmp" not in message  # the URL is never echoed
+    (stored,) = list_records(connect(url).engine, "T1").records
+    assert (stored.gpu, stored.model, stored.num_gpus, stored.user_id) == ("A100", "BERT", 8, "U42")
+    assert stored.ratio == pytest.approx(2.1)
 
 
 def test_odd_dimensions_lists_what_keeps_tensor_cores_idle():
