@@ -25,9 +25,9 @@ def render(advice: Advice, lang: Lang, *, digits: Digits | str = Digits.LATN) ->
     digits = Digits(digits)
     slack = _Words(lang, digits, mrkdwn=True).compose(advice)
     plain = _Words(lang, digits, mrkdwn=False).compose(advice)
-    text = "\n".join(
-        [plain.summary, *plain.notes, *(["", *plain.details] if plain.details else [])]
-    )
+    # No blank lines inside one answer: the console separates answers with one.
+    details = [plain.details_heading, *plain.details] if plain.details else []
+    text = "\n".join([plain.summary, *plain.notes, *details])
     return Reply(
         lang=lang,
         kind=advice.kind,
@@ -43,6 +43,7 @@ class _Parts:
     summary: str
     notes: list[str]
     details: list[str]
+    details_heading: str = ""
 
 
 def escape(text: str) -> str:
@@ -88,6 +89,7 @@ class _Words:
             summary=self.line(parts.summary),
             notes=[self.line(n) for n in parts.notes],
             details=[self.line(d) for d in parts.details],
+            details_heading=self._("Details:"),
         )
 
     # -- kinds ---------------------------------------------------------------

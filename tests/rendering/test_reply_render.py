@@ -71,6 +71,7 @@ def test_every_kind_renders_short_and_complete(name, lang):
     assert reply.summary and "\n" not in reply.summary
     assert len(reply.notes) <= 1 and all("\n" not in n for n in reply.notes)
     assert "*" not in reply.text
+    assert "\n\n" not in reply.text  # the console separates answers with a blank line
     assert reply.text.splitlines()[0] == reply.summary.replace("*", "")
 
 
