@@ -1,7 +1,299 @@
-"""Placeholder until the parser lands."""
+"""The grammar: which number is the FP32 time, which the ratio, and what was asked.
 
-from bot.models import Channel, Intent, Lang, Query
+Passes run in a fixed order, each marking the tokens it takes so a later pass
+can never reuse them: names (V100, ResNet-50), setup numbers (8 GPUs, batch
+256, CUDA 12.1, prices), durations (100 h, يومين), ratio markers and phrases
+(2x, 40% faster, أسرع بمرتين), then numbers labelled in words ("ratio 2",
+"النسبة ٢", "FP32 time: 100"), and last, in a bare slash command, position
+(``100 2`` = 100 hours, ratio 2). What is left decides the intent and the
+reason code. Nothing here is specific to one sentence.
+"""
+
+from __future__ import annotations
+
+import math
+
+from bot.models import Channel, Duration, Intent, Lang, Query, Reason, TimeUnit
+from bot.understanding.context import Context, mark_context
+from bot.understanding.durations import Quantity, find_durations, unit_of
+from bot.understanding.language import detect_language
+from bot.understanding.lexicon import (
+    ESTIMATE_CUES,
+    GREETINGS,
+    HELP_WORDS,
+    HOW_WORDS,
+    DURATION_VERBS,
+    LANG_CHOICES,
+    LANG_WORDS,
+    MEMORY_WORDS,
+    RATIO_FILLERS,
+    RATIO_LABELS,
+    TIME_LABELS,
+    TECH_WORDS,
+    lookup,
+)
+from bot.understanding.names import find_names
+from bot.understanding.normalise import normalise
+from bot.understanding.numbers import merge_number_words
+from bot.understanding.ratios import RatioCand, find_ratios
+from bot.understanding.tokens import ARABIC, NUM, WORD, Token, tokenize
+
+# Longer messages are refused before any work is done (Slack's own limit for
+# a slash command is 4,000 characters too).
+MAX_CHARS = 4000
+MAX_HOURS = 876_000.0  # 100 years
+MAX_RATIO = 1_000.0  # anything above is not a mixed-precision speed-up
+
+_UNITS = {"sec": TimeUnit.MINUTES, "min": TimeUnit.MINUTES, "h": TimeUnit.HOURS,
+          "d": TimeUnit.DAYS, "w": TimeUnit.WEEKS, "mo": TimeUnit.DAYS, "y": TimeUnit.YEARS}
+_UNIT_SCALE = {"sec": 1 / 60, "mo": 730 / 24}
+_LABEL_WINDOW = 4
+_JOINERS = frozenset({"or", "to", "-", "او", "الي"})
 
 
 def understand(text: str, channel: Channel, *, preferred_lang: Lang | None = None) -> Query:
-    return Query(intent=Intent.HELP, lang=preferred_lang or Lang.EN)
+    """Read one message (exactly as Slack delivers it) into a typed query."""
+    if len(text) > MAX_CHARS:
+        head = tokenize(normalise(text[:MAX_CHARS]))
+        lang = detect_language(head, preferred_lang)
+        return Query(intent=Intent.ESTIMATE, lang=lang, reason=Reason.TOO_LONG)
+    tokens = merge_number_words(tokenize(normalise(text)))
+    return _Reading(tokens, channel, preferred_lang).query()
+
+
+def _is(tok: Token, table) -> bool:
+    if tok.kind != WORD:
+        return False
+    if tok.script == ARABIC:
+        return lookup(tok.text, table) is not None
+    return tok.text in table
+
+
+class _Reading:
+    """One message being read; each pass adds to what is known."""
+
+    def __init__(self, tokens: list[Token], channel: Channel, preferred: Lang | None) -> None:
+        self.tokens = tokens
+        self.channel = channel
+        self.preferred = preferred
+
+    def query(self) -> Query:
+        tokens = self.tokens
+        lang_choice = self._lang_choice()
+        if lang_choice is not None:
+            return Query(intent=Intent.SET_LANG, lang=lang_choice, lang_choice=lang_choice)
+        names = find_names(tokens)
+        ctx = mark_context(tokens)
+        durations = find_durations(tokens)
+        ratios = find_ratios(tokens)
+        labelled_times = self._read_labels(ratios)
+        lang = detect_language(tokens, self.preferred)
+        times = self._times(durations, labelled_times)
+        if self._is_bare():
+            self._by_position(times, ratios)
+        common = dict(
+            lang=lang, gpu=names.gpu, model=names.model, **self._context_fields(ctx)
+        )
+        if self._asks_memory() and not times:
+            if ctx.params is None:
+                ctx.params = self._large_bare_number()
+            return Query(intent=Intent.MEMORY, params=ctx.params, optimizer=ctx.optimizer,
+                         **common)
+        return self._decide(times, ratios, common, names.gpu or names.model)
+
+    # ------------------------------------------------------------ passes
+    def _lang_choice(self) -> Lang | None:
+        """"lang ar", "language english", "اللغة عربي": a preference, nothing else."""
+        words = [t for t in self.tokens if t.kind == WORD]
+        if not 2 <= len(words) <= 4 or len(words) != len(self.tokens) - sum(
+            1 for t in self.tokens if t.kind != WORD and t.text in ":=,."
+        ):
+            return None
+        if not _is(words[0], LANG_WORDS):
+            return None
+        for w in words[1:]:
+            choice = LANG_CHOICES.get(w.text) or LANG_CHOICES.get(lookup(w.text, LANG_CHOICES) or "")
+            if choice:
+                return Lang(choice)
+        return None
+
+    def _read_labels(self, ratios: list[RatioCand]) -> list[Quantity]:
+        """Numbers labelled in words: "ratio 2", "النسبة ٢ أو ٣", "FP32 time: 100", "بالساعات: ٢٠"."""
+        times: list[Quantity] = []
+        tokens = self.tokens
+        for i, tok in enumerate(tokens):
+            if tok.kind != NUM or tok.role:
+                continue
+            label = self._label_before(i) or self._label_after(i)
+            if label is None:
+                continue
+            kind, unit = label
+            tok.role = kind
+            if kind == "ratio":
+                ratios.append(RatioCand(tok.value, i, tok.text))
+            else:
+                times.append(Quantity(tok.value, unit, i, i + 1))
+        return times
+
+    def _label_before(self, i: int) -> tuple[str, str] | None:
+        tokens = self.tokens
+        j, steps = i - 1, 0
+        while j >= 0 and steps < _LABEL_WINDOW:
+            tok = tokens[j]
+            if tok.is_boundary:
+                return None
+            if tok.kind == NUM:
+                # "النسبة ٢ أو ٣": the second number shares the first one's label.
+                if tok.role in ("ratio", "time") and steps == 1 and tokens[j + 1].text in _JOINERS:
+                    return (tok.role, "h")
+                return None
+            if tok.kind == WORD:
+                if _is(tok, RATIO_LABELS):
+                    return ("ratio", "")
+                unit = unit_of(tok, allow_article=True)
+                if unit and unit[1] != 2 and not tok.role and (
+                    tok.script == ARABIC or self._unit_label(j)
+                ):
+                    return ("time", unit[0])
+                if _is(tok, TIME_LABELS) and tok.role in ("", "time"):
+                    return ("time", "h")
+                if tok.role in ("gpu", "model") or _is(tok, RATIO_FILLERS) or _is(tok, TECH_WORDS):
+                    j -= 1
+                    steps += 1
+                    continue
+            j -= 1
+            steps += 1
+        return None
+
+    def _unit_label(self, j: int) -> bool:
+        """"hours: 20", "in hours 20": a unit written before its number."""
+        tokens = self.tokens
+        nxt = tokens[j + 1] if j + 1 < len(tokens) else None
+        prev = tokens[j - 1] if j else None
+        return (nxt is not None and nxt.text in (":", "=")) or (prev is not None and prev.text == "in")
+
+    def _label_after(self, i: int) -> tuple[str, str] | None:
+        nxt = self.tokens[i + 1] if i + 1 < len(self.tokens) else None
+        if nxt is not None and _is(nxt, RATIO_LABELS) and nxt.text not in ("factor",):
+            return ("ratio", "")
+        return None
+
+    def _times(self, durations: list[Quantity], labelled: list[Quantity]) -> list[Quantity]:
+        """Candidate FP32 times: written durations first, lone "a week" only if nothing else."""
+        usable = [q for q in durations if not q.excluded]
+        strong = [q for q in usable if q.strong] + labelled
+        chosen = strong or [q for q in usable if not q.strong]
+        return sorted(chosen, key=lambda q: q.start)
+
+    def _is_bare(self) -> bool:
+        """A slash command, or a message of nothing but numbers, names and units."""
+        if self.channel == Channel.COMMAND:
+            return True
+        return all(t.kind != WORD or t.role or t.text in TECH_WORDS for t in self.tokens)
+
+    def _by_position(self, times: list[Quantity], ratios: list[RatioCand]) -> None:
+        """``100 2`` = 100 hours and ratio 2; labels and units already won."""
+        for i, tok in enumerate(self.tokens):
+            if tok.kind != NUM or tok.role:
+                continue
+            tok.role = "position"
+            if not times:
+                times.append(Quantity(tok.value, "h", i, i + 1))
+            else:
+                ratios.append(RatioCand(tok.value, i, tok.text))
+
+    def _asks_memory(self) -> bool:
+        return any(_is(t, MEMORY_WORDS) for t in self.tokens)
+
+    def _large_bare_number(self) -> float | None:
+        for tok in self.tokens:
+            if tok.kind == NUM and tok.value >= 1e5 and tok.role in ("", "setting"):
+                return tok.value
+        return None
+
+    @staticmethod
+    def _context_fields(ctx: Context) -> dict:
+        return dict(
+            family=ctx.family, num_gpus=ctx.num_gpus, precision=ctx.precision,
+            baseline=ctx.baseline, batch_fp32=ctx.batch_fp32, batch_amp=ctx.batch_amp,
+            price=ctx.price,
+        )
+
+    # ------------------------------------------------------------ decision
+    def _decide(
+        self, times: list[Quantity], ratios: list[RatioCand], common: dict, named: str | None
+    ) -> Query:
+        times = _distinct(times, key=lambda q: q.hours)
+        ratios = _distinct(ratios, key=lambda r: r.value)
+        fp32 = _duration(times[0]) if len(times) == 1 else None
+        ratio = ratios[0].value if len(ratios) == 1 else None
+        if not times and not ratios:
+            return self._without_numbers(common, named)
+        reason = None
+        candidates: list[str] = []
+        if len(times) > 1 or len(ratios) > 1:
+            reason = Reason.AMBIGUOUS
+            group = times if len(times) > 1 else ratios
+            candidates = [_fmt(t.value) for t in group]
+        else:
+            reason = _reason(fp32, ratio)
+        return Query(intent=Intent.ESTIMATE, fp32=fp32, ratio=ratio, reason=reason,
+                     candidates=candidates, **common)
+
+    def _without_numbers(self, common: dict, named: str | None) -> Query:
+        """Help for greetings and general questions; no_numbers when an estimate was asked."""
+        words = [t for t in self.tokens if t.kind == WORD]
+        asks_estimate = any(_is(t, ESTIMATE_CUES) for t in words) or self._asks_how_long(words)
+        if asks_estimate:
+            return Query(intent=Intent.ESTIMATE, reason=Reason.NO_NUMBERS, **common)
+        return Query(intent=Intent.HELP, **common)
+
+    @staticmethod
+    def _asks_how_long(words: list[Token]) -> bool:
+        """"how long", "كم سيستغرق", "قديش بياخد": a question about a duration."""
+        for a, b in zip(words, words[1:]):
+            if _is(a, HOW_WORDS) and _is(b, DURATION_VERBS):
+                return True
+        return False
+
+
+def _distinct(items: list, key) -> list:
+    """Drop repeats of the same value (a time said twice is one time)."""
+    out: list = []
+    seen: list[float] = []
+    for item in items:
+        v = key(item)
+        if any(v == s or (math.isnan(v) and math.isnan(s)) or abs(v - s) <= 1e-9 * max(1, abs(s))
+               for s in seen):
+            continue
+        seen.append(v)
+        out.append(item)
+    return out
+
+
+def _duration(q: Quantity) -> Duration:
+    scale = _UNIT_SCALE.get(q.unit, 1.0)
+    return Duration(value=q.value * scale, unit=_UNITS[q.unit], hours=q.hours)
+
+
+def _fmt(value: float) -> str:
+    return f"{value:g}"
+
+
+def _reason(fp32: Duration | None, ratio: float | None) -> Reason | None:
+    """Convention 9-12, in order of precedence."""
+    if (fp32 is not None and not math.isfinite(fp32.hours)) or (
+        ratio is not None and not math.isfinite(ratio)
+    ):
+        return Reason.NOT_FINITE
+    if ratio is not None and ratio <= 0:
+        return Reason.RATIO_NOT_POSITIVE
+    if fp32 is not None and fp32.hours <= 0:
+        return Reason.TIME_NOT_POSITIVE
+    if (fp32 is not None and fp32.hours > MAX_HOURS) or (ratio is not None and ratio > MAX_RATIO):
+        return Reason.TOO_LARGE
+    if ratio is not None and ratio < 1:
+        return Reason.RATIO_BELOW_ONE
+    if fp32 is None:
+        return Reason.NO_NUMBERS
+    return None

@@ -1,0 +1,337 @@
+"""Numbers that describe the setup, never the FP32 time or the ratio.
+
+Counts (8 GPUs, 4 nodes, 90 epochs, batch 256, 340M params), versions
+(CUDA 12.1), ids, clock times, dates and prices are marked here, before the
+grammar looks for times and ratios. What they say is kept as context for the
+advice: GPU count, batch sizes, parameter count, price, plus the task family,
+the mixed-precision type, the baseline and the optimizer named in words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.models import Price
+from bot.understanding.lexicon import (
+    AR_UNITS,
+    CLOCK_WORDS,
+    COUNT_LABELS,
+    COUNT_NOUNS,
+    EN_UNITS,
+    MONTHS,
+    OPTIMIZERS,
+    lookup,
+)
+from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
+
+GPU_NOUNS = frozenset("gpu gpus card cards بطاقه بطاقات كرت كروت وحده وحدات رسوميه".split())
+NODE_NOUNS = frozenset("node nodes machine machines server servers عقده عقد جهاز اجهزه".split())
+PARAM_SUFFIXES = {"b": 1e9, "bn": 1e9, "billion": 1e9, "m": 1e6, "million": 1e6, "k": 1e3, "t": 1e12}
+AR_PARAM_WORDS = {"مليار": 1e9, "مليون": 1e6}
+MEMORY_SUFFIXES = frozenset("gb tb mb kb gib tib mib g".split())
+ORDINAL_SUFFIXES = frozenset("st nd rd th am pm".split())
+PARAM_NOUNS = frozenset("param params parameter parameters weights معامل معاملات".split())
+COUNT_PREPOSITIONS = frozenset("on with using across over x علي عبر باستخدام ب".split())
+LABEL_FILLERS = frozenset("size of = : is global per local micro mini total".split())
+
+CURRENCIES: dict[str, str] = {
+    "$": "USD", "usd": "USD", "dollar": "USD", "dollars": "USD", "دولار": "USD",
+    "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR", "يورو": "EUR",
+    "£": "GBP", "gbp": "GBP",
+    "sar": "SAR", "riyal": "SAR", "riyals": "SAR", "ريال": "SAR", "ريالات": "SAR", "﷼": "SAR",
+    "aed": "AED", "dirham": "AED", "dirhams": "AED", "درهم": "AED", "دراهم": "AED",
+    "egp": "EGP", "جنيه": "EGP", "جنيهات": "EGP",
+    "qar": "QAR", "kwd": "KWD", "dinar": "KWD", "dinars": "KWD", "دينار": "KWD", "دنانير": "KWD",
+}
+CURRENCY_QUALIFIERS = {"قطري": "QAR", "سعودي": "SAR", "كويتي": "KWD", "اماراتي": "AED",
+                       "مصري": "EGP", "qatari": "QAR", "saudi": "SAR", "kuwaiti": "KWD"}
+WHOLE_JOB_WORDS = frozenset("instance node machine server cluster total job للجهاز للعقده".split())
+
+FAMILY_PHRASES: tuple[tuple[str, str], ...] = (
+    ("text-to-speech", "tts"), ("text to speech", "tts"), ("vocoder", "tts"),
+    ("speech synthesis", "tts"), ("تحويل النص الي كلام", "tts"), ("تحويل النص الى كلام", "tts"),
+    ("توليد الكلام", "tts"), ("تركيب الكلام", "tts"),
+    ("speech recognition", "speech_recognition"), ("التعرف علي الكلام", "speech_recognition"),
+    ("التعرف على الكلام", "speech_recognition"), ("التعرف على الصوت", "speech_recognition"),
+    ("image classification", "image_classification"), ("classification", "image_classification"),
+    ("classifier", "image_classification"), ("تصنيف", "image_classification"),
+    ("object detection", "detection"), ("detection", "detection"), ("detector", "detection"),
+    ("كشف", "detection"), ("اكتشاف الاجسام", "detection"),
+    ("segmentation", "segmentation"), ("تجزئه", "segmentation"), ("تقطيع", "segmentation"),
+    ("language model", "language_model"), ("نموذج لغوي", "language_model"),
+    ("نموذج لغه", "language_model"), ("النماذج اللغويه", "language_model"),
+    ("translation", "translation"), ("ترجمه", "translation"),
+    ("recommend", "recommender"), ("توصيه", "recommender"), ("التوصيات", "recommender"),
+    ("time series", "time_series"), ("time-series", "time_series"), ("forecasting", "time_series"),
+    ("السلاسل الزمنيه", "time_series"), ("سلاسل زمنيه", "time_series"),
+    ("molecul", "graph"), ("graph", "graph"), ("جزيئ", "graph"), ("الرسوم البيانيه", "graph"),
+    ("مخطط", "graph"),
+)
+FAMILY_WORDS = {"lm": "language_model", "llm": "language_model", "llms": "language_model",
+                "asr": "speech_recognition", "tts": "tts", "nmt": "translation",
+                "gnn": "graph", "gnns": "graph", "recsys": "recommender"}
+PRECISIONS = {"fp16": "fp16", "float16": "fp16", "half": "fp16", "bf16": "bf16",
+              "bfloat16": "bf16", "fp8": "fp8", "float8": "fp8"}
+AMP_QUALIFIERS = frozenset("amp mixed fp16 bf16 fp8 المختلطه half".split())
+
+
+@dataclass
+class Context:
+    num_gpus: int | None = None
+    batch_fp32: int | None = None
+    batch_amp: int | None = None
+    price: Price | None = None
+    params: float | None = None
+    optimizer: str | None = None
+    family: str | None = None
+    precision: str | None = None
+    baseline: str | None = None
+
+
+def _is_time_unit(tok: Token | None) -> bool:
+    if tok is None or tok.kind != WORD:
+        return False
+    if tok.script == ARABIC:
+        return lookup(tok.text, AR_UNITS) is not None
+    return tok.text in EN_UNITS
+
+
+def _at(tokens: list[Token], i: int) -> Token | None:
+    return tokens[i] if 0 <= i < len(tokens) else None
+
+
+def _word_in(tok: Token | None, table) -> str | None:
+    if tok is None or tok.kind != WORD:
+        return None
+    return lookup(tok.text, table) if tok.script == ARABIC else (tok.text if tok.text in table else None)
+
+
+def mark_context(tokens: list[Token]) -> Context:
+    """Mark setup numbers (role set) and read the context they describe."""
+    ctx = Context()
+    gpus = nodes = None
+    for i, tok in enumerate(tokens):
+        if tok.kind != NUM or tok.role:
+            continue
+        role = _classify(tokens, i)
+        if not role:
+            continue
+        tok.role = role
+        if role == "gpus" and gpus is None:
+            gpus = int(tok.value) if tok.value >= 1 else None
+        elif role == "nodes" and nodes is None:
+            nodes = int(tok.value) if tok.value >= 1 else None
+        elif role == "params" and ctx.params is None:
+            ctx.params = _param_value(tokens, i)
+        elif role == "price" and ctx.price is None:
+            ctx.price = _price(tokens, i)
+    if gpus and nodes:
+        ctx.num_gpus = gpus * nodes
+    else:
+        ctx.num_gpus = gpus
+    _read_batches(tokens, ctx)
+    _read_words(tokens, ctx)
+    return ctx
+
+
+def _classify(tokens: list[Token], i: int) -> str:
+    """What a setup number is ("gpus", "batch", "date", ...), or "" when it may be a value."""
+    tok = tokens[i]
+    nxt, prev = _at(tokens, i + 1), _at(tokens, i - 1)
+    suffix = tok.suffix.lstrip("-")
+    if suffix in EN_UNITS or (suffix == "x" and not _count_after(tokens, i + 1)):
+        return ""  # "100h" is a time, "2x" a ratio unless "8x A100"
+    if suffix in ORDINAL_SUFFIXES:
+        return "date"
+    if suffix in MEMORY_SUFFIXES:
+        return "memory"
+    if suffix in PARAM_SUFFIXES:
+        return "params"
+    if suffix == "x":
+        return _count_after(tokens, i + 1)
+    if suffix in COUNT_NOUNS:
+        return _noun_role(suffix)
+    if prev is not None and prev.kind == SYM and prev.text in "$€£﷼":
+        return "price"
+    if _currency_after(tokens, i) or _word_in(prev, CURRENCIES):
+        return "price"
+    # Clock times, dates, ids, products like 224x224.
+    if nxt is not None and nxt.kind == SYM and nxt.glued and nxt.text in ":/":
+        after = _at(tokens, i + 2)
+        if after is not None and after.kind == NUM and after.glued:
+            after.role = "date"
+            return "date"
+    if prev is not None and prev.kind == SYM and prev.text in "#@" and tok.glued:
+        return "id"
+    if _word_in(nxt, CLOCK_WORDS) or _word_in(prev, MONTHS) or _word_in(nxt, MONTHS):
+        return "date"
+    if prev is not None and prev.text in ("at",):
+        return "clock"
+    if prev is not None and prev.kind == WORD and prev.text in ("الساعه",) and not _is_time_unit(nxt):
+        return "clock"
+    if 1900 <= tok.value <= 2100 and tok.value == int(tok.value) and not _is_time_unit(nxt):
+        if prev is not None and prev.text in ("in", "since", "year", "عام", "سنه", "في"):
+            return "date"
+    if _is_time_unit(nxt) or tok.extra.get("spelled") and nxt is None:
+        return ""
+    noun = _word_in(nxt, COUNT_NOUNS) or _word_in(nxt, AR_PARAM_WORDS)
+    if noun:
+        return _noun_role(noun)
+    if nxt is not None and nxt.role == "gpu" and _is_gpu_count(tokens, i):
+        return "gpus"
+    if _labelled_setting(tokens, i):
+        return "setting"
+    return ""
+
+
+def _noun_role(noun: str) -> str:
+    if noun in GPU_NOUNS:
+        return "gpus"
+    if noun in NODE_NOUNS:
+        return "nodes"
+    if noun in AR_PARAM_WORDS or noun in PARAM_SUFFIXES or noun in PARAM_NOUNS:
+        return "params"
+    return "count"
+
+
+def _count_after(tokens: list[Token], j: int) -> str:
+    """"8x A100", "4x8 GPUs", "2x larger batch": the x joins counts, not a speedup."""
+    for tok in tokens[j : j + 2]:
+        if tok.role == "gpu":
+            return "gpus"
+        if tok.kind == NUM and tok.glued:
+            tok.role = "count"
+            return "count"
+        noun = _word_in(tok, COUNT_NOUNS)
+        if noun:
+            return _noun_role(noun)
+        if tok.kind != WORD:
+            break
+    return ""
+
+
+def _is_gpu_count(tokens: list[Token], i: int) -> bool:
+    """"8 V100s", "on 8 A100": a count; "100 V100" in a command is a time and a GPU."""
+    name = tokens[i + 1].text
+    prev = _at(tokens, i - 1)
+    return name.endswith("s") or (prev is not None and prev.text in COUNT_PREPOSITIONS)
+
+
+def _labelled_setting(tokens: list[Token], i: int) -> bool:
+    """"batch size of 1024", "lr 0.1", "CUDA 12.1", "حجم الدفعة ٥١٢"."""
+    j = i - 1
+    steps = 0
+    while j >= 0 and steps < 4:
+        tok = tokens[j]
+        if tok.kind == WORD and (_word_in(tok, COUNT_LABELS) or tok.text in ("gpus", "gpu", "nodes")):
+            return True
+        if tok.text in LABEL_FILLERS:
+            j -= 1
+            steps += 1
+            continue
+        return False
+    return False
+
+
+def _currency_after(tokens: list[Token], i: int) -> bool:
+    nxt = _at(tokens, i + 1)
+    return nxt is not None and _word_in(nxt, CURRENCIES) is not None
+
+
+def _currency(tokens: list[Token], i: int) -> str | None:
+    for j in (i - 1, i + 1, i - 2):
+        tok = _at(tokens, j)
+        if tok is None:
+            continue
+        code = CURRENCIES.get(tok.text) or _word_in(tok, CURRENCIES) and CURRENCIES[
+            _word_in(tok, CURRENCIES)
+        ]
+        if code:
+            qualifier = _at(tokens, j + 1)
+            if qualifier is not None and qualifier.text in CURRENCY_QUALIFIERS:
+                return CURRENCY_QUALIFIERS[qualifier.text]
+            return code
+    return None
+
+
+def _price(tokens: list[Token], i: int) -> Price | None:
+    code = _currency(tokens, i)
+    if code is None:
+        return None
+    clause = tokens[i : i + 6]
+    whole_job = any(t.text in WHOLE_JOB_WORDS for t in clause)
+    return Price(amount=tokens[i].value, currency=code, per_gpu=not whole_job)
+
+
+def _param_value(tokens: list[Token], i: int) -> float:
+    tok = tokens[i]
+    scale = PARAM_SUFFIXES.get(tok.suffix, 1.0)
+    nxt = _at(tokens, i + 1)
+    word = _word_in(nxt, AR_PARAM_WORDS)
+    if word:
+        scale = AR_PARAM_WORDS[word]
+    elif nxt is not None and nxt.text in ("billion", "million"):
+        scale = PARAM_SUFFIXES[nxt.text]
+    return tok.value * scale
+
+
+def _read_batches(tokens: list[Token], ctx: Context) -> None:
+    """"batch 112 in FP32, 256 with AMP" -> batch_fp32=112, batch_amp=256."""
+    found: list[tuple[int, str]] = []
+    seen_label = False
+    for i, tok in enumerate(tokens):
+        if tok.kind == WORD and tok.text in ("batch", "bs", "الدفعه", "دفعه", "بدفعه"):
+            seen_label = True
+        if tok.kind != NUM or not seen_label or tok.role not in ("setting", ""):
+            continue
+        qualifier = _qualifier(tokens, i)
+        if tok.role == "setting" or qualifier:
+            tok.role = "batch"
+            found.append((int(tok.value), qualifier))
+        if len(found) == 2:
+            break
+    for value, qualifier in found:
+        if qualifier == "amp" and ctx.batch_amp is None:
+            ctx.batch_amp = value
+        elif qualifier == "fp32" and ctx.batch_fp32 is None:
+            ctx.batch_fp32 = value
+        elif ctx.batch_fp32 is None:
+            ctx.batch_fp32 = value
+        elif ctx.batch_amp is None:
+            ctx.batch_amp = value
+    if len(found) == 1 and not found[0][1]:
+        ctx.batch_amp = ctx.batch_fp32
+
+
+def _qualifier(tokens: list[Token], i: int) -> str:
+    for tok in tokens[i + 1 : i + 4]:
+        if tok.is_boundary:
+            break
+        if tok.text in ("fp32", "tf32"):
+            return "fp32"
+        if tok.text in AMP_QUALIFIERS:
+            return "amp"
+    return ""
+
+
+def _read_words(tokens: list[Token], ctx: Context) -> None:
+    """Task family, precision, baseline and optimizer named in words."""
+    words = [t.text for t in tokens if t.kind == WORD]
+    text = " " + " ".join(words) + " "
+    for phrase, code in FAMILY_PHRASES:
+        if phrase in text:
+            ctx.family = code
+            break
+    for i, word in enumerate(words):
+        if ctx.family is None and word in FAMILY_WORDS:
+            ctx.family = FAMILY_WORDS[word]
+        if ctx.precision is None and word in PRECISIONS:
+            if word != "half" or (i + 1 < len(words) and words[i + 1] == "precision"):
+                ctx.precision = PRECISIONS[word]
+        if word == "tf32":
+            ctx.baseline = "tf32"
+        elif word == "fp32" and i and words[i - 1] in ("true", "pure", "strict", "real"):
+            ctx.baseline = ctx.baseline or "fp32"
+        opt = OPTIMIZERS.get(word)
+        if opt and ctx.optimizer in (None, "sgd"):
+            ctx.optimizer = "sgd_momentum" if word == "sgd" and "momentum" in words else opt

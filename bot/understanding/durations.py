@@ -1,0 +1,220 @@
+"""Durations: "100h", "2 days 6 hours", "1h30m", "يومين و٦ ساعات", "ساعة إلا ربع".
+
+A duration is built from pieces (a number with a unit, a dual like ساعتين,
+a lone singular unit like "يوم كامل" or "a week") that add up while the
+units get smaller, each optionally completed by a fraction ("and a half",
+"ونص", "إلا ربع"). Durations that are deadlines, intervals or the past
+("deadline in 3 days", "every 2 hours", "3 days ago") are marked but not
+offered as the FP32 time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.understanding.lexicon import (
+    AR_UNITS,
+    DURATION_EXCLUDERS_AFTER,
+    DURATION_EXCLUDERS_BEFORE,
+    EN_UNITS,
+    FRACTIONS,
+    QUESTION_WORDS,
+    UNIT_HOURS,
+    has_prefix_article,
+    lookup,
+)
+from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
+
+RANGE_JOINERS = frozenset({"or", "to", "-", "او", "الي", "حتي", "until"})
+COMPOUND_JOINERS = frozenset({"and", "و", ",", "+"})
+UNIT_ORDER = ("sec", "min", "h", "d", "w", "mo", "y")
+
+
+@dataclass
+class Quantity:
+    """A duration as written: ``value`` in ``unit`` (the smallest unit used)."""
+
+    value: float
+    unit: str
+    start: int
+    end: int  # exclusive token index
+    strong: bool = True  # a written number, not just "a week"
+    excluded: bool = False
+
+    @property
+    def hours(self) -> float:
+        return self.value * UNIT_HOURS[self.unit]
+
+
+def unit_of(tok: Token | None, allow_article: bool = False) -> tuple[str, int] | None:
+    """(unit, count said by the word itself) for a unit word, else None."""
+    if tok is None or tok.kind != WORD or tok.role:
+        return None
+    if tok.script == ARABIC:
+        stem = lookup(tok.text, AR_UNITS)
+        if stem is None or (not allow_article and has_prefix_article(tok.text, stem)):
+            return None
+        return AR_UNITS[stem]
+    unit = EN_UNITS.get(tok.text)
+    return (unit, 0) if unit else None
+
+
+def _fraction(tok: Token | None) -> float | None:
+    if tok is None or tok.kind != WORD:
+        return None
+    stem = lookup(tok.text, FRACTIONS) if tok.script == ARABIC else tok.text
+    return FRACTIONS.get(stem) if stem else None
+
+
+def _text(tokens: list[Token], i: int) -> str:
+    return tokens[i].text if 0 <= i < len(tokens) else ""
+
+
+def _piece(tokens: list[Token], i: int) -> tuple[float, str, int, bool] | None:
+    """Read one (value, unit, next index, strong) piece at ``i``."""
+    n = len(tokens)
+    tok = tokens[i]
+    if tok.role:
+        return None
+    if tok.kind == NUM:
+        suffix = tok.suffix.lstrip("-")
+        if suffix in EN_UNITS:
+            return tok.value, EN_UNITS[suffix], i + 1, True
+        if suffix:
+            return None
+        unit = unit_of(tokens[i + 1] if i + 1 < n else None)
+        if unit and unit[1] != 2:
+            return tok.value, unit[0], i + 2, True
+        # "2 and a half hours"
+        if _text(tokens, i + 1) == "and" and i + 3 < n:
+            k = i + 2 + (_text(tokens, i + 2) in ("a", "an"))
+            frac = _fraction(tokens[k]) if k < n else None
+            unit = unit_of(tokens[k + 1] if k + 1 < n else None)
+            if frac and unit:
+                return tok.value + frac, unit[0], k + 2, True
+        return None
+    if tok.kind != WORD:
+        return None
+    unit = unit_of(tok)
+    if unit and unit[1] == 2:
+        return 2.0, unit[0], i + 1, True
+    if unit and unit[1] == 1 and not _asked(tokens, i):
+        return 1.0, unit[0], i + 1, False
+    if tok.text in ("a", "an") and i + 1 < n:
+        unit = unit_of(tokens[i + 1])
+        if unit and unit[1] == 0:
+            return 1.0, unit[0], i + 2, False
+    frac = _fraction(tok)
+    if frac is not None and i + 1 < n:
+        # "half a day", "half an hour", "نص ساعة", "ربع ساعة", "a quarter hour"
+        k = i + 1 + (_text(tokens, i + 1) in ("a", "an", "of"))
+        k += _text(tokens, k) in ("a", "an")
+        unit = unit_of(tokens[k] if k < n else None)
+        if unit and not _asked(tokens, i):
+            return frac, unit[0], k + 1, False
+    return None
+
+
+def _asked(tokens: list[Token], i: int) -> bool:
+    """"كم دقيقة", "how many hours": a unit asked about, not a value."""
+    return any(
+        t.text in QUESTION_WORDS for t in tokens[max(0, i - 2) : i] if t.kind == WORD
+    )
+
+
+def _with_fraction(tokens: list[Token], j: int, value: float) -> tuple[float, int]:
+    """"and a half", "ونص", "و نص", "إلا ربع" after a piece."""
+    n = len(tokens)
+    word = _text(tokens, j)
+    if word == "and":
+        k = j + 1 + (_text(tokens, j + 1) in ("a", "an"))
+        frac = _fraction(tokens[k]) if k < n else None
+        if frac:
+            return value + frac, k + 1
+    if word in ("و",) and j + 1 < n:
+        frac = _fraction(tokens[j + 1])
+        if frac:
+            return value + frac, j + 2
+    if word.startswith("و") and j < n and tokens[j].script == ARABIC:
+        frac = _fraction(tokens[j])
+        if frac and word[1:] in FRACTIONS:
+            return value + frac, j + 1
+    if word in ("الا", "غير") and j + 1 < n:
+        frac = _fraction(tokens[j + 1])
+        if frac:
+            return value - frac, j + 2
+    return value, j
+
+
+def find_durations(tokens: list[Token]) -> list[Quantity]:
+    """All durations in the message, left to right (excluded ones flagged)."""
+    found: list[Quantity] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        piece = _piece(tokens, i)
+        if piece is None:
+            i += 1
+            continue
+        value, unit, j, strong = piece
+        value, j = _with_fraction(tokens, j, value)
+        hours = value * UNIT_HOURS[unit]
+        smallest = unit
+        # Compound: "2 days 6 hours", "1h30m", "يومين و٦ ساعات".
+        while j < n:
+            k = j + (_text(tokens, j) in COMPOUND_JOINERS)
+            nxt = _piece(tokens, k) if k < n else None
+            if nxt is None or UNIT_ORDER.index(nxt[1]) >= UNIT_ORDER.index(smallest):
+                break
+            v2, u2, j2, s2 = nxt
+            v2, j2 = _with_fraction(tokens, j2, v2)
+            hours += v2 * UNIT_HOURS[u2]
+            smallest, strong, j = u2, strong or s2, j2
+        q = Quantity(hours / UNIT_HOURS[smallest], smallest, i, j, strong)
+        q.excluded = _excluded(tokens, i, j)
+        partner = _range_partner(tokens, i, smallest)
+        if partner is not None:
+            found.append(partner)
+        found.append(q)
+        for t in tokens[i:j]:
+            t.role = t.role or "time"
+        i = j
+    return found
+
+
+def _range_partner(tokens: list[Token], i: int, unit: str) -> Quantity | None:
+    """"100 or 200 hours", "12-15 h": the first number shares the unit."""
+    if i < 2 or tokens[i].kind != NUM:
+        return None
+    joiner, first = tokens[i - 1], tokens[i - 2]
+    if joiner.text not in RANGE_JOINERS or first.kind != NUM or first.role or first.suffix:
+        return None
+    first.role = "time"
+    q = Quantity(first.value, unit, i - 2, i - 1)
+    q.excluded = _excluded(tokens, i - 2, i - 1)
+    return q
+
+
+def _excluded(tokens: list[Token], start: int, end: int) -> bool:
+    """A deadline, interval, saving or past time, by the words around it."""
+    j = start - 1
+    steps = 0
+    while j >= 0 and steps < 4:
+        tok = tokens[j]
+        if tok.kind == SYM and tok.is_boundary:
+            break
+        if tok.kind == WORD and _cue(tok, DURATION_EXCLUDERS_BEFORE) or tok.role == "price":
+            return True
+        j -= 1
+        steps += 1
+    for tok in tokens[end : end + 2]:
+        if tok.kind == SYM and tok.is_boundary:
+            break
+        if tok.kind == WORD and _cue(tok, DURATION_EXCLUDERS_AFTER):
+            return True
+    return False
+
+
+def _cue(tok: Token, table) -> bool:
+    if tok.script == ARABIC:
+        return lookup(tok.text, table) is not None
+    return tok.text in table

@@ -1,0 +1,133 @@
+"""GPU and model names -> the canonical names of ``bot.models``.
+
+Spellings differ ("a100-80gb", "Tesla T4", "resnet50", "Mask-RCNN", "U-Net",
+"rtx 4090", "SSD300"); one key per name (lower case, no hyphens) absorbs most
+of them. Every token that is part of a name is marked, so the digits of
+"V100" or "ResNet 50" can never become a time or a ratio. A name right after
+a negation ("UNet on A10 (not A100!)") is marked but not chosen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.models import GPU_NAMES, MODEL_NAMES
+from bot.understanding.tokens import NUM, WORD, Token
+
+GPU_ALIASES: dict[str, str] = {
+    "p100": "P100", "v100": "V100", "v100s": "V100", "t4": "T4", "a10": "A10", "a10g": "A10",
+    "a100": "A100", "l4": "L4", "l40s": "L40S", "h100": "H100", "h200": "H200", "b200": "B200",
+    "mi250x": "MI250X", "mi250": "MI250X", "mi300x": "MI300X",
+    "rtx3090": "RTX 3090", "rtx4090": "RTX 4090", "rtx2080ti": "RTX 2080 Ti",
+    "2080ti": "RTX 2080 Ti", "3090": "RTX 3090", "4090": "RTX 4090", "3090ti": "RTX 3090",
+    "4090ti": "RTX 4090",
+}
+MODEL_ALIASES: dict[str, str] = {
+    "resnet50": "ResNet-50", "rn50": "ResNet-50", "resnet50v15": "ResNet-50",
+    "bert": "BERT", "bertlarge": "BERT", "bertbase": "BERT",
+    "gpt2": "GPT-2", "transformer": "Transformer", "transformerbig": "Transformer",
+    "transformerbase": "Transformer", "transformerxl": "Transformer-XL",
+    "maskrcnn": "Mask R-CNN", "ssd": "SSD", "ssd300": "SSD", "ssd512": "SSD",
+    "unet": "UNet", "unet3d": "UNet", "unet2d": "UNet", "unetmedical": "UNet",
+    "tacotron2": "Tacotron2", "tacotron": "Tacotron2", "gnmt": "GNMT", "gnmtv2": "GNMT",
+    "jasper": "Jasper", "fastspeech": "FastSpeech", "ncf": "NCF", "widedeep": "Wide&Deep",
+    "wideanddeep": "Wide&Deep", "widendeep": "Wide&Deep", "dlrm": "DLRM",
+    "efficientnet": "EfficientNet", "waveglow": "WaveGlow", "vnet": "V-Net",
+    "se3transformer": "SE3-Transformer",
+}
+# A word that takes the number after it as part of the name ("resnet 50", "gpt 2").
+NUMBERED_STEMS = frozenset(
+    "resnet gpt tacotron ssd yolo yolov vgg llama t5 opt bloom inception densenet mobilenet "
+    "efficientnet unet rtx geforce gtx wav2vec whisper mistral qwen phi".split()
+)
+GPU_PREFIX_WORDS = frozenset({"rtx", "geforce", "gtx", "nvidia", "tesla"})
+NEGATIONS = frozenset("not no without instead except مش ليس وليس بدل بدون غير مو مب".split())
+
+assert set(GPU_ALIASES.values()) <= set(GPU_NAMES)
+assert set(MODEL_ALIASES.values()) <= set(MODEL_NAMES)
+
+
+@dataclass
+class Names:
+    gpu: str | None = None
+    model: str | None = None
+    gpu_positions: tuple[int, ...] = ()
+
+
+def _key(text: str) -> str:
+    return text.replace("-", "").replace("'", "").replace(".", "")
+
+
+def _match(table: dict[str, str], text: str) -> str | None:
+    """Full spelling first ("transformer-xl"), then the part before a hyphen ("a100-80gb")."""
+    for candidate in (_key(text), _key(text.split("-", 1)[0])):
+        if candidate in table:
+            return table[candidate]
+        if candidate.endswith("s") and candidate[:-1] in table:  # "8 V100s"
+            return table[candidate[:-1]]
+    return None
+
+
+def find_names(tokens: list[Token]) -> Names:
+    """Mark name tokens (role "gpu"/"model") and return the first GPU and model named."""
+    found = Names()
+    gpu_positions: list[int] = []
+    n = len(tokens)
+    for i, tok in enumerate(tokens):
+        if tok.role:
+            continue
+        gpu = model = None
+        span = 1
+        if tok.kind == WORD:
+            gpu = _match(GPU_ALIASES, tok.text)
+            if gpu is None:
+                model = _match(MODEL_ALIASES, tok.text)
+            if gpu is None and model is None and i + 1 < n:
+                gpu, model, span = _two_token_name(tokens, i)
+        elif tok.kind == NUM and not tok.extra.get("spelled") and tok.value in (2080, 3090, 4090):
+            prev = tokens[i - 1].text if i else ""
+            if tok.suffix == "ti" or prev in GPU_PREFIX_WORDS or prev in ("a", "an", "my", "on"):
+                gpu = GPU_ALIASES[str(int(tok.value)) + ("ti" if tok.value == 2080 else "")]
+        if gpu is None and model is None:
+            continue
+        for t in tokens[i : i + span]:
+            t.role = "gpu" if gpu else "model"
+        if _negated(tokens, i):
+            continue
+        if gpu:
+            gpu_positions.append(i)
+            found.gpu = found.gpu or gpu
+        else:
+            found.model = found.model or model
+    found.gpu_positions = tuple(gpu_positions)
+    return found
+
+
+def _two_token_name(tokens: list[Token], i: int) -> tuple[str | None, str | None, int]:
+    """"resnet 50", "gpt 2", "rtx 3090", "mask r-cnn", "u net", "wide deep", "ssd 300"."""
+    first, second = tokens[i], tokens[i + 1]
+    if first.text in NUMBERED_STEMS and second.kind == NUM and not second.extra.get("spelled"):
+        number = f"{second.value:g}"
+        joined = first.text + number + second.suffix
+        gpu = _match(GPU_ALIASES, joined)
+        model = None if gpu else _match(MODEL_ALIASES, joined)
+        if gpu is None and model is None:
+            # "resnet 101": still a name, so the number is not a value.
+            first.role = second.role = "name"
+            return None, None, 2
+        return gpu, model, 2
+    if first.text in GPU_PREFIX_WORDS and second.kind == WORD:
+        return _match(GPU_ALIASES, first.text + second.text), None, 2
+    if second.kind == WORD:
+        joined = first.text + second.text
+        if (first.text, second.text) in (("mask", "r-cnn"), ("mask", "rcnn"), ("u", "net")):
+            return None, _match(MODEL_ALIASES, joined), 2
+        if first.text == "wide" and second.text in ("deep", "and") :
+            return None, "Wide&Deep", 3 if second.text == "and" else 2
+        if first.text == "transformer" and second.text == "xl":
+            return None, "Transformer-XL", 2
+    return None, None, 1
+
+
+def _negated(tokens: list[Token], i: int) -> bool:
+    return any(t.text in NEGATIONS for t in tokens[max(0, i - 2) : i])

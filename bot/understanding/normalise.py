@@ -1,0 +1,130 @@
+"""Text exactly as Slack delivers it -> one canonical, lower-case form.
+
+Everything that is *noise around a value* is removed here, once, so the
+tokenizer and the grammar only ever see one spelling: Slack markup and
+entities, formatting marks, bidi and zero-width marks, Arabic letter
+variants and diacritics, and non-Western digits. The result is idempotent
+(normalising twice changes nothing) and every step is linear in the input.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# <@U123>, <@U123|name>, <#C123|name>, <!channel>, <https://x|label>, <https://x>.
+# The class excludes both brackets, so a run of "<" never backtracks.
+_SLACK_MARKUP = re.compile(r"<([^<>\n]*)>")
+# :rocket:, :+1:, :skin-tone-2: (never right after a digit, so 10:30:00 stays a clock).
+_EMOJI_CODE = re.compile(r"(?<![0-9a-z]):[a-z0-9_+'-]{1,40}:")
+_BARE_URL = re.compile(r"(?:https?://|www\.)\S+")
+_ENTITY = re.compile(r"&(amp|lt|gt);")
+_HEART = re.compile(r"<3+")
+
+_ENTITIES = {"amp": "&", "lt": "<", "gt": ">"}
+
+# Vulgar fractions first: NFKC would turn "1½" into "11⁄2".
+_FRACTIONS = str.maketrans({"½": ".5", "¼": ".25", "¾": ".75"})
+
+
+def _build_table() -> dict[int, str | None]:
+    table: dict[int, str | None] = {}
+    for i in range(10):
+        table[0x0660 + i] = str(i)  # Arabic-Indic digits
+        table[0x06F0 + i] = str(i)  # Persian / Urdu digits
+    table.update(
+        {
+            0x066B: ".",  # Arabic decimal separator
+            0x066C: ",",  # Arabic thousands separator
+            0x060C: ", ",  # Arabic comma: never a thousands separator
+            0x061B: ";",
+            0x061F: "?",
+            0x066A: "%",  # Arabic percent sign
+            0x2212: "-",  # minus sign
+            0x2010: "-",
+            0x2011: "-",
+            0x2013: "-",  # en dash, as in "2–3x"
+            0x2014: ", ",  # em dash separates clauses
+            0x2044: "/",
+            0x0640: None,  # tatweel
+            0x0623: "\u0627",  # alef variants -> bare alef
+            0x0625: "\u0627",
+            0x0622: "\u0627",
+            0x0671: "\u0627",
+            0x0629: "\u0647",  # ta marbuta -> ha
+            0x0649: "\u064a",  # alef maqsura -> ya
+            0x06A9: "\u0643",  # Persian kaf
+            0x06CC: "\u064a",  # Persian ya
+            0x00A0: " ",
+            0x202F: " ",
+            0x2028: "\n",
+            0x2029: "\n",
+            0x0D: "\n",
+            0x09: " ",
+            ord("*"): " ",
+            ord("`"): " ",
+            ord("~"): " ",
+            ord("_"): " ",
+            ord("<"): " ",
+            ord(">"): " ",
+            ord("&"): " ",
+        }
+    )
+    # Arabic diacritics (harakat, tanween, shadda, sukun, dagger alef, ...).
+    for cp in list(range(0x064B, 0x0660)) + [0x0670, 0x06E1]:
+        table[cp] = None
+    # Bidi controls, isolates and zero-width characters.
+    for cp in [0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x061C, 0xFEFF, 0x2060]:
+        table[cp] = None
+    for cp in list(range(0x202A, 0x202F)) + list(range(0x2066, 0x206A)):
+        table[cp] = None
+    for cp in range(0x2000, 0x200B):  # en/em/thin spaces
+        table[cp] = " "
+    # Control characters other than the newline are noise.
+    for cp in list(range(0x00, 0x20)) + list(range(0x7F, 0xA0)):
+        if cp not in table and cp != 0x0A:
+            table[cp] = " "
+    return table
+
+
+_TABLE = _build_table()
+# Deleted before any pattern runs, so a hidden mark can never split a pattern
+# on the first pass and join it on the second.
+_INVISIBLE = {cp: None for cp, repl in _TABLE.items() if repl is None}
+
+
+def _markup(match: re.Match[str]) -> str:
+    """Keep what a person reads in a link label; drop ids, pings and URLs."""
+    inner = match.group(1)
+    if inner[:1] in ("@", "#", "!"):
+        return " "
+    _, bar, label = inner.partition("|")
+    return f" {label} " if bar else " "
+
+
+def _drop_surrogates(text: str) -> str:
+    # Lone surrogates cannot be encoded; they carry no meaning, so drop them.
+    return text.encode("utf-8", "ignore").decode("utf-8") if _has_surrogate(text) else text
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def normalise(text: str) -> str:
+    """Return the canonical form of one message (lower-case, one space, no markup)."""
+    text = _drop_surrogates(text).translate(_FRACTIONS)
+    text = unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
+    text = _SLACK_MARKUP.sub(_markup, text)
+    text = _ENTITY.sub(lambda m: _ENTITIES[m.group(1)], text)
+    text = _HEART.sub(" ", text)
+    text = text.lower()
+    text = _BARE_URL.sub(" ", text)
+    text = _EMOJI_CODE.sub(" ", text)
+    text = text.translate(_TABLE)
+    lines = (" ".join(line.split()) for line in text.split("\n"))
+    return "\n".join(line for line in lines if line)

@@ -1,0 +1,161 @@
+"""Number words, infinity, NaN and spelled-out signs -> number tokens.
+
+Runs after the tokenizer so the grammar only has to deal with one kind of
+number: "a hundred", "twenty-four", "خمسة وعشرين", "مية", "صفر", "سالب ٣",
+"ما لا نهاية" and "NaN" all become number tokens with a value.
+"""
+
+from __future__ import annotations
+
+import math
+
+from bot.understanding.lexicon import (
+    AR_NUMBERS,
+    AR_SCALES,
+    EN_NUMBERS,
+    EN_SCALES,
+    INFINITY_WORDS,
+    NAN_WORDS,
+    NEGATIVE_WORDS,
+    lookup,
+)
+from bot.understanding.tokens import ARABIC, NUM, WORD, Token
+
+
+def _word_value(tok: Token) -> tuple[int, bool] | None:
+    """(value, is_scale) of a single number word, or None."""
+    if tok.kind != WORD:
+        return None
+    if tok.script == ARABIC:
+        stem = lookup(tok.text, AR_NUMBERS)
+        if stem is not None:
+            return AR_NUMBERS[stem], stem in AR_SCALES and AR_NUMBERS[stem] >= 100
+        stem = lookup(tok.text, AR_SCALES)
+        return (AR_SCALES[stem], True) if stem else None
+    if tok.text in EN_NUMBERS:
+        return EN_NUMBERS[tok.text], False
+    if tok.text in EN_SCALES:
+        return EN_SCALES[tok.text], True
+    if "-" in tok.text:  # twenty-four
+        parts = tok.text.split("-")
+        if len(parts) == 2 and all(p in EN_NUMBERS for p in parts):
+            return EN_NUMBERS[parts[0]] + EN_NUMBERS[parts[1]], False
+    return None
+
+
+def _is_joiner(tok: Token) -> bool:
+    return tok.kind == WORD and tok.text in ("and", "و")
+
+
+def _read_words(tokens: list[Token], i: int) -> tuple[float, int] | None:
+    """Read a spelled number starting at ``i``; return (value, next index).
+
+    Parts add up while they get smaller ("one hundred twenty four") or, in
+    Arabic order, when a unit comes before its ten ("خمسة وعشرين");
+    "hundred"/"thousand" multiply what came before.
+    """
+    n = len(tokens)
+    if tokens[i].kind == WORD and tokens[i].text in ("a", "an"):
+        nxt = _word_value(tokens[i + 1]) if i + 1 < n else None
+        if not nxt or not (nxt[1] or tokens[i + 1].text == "dozen"):
+            return None
+        total, current, last, i = 0, nxt[0], nxt[0], i + 2
+    else:
+        first = _word_value(tokens[i])
+        if first is None:
+            return None
+        total, current, last, i = 0, first[0], first[0], i + 1
+    while i < n:
+        j = i + 1 if _is_joiner(tokens[i]) else i
+        wv = _word_value(tokens[j]) if j < n else None
+        if wv is None and tokens[i].script == ARABIC and tokens[i].text.startswith("و"):
+            wv = _word_value(Token(WORD, tokens[i].text[1:], script=ARABIC))
+            j = i
+        if wv is None:
+            break
+        value, is_scale = wv
+        if is_scale and value == 1000:
+            total, current = total + (current or 1) * 1000, 0
+        elif is_scale and value == 100 and 0 < current < 100:
+            current *= 100
+        elif value < last or (last < 10 and value >= 20 and value % 10 == 0 and value < 100):
+            current += value
+        else:
+            break
+        last, i = value, j + 1
+    return float(total + current), i
+
+
+def merge_number_words(tokens: list[Token]) -> list[Token]:
+    """Replace spelled numbers, signs and infinities with number tokens."""
+    out: list[Token] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        tok = tokens[i]
+        if tok.kind == WORD:
+            special = _special(tokens, i)
+            if special is not None:
+                value, j = special
+                out.append(_num(tokens, i, j, value))
+                i = j
+                continue
+            read = _read_words(tokens, i)
+            if read is not None:
+                value, j = read
+                out.append(_num(tokens, i, j, value, spelled=True))
+                i = j
+                continue
+        elif tok.kind == "sym" and tok.text == "∞":
+            out.append(_num(tokens, i, i + 1, math.inf))
+            i += 1
+            continue
+        out.append(tok)
+        i += 1
+    return _apply_negative_words(out)
+
+
+def _special(tokens: list[Token], i: int) -> tuple[float, int] | None:
+    """NaN, infinity in words ("ما لا نهاية", "لا نهائي", "infinity")."""
+    text = tokens[i].text
+    if text in NAN_WORDS:
+        return math.nan, i + 1
+    if text in INFINITY_WORDS:
+        return math.inf, i + 1
+    # ما لا نهايه / لا نهايه / لا نهائي
+    j = i
+    if text == "ما" and i + 1 < len(tokens) and tokens[i + 1].text == "لا":
+        j = i + 1
+    if tokens[j].text == "لا" and j + 1 < len(tokens) and tokens[j + 1].text in ("نهايه", "نهائي"):
+        return math.inf, j + 2
+    return None
+
+
+def _num(tokens: list[Token], i: int, j: int, value: float, spelled: bool = False) -> Token:
+    text = " ".join(t.text for t in tokens[i:j])
+    tok = Token(NUM, text, value=value, glued=tokens[i].glued)
+    if spelled:
+        tok.extra["spelled"] = True
+    return tok
+
+
+def _apply_negative_words(tokens: list[Token]) -> list[Token]:
+    """"minus 3", "سالب ٣" -> a negative number token."""
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if (
+            tok.kind == WORD
+            and lookup(tok.text, NEGATIVE_WORDS)
+            and i + 1 < len(tokens)
+            and tokens[i + 1].kind == NUM
+        ):
+            nxt = tokens[i + 1]
+            nxt.value = -nxt.value
+            nxt.text = "-" + nxt.text
+            out.append(nxt)
+            i += 2
+            continue
+        out.append(tok)
+        i += 1
+    return out

@@ -1,0 +1,223 @@
+"""Reduction ratios stated by a marker or a phrase (data README conventions 5-9).
+
+Markers: "2x", "×2.4", "2.1-fold", "١٫٨ مرة" with a speed word, "twice as
+fast", "ضعف السرعة", "أسرع بمرتين", "halves the time". Percentages take
+their meaning from the nearest cue word: faster (1 + p), slower
+(1 / (1 + p)), less time (1 / (1 − p)), takes p of the time (1 / p), more
+time (1 / (1 + p)). Fractions do the same ("توفر ثلث الوقت" = 1.5).
+Numbers labelled by "ratio"/"النسبة" are read by the grammar in parse.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.understanding.lexicon import (
+    FOLD_WORDS,
+    FRACTIONS,
+    HALVING_WORDS,
+    MULTIPLE_PLURALS,
+    MULTIPLE_WORDS,
+    PCT_FASTER,
+    PCT_LESS,
+    PCT_MORE,
+    PCT_REMAIN,
+    PCT_SLOWER,
+    PERCENT_WORDS,
+    RATIO_LABELS,
+    SLOW_CUES,
+    SPEED_CUES,
+    TIME_NOUNS,
+    TIMES_WORDS,
+    lookup,
+)
+from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
+
+FASTER, SLOWER, LESS, REMAIN, MORE = "faster", "slower", "less", "remain", "more"
+_CATEGORIES = ((REMAIN, PCT_REMAIN), (LESS, PCT_LESS), (FASTER, PCT_FASTER),
+               (SLOWER, PCT_SLOWER), (MORE, PCT_MORE))
+_AFTER_CATEGORIES = ((FASTER, PCT_FASTER), (SLOWER, PCT_SLOWER), (LESS, PCT_LESS),
+                     (MORE, frozenset({"longer", "more", "اطول", "اكثر"})))
+
+
+@dataclass
+class RatioCand:
+    value: float
+    start: int
+    text: str
+
+
+def _has(tok: Token, table) -> bool:
+    if tok.kind != WORD:
+        return False
+    if tok.script == ARABIC:
+        return lookup(tok.text, table) is not None
+    return tok.text in table
+
+
+def _clause(tokens: list[Token], i: int, back: int, ahead: int) -> tuple[list[Token], list[Token]]:
+    """Tokens before ``i`` (nearest first) and after it, within the clause."""
+    before: list[Token] = []
+    for j in range(i - 1, max(-1, i - 1 - back), -1):
+        if tokens[j].is_boundary:
+            break
+        before.append(tokens[j])
+    after: list[Token] = []
+    for tok in tokens[i + 1 : i + 1 + ahead]:
+        if tok.is_boundary:
+            break
+        after.append(tok)
+    return before, after
+
+
+def percent_to_ratio(p: float, meaning: str) -> float:
+    """Convention 6-9: what p percent means for the FP32/mixed time ratio."""
+    if meaning == FASTER:
+        return 1 + p / 100
+    if meaning in (SLOWER, MORE):
+        return 1 / (1 + p / 100) if p != -100 else float("inf")
+    if meaning == LESS:
+        return 1 / (1 - p / 100) if p != 100 else float("inf")
+    return 100 / p if p else float("inf")
+
+
+def _meaning(tokens: list[Token], i: int, end: int) -> str | None:
+    """The cue that says what a percentage (or fraction) at ``i``..``end`` means."""
+    before, _ = _clause(tokens, i, 6, 0)
+    _, after = _clause(tokens, end - 1, 0, 3)
+    for tok in after[:2]:
+        for meaning, table in _AFTER_CATEGORIES:
+            if _has(tok, table):
+                if meaning == MORE and any(_has(t, SPEED_CUES) for t in after):
+                    return FASTER
+                return meaning
+    for tok in before:
+        for meaning, table in _CATEGORIES:
+            if _has(tok, table):
+                return meaning
+    if after and after[0].text in ("of", "من"):
+        return REMAIN
+    if any(_has(t, TIME_NOUNS) for t in after[:3]) or [t.text for t in after[:2]] == ["as", "long"]:
+        return REMAIN
+    if any(_has(t, RATIO_LABELS) for t in before):
+        return FASTER
+    return None
+
+
+def _speed_direction(tokens: list[Token], i: int, end: int, default: bool) -> float | None:
+    """+1 for a speed-up cue near ``i``, -1 for a slowdown or longer time, None for none."""
+    before, _ = _clause(tokens, i, 4, 0)
+    _, after = _clause(tokens, end - 1, 0, 4)
+    for tok in after + before:
+        if _has(tok, SLOW_CUES) or _has(tok, TIME_NOUNS):
+            return -1.0
+        if _has(tok, SPEED_CUES) or _has(tok, RATIO_LABELS):
+            return 1.0
+    return 1.0 if default else None
+
+
+def find_ratios(tokens: list[Token]) -> list[RatioCand]:
+    """Ratios given by a marker or a phrase; marks the tokens they used."""
+    found: list[RatioCand] = []
+    n = len(tokens)
+    i = 0
+    while i < n:
+        tok = tokens[i]
+        if tok.role:
+            i += 1
+            continue
+        got = _at(tokens, i)
+        if got is None:
+            i += 1
+            continue
+        value, end = got
+        for t in tokens[i:end]:
+            t.role = "ratio"
+        partner = _partner(tokens, i)
+        if partner is not None:
+            found.append(partner)
+        found.append(RatioCand(value, i, " ".join(t.text for t in tokens[i:end])))
+        i = end
+    return found
+
+
+def _at(tokens: list[Token], i: int) -> tuple[float, int] | None:
+    """A ratio starting at token ``i``: (value, end index)."""
+    n = len(tokens)
+    tok = tokens[i]
+    nxt = tokens[i + 1] if i + 1 < n else None
+    if tok.kind == NUM:
+        suffix = tok.suffix
+        if suffix == "x" or suffix.lstrip("-") in FOLD_WORDS:
+            return tok.value, i + 1
+        if suffix:
+            return None
+        if i and tokens[i - 1].kind == SYM and tokens[i - 1].text == "x":
+            return tok.value, i + 1
+        if nxt is not None and (nxt.text in FOLD_WORDS or (nxt.text == "x" and nxt.kind == WORD)):
+            return tok.value, i + 2
+        if nxt is not None and (nxt.text in PERCENT_WORDS or (nxt.kind == SYM and nxt.text == "%")):
+            meaning = _meaning(tokens, i, i + 2)
+            return (percent_to_ratio(tok.value, meaning), i + 2) if meaning else None
+        if i and tokens[i - 1].kind == SYM and tokens[i - 1].text == "%" and tok.glued:
+            meaning = _meaning(tokens, i - 1, i + 1)
+            return (percent_to_ratio(tok.value, meaning), i + 1) if meaning else None
+        if nxt is not None and nxt.kind == WORD:
+            times = lookup(nxt.text, TIMES_WORDS) if nxt.script == ARABIC else (
+                nxt.text if nxt.text in ("times",) else None
+            )
+            plural = _has(nxt, MULTIPLE_PLURALS)
+            if times is not None or plural:
+                value, end = _with_half(tokens, i + 2, tok.value)
+                sign = _speed_direction(tokens, i, end, default=plural)
+                return (value if sign > 0 else 1 / value if value else 0.0, end) if sign else None
+        return None
+    if tok.kind != WORD:
+        return None
+    if tok.text in HALVING_WORDS:
+        return 2.0, i + 1
+    times = lookup(tok.text, TIMES_WORDS) if tok.script == ARABIC else None
+    multiple = MULTIPLE_WORDS.get(tok.text) or (
+        MULTIPLE_WORDS.get(lookup(tok.text, MULTIPLE_WORDS) or "") if tok.script == ARABIC else None
+    )
+    if times and TIMES_WORDS[times]:
+        base = float(TIMES_WORDS[times])
+        value, end = _with_half(tokens, i + 1, base)
+        if base == 1 and value == 1:
+            return None  # "مرة" alone is "once"
+        sign = _speed_direction(tokens, i, end, default=False)
+        return (value if sign > 0 else 1 / value, end) if sign else None
+    if multiple:
+        sign = _speed_direction(tokens, i, i + 1, default=tok.script == ARABIC)
+        return (multiple if sign > 0 else 1 / multiple, i + 1) if sign else None
+    frac = FRACTIONS.get(lookup(tok.text, FRACTIONS) or "") if tok.script == ARABIC else FRACTIONS.get(
+        tok.text
+    )
+    if frac:
+        start = i - 1 if i and tokens[i - 1].text in ("a", "one") else i
+        meaning = _meaning(tokens, start, i + 1)
+        if meaning in (LESS, REMAIN):
+            return percent_to_ratio(frac * 100, meaning), i + 1
+    return None
+
+
+def _with_half(tokens: list[Token], j: int, value: float) -> tuple[float, int]:
+    """"مرة ونص" = 1.5 times, "two and a half times"."""
+    if j < len(tokens):
+        tok = tokens[j]
+        if tok.script == ARABIC and tok.text.startswith("و") and tok.text[1:] in FRACTIONS:
+            return value + FRACTIONS[tok.text[1:]], j + 1
+    return value, j
+
+
+def _partner(tokens: list[Token], i: int) -> RatioCand | None:
+    """"2-3x", "2 or 3x": the first number is a ratio candidate too."""
+    if i < 2:
+        return None
+    joiner, first = tokens[i - 1], tokens[i - 2]
+    if joiner.text not in ("-", "or", "to", "او", "الي") or first.kind != NUM or first.role:
+        return None
+    if first.suffix:
+        return None
+    first.role = "ratio"
+    return RatioCand(first.value, i - 2, first.text)

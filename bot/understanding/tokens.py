@@ -1,0 +1,164 @@
+"""Normalised text -> a flat list of tokens, in one left-to-right pass.
+
+A hand-written scanner instead of regexes: every character is looked at a
+bounded number of times, so 100 KB of digits or letters costs the same per
+character as a short message. Words keep digits that are glued after letters
+(``fp32``, ``a100``, ``resnet-50``), which is what makes "digits inside names"
+never a number. Numbers keep what is glued after them (``100h``, ``2x``,
+``21-hour``, ``340m``) as a suffix, for the grammar to read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+NUM, WORD, SYM = "num", "word", "sym"
+LATIN, ARABIC = "lat", "ar"
+
+# Marks that end a clause: a cue word never reaches a number across them.
+BOUNDARIES = frozenset(".,;?!\n()[]{}|")
+
+
+@dataclass(slots=True)
+class Token:
+    kind: str
+    text: str
+    value: float = 0.0
+    suffix: str = ""  # letters glued after a number: "h", "x", "-fold", "m"
+    glued: bool = False  # no space before this token
+    script: str = ""  # LATIN or ARABIC for words
+    role: str = ""  # set by later passes: what this token was taken for
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def is_boundary(self) -> bool:
+        return self.kind == SYM and self.text in BOUNDARIES
+
+
+def _is_arabic(c: str) -> bool:
+    return "\u0621" <= c <= "\u064a" or "\u0671" <= c <= "\u06d3"
+
+
+def _is_latin(c: str) -> bool:
+    return c.isalpha() and not _is_arabic(c)
+
+
+def _read_number(text: str, i: int) -> tuple[str, int]:
+    """Digits, "," thousands groups of exactly three, one decimal part, an exponent."""
+    n = len(text)
+    j = i
+    while j < n and text[j].isdigit():
+        j += 1
+    # Thousands groups: ",ddd" not followed by another digit.
+    while (
+        j + 3 < n + 0
+        and text[j] == ","
+        and text[j + 1 : j + 4].isdigit()
+        and len(text[j + 1 : j + 4]) == 3
+        and (j + 4 >= n or not text[j + 4].isdigit())
+    ):
+        j += 4
+    if j + 1 < n and text[j] == "." and text[j + 1].isdigit():
+        j += 1
+        while j < n and text[j].isdigit():
+            j += 1
+    # Exponent: 1e308, 7e9, 2.5e-3 (only when digits follow, so "3epochs" is not one).
+    if j < n and text[j] == "e":
+        k = j + 1
+        if k < n and text[k] in "+-":
+            k += 1
+        if k < n and text[k].isdigit():
+            while k < n and text[k].isdigit():
+                k += 1
+            j = k
+    return text[i:j].replace(",", ""), j
+
+
+def tokenize(text: str) -> list[Token]:
+    """Split normalised text into number, word and symbol tokens."""
+    tokens: list[Token] = []
+    n = len(text)
+    i = 0
+    while i < n:
+        c = text[i]
+        if c == " ":
+            i += 1
+            continue
+        glued = i > 0 and text[i - 1] != " "
+        prev = text[i - 1] if i > 0 else " "
+        starts_number = c.isascii() and c.isdigit()
+        signed = (
+            c == "-"
+            and i + 1 < n
+            and text[i + 1].isascii()
+            and text[i + 1].isdigit()
+            and not (prev.isalnum())
+        )
+        leading_dot = (
+            c == "." and i + 1 < n and text[i + 1].isascii() and text[i + 1].isdigit()
+            and not prev.isdigit()
+        )
+        if starts_number or signed or leading_dot:
+            start = i + 1 if signed else i
+            raw, j = _read_number(text, start if not leading_dot else i + 1)
+            if leading_dot:
+                raw = "0." + raw
+            value = float(raw)
+            if signed:
+                value, raw = -value, "-" + raw
+            suffix, j = _read_suffix(text, j)
+            tokens.append(Token(NUM, raw, value=value, suffix=suffix, glued=glued))
+            i = j
+            continue
+        if c in "x×" and i + 1 < n and text[i + 1].isdigit() and not prev.isalnum():
+            tokens.append(Token(SYM, "x", glued=glued))
+            i += 1
+            continue
+        if _is_arabic(c):
+            j = i + 1
+            while j < n and _is_arabic(text[j]):
+                j += 1
+            tokens.append(Token(WORD, text[i:j], glued=glued, script=ARABIC))
+            i = j
+            continue
+        if _is_latin(c):
+            j = _read_latin_word(text, i)
+            tokens.append(Token(WORD, text[i:j], glued=glued, script=LATIN))
+            i = j
+            continue
+        if c == "×":
+            c = "x"
+        tokens.append(Token(SYM, c, glued=glued))
+        i += 1
+    return tokens
+
+
+def _read_latin_word(text: str, i: int) -> int:
+    """Letters and digits, joined by single inner hyphens or apostrophes."""
+    n = len(text)
+    j = i
+    while j < n:
+        c = text[j]
+        if _is_latin(c) or (c.isascii() and c.isdigit()):
+            j += 1
+        elif c in "-'" and j + 1 < n and (_is_latin(text[j + 1]) or text[j + 1].isdigit()):
+            j += 1
+        else:
+            break
+    return j
+
+
+def _read_suffix(text: str, j: int) -> tuple[str, int]:
+    """Letters glued to a number: "h", "hrs", "x", "-fold", "-hour", "m"."""
+    n = len(text)
+    if j < n and text[j] in "x×":
+        return "x", j + 1
+    k = j
+    if k < n and text[k] == "-" and k + 1 < n and _is_latin(text[k + 1]):
+        k += 1
+    m = k
+    while m < n and _is_latin(text[m]):
+        m += 1
+    if m == k:
+        return "", j
+    return text[j:m], m
