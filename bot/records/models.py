@@ -12,7 +12,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-MAX_MODEL_CHARS = 60  # free-text model names (modal) are cut to this length
+MAX_MODEL_CHARS = 60  # free-text model names are cut to this length (the column's)
+MAX_GPU_CHARS = 32  # free-text GPU names (modal), likewise
 
 
 class StepUnit(StrEnum):
@@ -67,7 +68,7 @@ class Measure(StrEnum):
 class RecordSetup(BaseModel):
     """The setup a measurement was taken on; names are canonical when known."""
 
-    gpu: str | None = None
+    gpu: str | None = Field(default=None, max_length=MAX_GPU_CHARS)
     model: str | None = Field(default=None, max_length=MAX_MODEL_CHARS)
     family: str | None = None
     num_gpus: int | None = Field(default=None, ge=1)

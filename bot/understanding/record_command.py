@@ -23,7 +23,14 @@ from dataclasses import dataclass, field
 
 from bot.advice.catalog import Family, family_of_model
 from bot.models import GPU_NAMES, MAX_MESSAGE_CHARS, MODEL_NAMES, Lang
-from bot.records.models import MAX_MODEL_CHARS, RecordDraft, StepTime, StepUnit, Throughput
+from bot.records.models import (
+    MAX_GPU_CHARS,
+    MAX_MODEL_CHARS,
+    RecordDraft,
+    StepTime,
+    StepUnit,
+    Throughput,
+)
 from bot.records.ratio import RecordReason, validate
 
 
@@ -76,7 +83,55 @@ def read_record(text: str) -> RecordDraft | tuple[RecordReason, ...]:
     values.update(_precision_and_baseline(text))
     fp32, mixed, text = _take_pair(text)
     ratio, text = _take_ratio(text)
+    return _finish(values, fp32, mixed, ratio)
 
+
+def read_fields(
+    *,
+    gpu: str = "",
+    model: str = "",
+    num_gpus: int | None = None,
+    precision: str | None = None,
+    fp32: str = "",
+    mixed: str = "",
+    ratio: str = "",
+) -> RecordDraft | tuple[RecordReason, ...]:
+    """The "Record my result" modal's fields, read by the same rules as the command.
+
+    Each field holds one thing ("420 ms", "367 img/s", "1.9"), so a field that
+    is filled but unreadable counts as missing and the reply says what to type.
+    """
+    values: dict[str, object] = {}
+    if gpu := _normalise(gpu):
+        values["gpu"] = next((n for rx, n in _GPU_RE if rx.fullmatch(gpu)), gpu[:MAX_GPU_CHARS])
+    if model := _normalise(model):
+        known = next((n for rx, n in _MODEL_RE if rx.fullmatch(model)), None)
+        family = next((str(f) for rx, f in _FAMILY_RE if rx.fullmatch(model)), None)
+        if known:
+            values["model"] = known
+            if known_family := family_of_model(known):
+                values["family"] = str(known_family)
+        elif family:
+            values["family"] = family
+        else:
+            values["model"] = model[:MAX_MODEL_CHARS]
+    if num_gpus is not None and num_gpus >= 1:
+        values["num_gpus"] = num_gpus
+    if precision in ("fp16", "bf16", "fp8"):
+        values["precision"] = precision
+    fp32_reading = _one_value(fp32)
+    mixed_reading = _one_value(mixed)
+    stated = _RATIO_ALONE.fullmatch(_normalise(ratio))
+    stated_ratio = _number(stated["num"]) if stated else None
+    return _finish(values, fp32_reading, mixed_reading, stated_ratio)
+
+
+def _finish(
+    values: dict[str, object],
+    fp32: _Reading | None,
+    mixed: _Reading | None,
+    ratio: float | None,
+) -> RecordDraft | tuple[RecordReason, ...]:
     missing_unit = False
     if fp32 is not None and mixed is not None:
         fp32, mixed = _share_unit(fp32, mixed)
@@ -278,7 +333,7 @@ _STEP_UNITS: dict[StepUnit, str] = {
     StepUnit.MILLISECONDS: r"milliseconds?|msecs?|ms|مل?لي ?ثانية|ميلي ?ثانية|مل?لي ?ث|مث",
     StepUnit.SECONDS: r"seconds?|secs?|s|ثوان[ي]?|ثانية|ث",
 }
-_THING = r"[a-z\u0621-\u064A]+"
+_THING = r"[a-z\u0621-\u064A]{1,20}"  # what is counted per second: img, tokens, صورة
 _THROUGHPUT = (
     rf"(?P<thing>{_THING})\s*(?:/|per|لكل|في)\s*(?:s|secs?|seconds?|ث|ثانية|الثانية)(?![\w])"
     r"|(?P<fps>fps)(?![\w])"
@@ -322,8 +377,7 @@ def _throughput_label(thing: str) -> str:
 
 
 def _reading(m: re.Match[str]) -> _Reading:
-    raw = m["num"].lower().replace("∞", "inf").replace("ما لا نهاية", "inf")
-    value = float(raw)
+    value = _number(m["num"])
     unit: StepUnit | str | None = None
     if m["thing"]:
         unit = _throughput_label(m["thing"])
@@ -332,6 +386,20 @@ def _reading(m: re.Match[str]) -> _Reading:
     else:
         unit = next((u for u in StepUnit if m[f"step_{u.name}"]), None)
     return _Reading(value=value, unit=unit)
+
+
+_ONE_VALUE = re.compile(rf"\s*{_VALUE}\s*", re.IGNORECASE)
+_RATIO_ALONE = re.compile(rf"\s*{_NUM}\s*[x×]?\s*", re.IGNORECASE)
+
+
+def _number(raw: str) -> float:
+    return float(raw.lower().replace("∞", "inf").replace("ما لا نهاية", "inf"))
+
+
+def _one_value(field: str) -> _Reading | None:
+    """A field holding one value with its unit ("420 ms"), or None when unreadable."""
+    m = _ONE_VALUE.fullmatch(_normalise(field))
+    return _reading(m) if m else None
 
 
 def _take_pair(text: str) -> tuple[_Reading | None, _Reading | None, str]:
@@ -370,6 +438,5 @@ def _take_ratio(text: str) -> tuple[float | None, str]:
     """ "ratio 1.9", "نسبة التسريع ٢٫٢" or "2.2x" (GPU counts like "8x" are gone by now)."""
     for pattern in (_RATIO_LABELLED, _RATIO_TIMES):
         if m := pattern.search(text):
-            raw = m["num"].lower().replace("∞", "inf").replace("ما لا نهاية", "inf")
-            return float(raw), _blank(text, m)
+            return _number(m["num"]), _blank(text, m)
     return None, text

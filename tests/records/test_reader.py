@@ -10,6 +10,7 @@ from bot.understanding.record_command import (
     HistoryCommand,
     RecordCommand,
     read_command,
+    read_fields,
     read_record,
 )
 
@@ -142,3 +143,39 @@ def test_questions_are_not_commands(text):
 def test_measure_kind_follows_the_numbers():
     draft, _, _ = recorded("record A100 fp32 420ms amp 190ms ratio 2.2")
     assert validate(draft).measure is Measure.STEP_TIME
+
+
+def test_modal_fields_use_the_same_rules():
+    draft = read_fields(
+        gpu="a100 80gb",
+        model="bert-large",
+        num_gpus=8,
+        precision="bf16",
+        fp32="420 ms",
+        mixed="0.19s",
+    )
+    assert (draft.gpu, draft.model, draft.family, draft.num_gpus) == (
+        "A100",
+        "BERT",
+        "language_model",
+        8,
+    )
+    assert validate(draft).ratio == pytest.approx(420 / 190)
+    family = read_fields(model="تصنيف الصور", ratio="1.9x")
+    assert (family.family, family.model, family.ratio) == ("image_classification", None, 1.9)
+    free = read_fields(gpu="RTX 6000 Ada", model="my llama <x>", fp32="367 img/s", mixed="1200")
+    assert (free.gpu, free.model) == ("RTX 6000 Ada", "my llama <x>")
+    assert validate(free).ratio == pytest.approx(1200 / 367)
+
+
+@pytest.mark.parametrize(
+    ("fields", "reasons"),
+    [
+        ({"gpu": "T4", "fp32": "abc", "mixed": "3ms"}, (RecordReason.MISSING_PAIR,)),
+        ({"gpu": "T4", "fp32": "420", "mixed": "190"}, (RecordReason.MISSING_UNIT,)),
+        ({"fp32": "420ms", "mixed": "190ms"}, (RecordReason.MISSING_SETUP,)),
+        ({"gpu": "T4", "ratio": "0"}, (RecordReason.NOT_POSITIVE,)),
+    ],
+)
+def test_modal_field_refusals(fields, reasons):
+    assert read_fields(**fields) == reasons

@@ -1,6 +1,6 @@
 """Estimates for a matching setup use the team's records first (core plumbing)."""
 
-import bot.conversation as conversation
+from bot import conversation
 from bot.advice import advise
 from bot.models import Channel, Duration, Intent, Kind, Lang, Query, TimeUnit
 
