@@ -101,7 +101,7 @@ def test_preset_copies_prediction_sources_and_factors(monkeypatch):
     assert [(f.code, f.params) for f in advice.factors] == [
         ("measured_match", {"n": 3, "models": "ResNet-50"})
     ]
-    assert advice.notes[:2] == [Note.DOUBLE_CHECK, Note.RESNET50_V100]
+    assert advice.notes[:2] == [Note.RESNET50_V100, Note.DOUBLE_CHECK]
     assert Note.NO_MEASUREMENT not in advice.notes
 
 
