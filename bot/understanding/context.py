@@ -72,6 +72,7 @@ FAMILY_WORDS = {"lm": "language_model", "llm": "language_model", "llms": "langua
                 "gnn": "graph", "gnns": "graph", "recsys": "recommender"}
 PRECISIONS = {"fp16": "fp16", "float16": "fp16", "half": "fp16", "bf16": "bf16",
               "bfloat16": "bf16", "fp8": "fp8", "float8": "fp8"}
+BATCH_WORDS = frozenset({"batch", "bs", "batch-size", "batchsize", "الدفعه", "دفعه"})
 AMP_QUALIFIERS = frozenset("amp mixed fp16 bf16 fp8 المختلطه half".split())
 
 
@@ -139,6 +140,8 @@ def _classify(tokens: list[Token], i: int) -> str:
     tok = tokens[i]
     nxt, prev = _at(tokens, i + 1), _at(tokens, i - 1)
     suffix = tok.suffix.lstrip("-")
+    if suffix in PARAM_SUFFIXES and (_word_in(nxt, COUNT_NOUNS) or _word_in(nxt, PARAM_NOUNS)):
+        return "params"  # "340M params": millions, not minutes
     if suffix in EN_UNITS or (suffix == "x" and not _count_after(tokens, i + 1)):
         return ""  # "100h" is a time, "2x" a ratio unless "8x A100"
     if suffix in ORDINAL_SUFFIXES:
@@ -278,16 +281,24 @@ def _param_value(tokens: list[Token], i: int) -> float:
 def _read_batches(tokens: list[Token], ctx: Context) -> None:
     """"batch 112 in FP32, 256 with AMP" -> batch_fp32=112, batch_amp=256."""
     found: list[tuple[int, str]] = []
-    seen_label = False
+    found_at = 0
     for i, tok in enumerate(tokens):
-        if tok.kind == WORD and tok.text in ("batch", "bs", "الدفعه", "دفعه", "بدفعه"):
-            seen_label = True
-        if tok.kind != NUM or not seen_label or tok.role not in ("setting", ""):
+        if tok.kind != NUM:
             continue
-        qualifier = _qualifier(tokens, i)
-        if tok.role == "setting" or qualifier:
-            tok.role = "batch"
-            found.append((int(tok.value), qualifier))
+        if tok.role == "setting" and _after_batch_word(tokens, i):
+            pass
+        elif not (
+            found
+            and i - found_at <= 6
+            and tok.role in ("", "setting")
+            and not tok.suffix
+            and not _is_time_unit(_at(tokens, i + 1))
+            and _qualifier(tokens, i)
+        ):
+            continue
+        found_at = i
+        tok.role = "batch"
+        found.append((int(tok.value), _qualifier(tokens, i)))
         if len(found) == 2:
             break
     for value, qualifier in found:
@@ -301,6 +312,13 @@ def _read_batches(tokens: list[Token], ctx: Context) -> None:
             ctx.batch_amp = value
     if len(found) == 1 and not found[0][1]:
         ctx.batch_amp = ctx.batch_fp32
+
+
+def _after_batch_word(tokens: list[Token], i: int) -> bool:
+    return any(
+        t.text in BATCH_WORDS or (t.script == ARABIC and lookup(t.text, BATCH_WORDS))
+        for t in tokens[max(0, i - 4) : i]
+    )
 
 
 def _qualifier(tokens: list[Token], i: int) -> str:
