@@ -17,6 +17,7 @@ as a ``<@U…>`` mention on purpose: history says who measured what.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from pathlib import Path
@@ -291,3 +292,68 @@ class RecordWords:
             self.tr("There is no record #%(id)s in this workspace; `history` lists them."),
             id=record_id,
         )
+
+    # -- Slack chrome (buttons, the modal, confirmations) -------------------------
+    def labels(self) -> RecordLabels:
+        """Plain-text labels for the Slack layer (Latin runs isolated in Arabic)."""
+        tr = self.tr
+        return RecordLabels(
+            **{
+                key: self.line(text)
+                for key, text in {
+                    "record_button": tr("Record my result"),
+                    "modal_title": tr("Record a result"),
+                    "submit": tr("Record"),
+                    "close": tr("Cancel"),
+                    "gpu": tr("GPU"),
+                    "gpu_placeholder": tr("e.g. A100"),
+                    "model": tr("Model or task"),
+                    "model_placeholder": tr("e.g. BERT or image classification"),
+                    "num_gpus": tr("Number of GPUs"),
+                    "precision": tr("Mixed-precision type"),
+                    "fp32": tr("FP32 result"),
+                    "mixed": tr("Mixed-precision result"),
+                    "result_hint": tr("A step time (420 ms) or a throughput (367 img/s)"),
+                    "ratio": tr("Ratio, if you have no results to enter"),
+                    "ratio_hint": tr("FP32 step time ÷ mixed-precision step time, e.g. 1.9"),
+                    "newer": tr("Newer"),
+                    "older": tr("Older"),
+                    "delete": tr("Delete"),
+                    "confirm_title": tr("Delete this record?"),
+                    "confirm_keep": tr("Keep it"),
+                }.items()
+            }
+        )
+
+    def confirm_delete(self, record_id: int) -> str:
+        return self.fill(
+            self.tr("Record #%(id)s will be removed for the whole workspace."), id=record_id
+        )
+
+    def field_error(self, reasons: list[RecordReason]) -> str:
+        """Modal errors are plain text: the same advice without code marks."""
+        return " ".join(self.reason(r) for r in reasons).replace("`", "")
+
+
+@dataclass(frozen=True)
+class RecordLabels:
+    record_button: str
+    modal_title: str
+    submit: str
+    close: str
+    gpu: str
+    gpu_placeholder: str
+    model: str
+    model_placeholder: str
+    num_gpus: str
+    precision: str
+    fp32: str
+    mixed: str
+    result_hint: str
+    ratio: str
+    ratio_hint: str
+    newer: str
+    older: str
+    delete: str
+    confirm_title: str
+    confirm_keep: str
