@@ -120,7 +120,10 @@ class Prediction(BaseModel):
 
 
 class TeamRecord(Protocol):
-    """What a stored team measurement must offer (fields may be None)."""
+    """What a stored team measurement must offer (fields may be None).
+
+    A ``baseline`` attribute (fp32 | tf32), when present, must agree too.
+    """
 
     gpu: str | None
     model: str | None
@@ -171,9 +174,17 @@ class _Row(BaseModel):
     weight: float
 
 
+# The published batch changes span 1x to 2.5x; beyond that the fitted slope
+# would extrapolate without evidence (a bigger batch stops helping once the GPU
+# is busy), so the term is held at the edge of what was seen.
+MAX_LOG2_BATCH = math.log2(2.5)
+
+
 def _batch_term(batch_fp32: int | None, batch_amp: int | None) -> float:
+    """log2 of the mixed-precision batch over the FP32 batch (0 when unknown)."""
     if batch_fp32 and batch_amp:
-        return _log2(batch_amp / batch_fp32)
+        change = _log2(batch_amp / batch_fp32)
+        return max(-MAX_LOG2_BATCH, min(MAX_LOG2_BATCH, change))
     return 0.0
 
 
@@ -431,7 +442,8 @@ class _Context(BaseModel):
     spec: GpuSpec | None
     family: str | None
     precision: str
-    baseline: str
+    baseline: str  # what the fitted model uses
+    shown_baseline: str | None  # what the answer reports: None when no GPU says which
     num_gpus: int
     factors: list[FactorNote]
 
@@ -463,6 +475,13 @@ def _context(setup: Setup) -> _Context:
     num_gpus = setup.num_gpus if setup.num_gpus and setup.num_gpus > 0 else 1
     if num_gpus > 1:
         factors.append(FactorNote(code=Factor.MULTI_GPU, params={"num_gpus": num_gpus}))
+    if setup.batch_fp32 and setup.batch_amp and setup.batch_amp > setup.batch_fp32:
+        factors.append(
+            FactorNote(
+                code=Factor.LARGER_AMP_BATCH,
+                params={"batch_fp32": setup.batch_fp32, "batch_amp": setup.batch_amp},
+            )
+        )
     if family and not setup.model:
         factors.append(FactorNote(code=Factor.FAMILY_PRIOR, params={"family": family}))
     return _Context(
@@ -470,6 +489,7 @@ def _context(setup: Setup) -> _Context:
         family=family,
         precision=precision,
         baseline=baseline,
+        shown_baseline=baseline if spec is not None else setup.baseline,
         num_gpus=num_gpus,
         factors=factors,
     )
@@ -480,7 +500,7 @@ def _finish(ctx: _Context, **fields: object) -> Prediction:
         named=True,
         family=ctx.family,
         precision=ctx.precision,
-        baseline=ctx.baseline,
+        baseline=ctx.shown_baseline,
         **fields,  # type: ignore[arg-type]
     )
 
@@ -629,17 +649,30 @@ def _no_tensor_cores(
     )
 
 
+def _reference_intervals(
+    setup: Setup, ctx: _Context, fitted: Fitted
+) -> list[tuple[float, float, float]]:
+    """Intervals on the published reference GPUs, for a setup that names no GPU.
+
+    A precision a reference GPU cannot run is skipped there (BF16 on V100); when
+    none can (FP8), the 16-bit figures stand in, as the job would fall back to them.
+    """
+    specs = [(gpu_spec(gpu), baseline) for gpu, baseline in REFERENCE_SETUPS]
+    known = [(spec, baseline) for spec, baseline in specs if spec is not None]
+    runnable = [(spec, b) for spec, b in known if _amp_peak(spec, ctx.precision) is not None]
+    if not runnable:
+        ctx = ctx.model_copy(update={"precision": "fp16"})
+        runnable = known
+    intervals = [_log_interval(setup, ctx, fitted, spec, b) for spec, b in runnable]
+    return [i for i in intervals if i is not None]
+
+
 def _modelled(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction:
     """The fitted model at the user's GPU (or across both reference GPUs when none is named)."""
     spec = ctx.spec
     factors = list(ctx.factors)
     if spec is None:
-        intervals = []
-        for gpu, baseline in REFERENCE_SETUPS:
-            ref = gpu_spec(gpu)
-            interval = _log_interval(setup, ctx, fitted, ref, baseline) if ref else None
-            if interval:
-                intervals.append(interval)
+        intervals = _reference_intervals(setup, ctx, fitted)
         centre = sum(i[0] for i in intervals) / len(intervals)
         low, high = min(i[1] for i in intervals), max(i[2] for i in intervals)
     else:
@@ -710,6 +743,7 @@ def _matches(record: TeamRecord, setup: Setup) -> bool:
             record.family or family_of_model(record.model),
         ),
         (setup.precision, record.precision),
+        (setup.baseline, getattr(record, "baseline", None)),
     ]
     if any(mine and theirs and mine != theirs for mine, theirs in pairs):
         return False
