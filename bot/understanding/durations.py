@@ -200,7 +200,7 @@ def _excluded(tokens: list[Token], start: int, end: int) -> bool:
     steps = 0
     while j >= 0 and steps < 4:
         tok = tokens[j]
-        if tok.kind == SYM and tok.is_boundary:
+        if tok.is_boundary or (tok.kind == NUM and tok.role != "price"):
             break
         if tok.kind == WORD and _cue(tok, DURATION_EXCLUDERS_BEFORE) or tok.role == "price":
             return True

@@ -143,10 +143,10 @@ CLOCK_WORDS = frozenset({"am", "pm", "oclock", "o'clock", "صباحا", "مسا�
 
 # Durations near these are deadlines, intervals or the past, not the FP32 time.
 DURATION_EXCLUDERS_BEFORE = frozenset(
-    """deadline deadlines due ddl within before every each per ago since after later
-    remaining left budget need needed must finish submission checkpoint checkpoints
+    """deadline deadlines due ddl within before every each per since
+    remaining left budget submission checkpoint checkpoints
     warmup warm-up eval evaluation log logging save saving eta
-    موعد الموعد التسليم تسليم النهائي مهله ديدلاين باقي متبقي كل لكل قبل منذ بعد خلال
+    موعد الموعد التسليم تسليم النهائي مهله ديدلاين باقي متبقي كل لكل منذ قبل خلال
     يتبقي تبقي الديدلاين""".split()
 )
 DURATION_EXCLUDERS_AFTER = frozenset(

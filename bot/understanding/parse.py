@@ -48,7 +48,8 @@ _UNITS = {"sec": TimeUnit.MINUTES, "min": TimeUnit.MINUTES, "h": TimeUnit.HOURS,
           "d": TimeUnit.DAYS, "w": TimeUnit.WEEKS, "mo": TimeUnit.DAYS, "y": TimeUnit.YEARS}
 _UNIT_SCALE = {"sec": 1 / 60, "mo": 730 / 24}
 _LABEL_WINDOW = 4
-_JOINERS = frozenset({"or", "to", "-", "او", "الي"})
+_MIXED_WORDS = frozenset({"amp", "mixed", "fp16", "bf16", "fp8", "المختلطه", "mp"})
+_JOINERS = frozenset({"or", "to", "-", "او", "الي", "vs", "versus", "مقابل"})
 
 
 def understand(text: str, channel: Channel, *, preferred_lang: Lang | None = None) -> Query:
@@ -89,8 +90,7 @@ class _Reading:
         labelled_times = self._read_labels(ratios)
         lang = detect_language(tokens, self.preferred)
         times = self._times(durations, labelled_times)
-        if self._is_bare():
-            self._by_position(times, ratios)
+        unplaced = self._by_position(times, ratios) if self._is_bare() else []
         common = dict(
             lang=lang, gpu=names.gpu, model=names.model, **self._context_fields(ctx)
         )
@@ -98,6 +98,9 @@ class _Reading:
             if ctx.params is None:
                 ctx.params = self._large_bare_number()
             return Query(intent=Intent.MEMORY, params=ctx.params, optimizer=ctx.optimizer,
+                         **common)
+        if unplaced:
+            return Query(intent=Intent.ESTIMATE, reason=Reason.AMBIGUOUS, candidates=unplaced,
                          **common)
         return self._decide(times, ratios, common, names.gpu or names.model)
 
@@ -143,8 +146,10 @@ class _Reading:
             if tok.is_boundary:
                 return None
             if tok.kind == NUM:
-                # "النسبة ٢ أو ٣": the second number shares the first one's label.
-                if tok.role in ("ratio", "time") and steps == 1 and tokens[j + 1].text in _JOINERS:
+                # "النسبة ٢ أو ٣", "ratio 2 on V100 vs 3 on A100": the second number
+                # shares the first one's label.
+                between = {t.text for t in tokens[j + 1 : i]}
+                if tok.role in ("ratio", "time") and not tok.suffix and between & _JOINERS:
                     return (tok.role, "h")
                 return None
             if tok.kind == WORD:
@@ -191,16 +196,23 @@ class _Reading:
             return True
         return all(t.kind != WORD or t.role or t.text in TECH_WORDS for t in self.tokens)
 
-    def _by_position(self, times: list[Quantity], ratios: list[RatioCand]) -> None:
-        """``100 2`` = 100 hours and ratio 2; labels and units already won."""
-        for i, tok in enumerate(self.tokens):
-            if tok.kind != NUM or tok.role:
-                continue
+    def _by_position(self, times: list[Quantity], ratios: list[RatioCand]) -> list[str]:
+        """``100 2`` = 100 hours and ratio 2; labels and units already won.
+
+        Returns the bare numbers when there are more than the free slots
+        (``100 2 3``): which one is which cannot be known.
+        """
+        bare = [(i, t) for i, t in enumerate(self.tokens) if t.kind == NUM and not t.role]
+        slots = (not times) + (not ratios)
+        if len(bare) > max(slots, 1):
+            return [t.text for _, t in bare]
+        for i, tok in bare:
             tok.role = "position"
             if not times:
                 times.append(Quantity(tok.value, "h", i, i + 1))
             else:
                 ratios.append(RatioCand(tok.value, i, tok.text))
+        return []
 
     def _asks_memory(self) -> bool:
         return any(_is(t, MEMORY_WORDS) for t in self.tokens)
@@ -225,6 +237,13 @@ class _Reading:
     ) -> Query:
         times = _distinct(times, key=lambda q: q.hours)
         ratios = _distinct(ratios, key=lambda r: r.value)
+        pair = self._fp32_and_mixed(times) if len(times) == 2 else None
+        if pair is not None:
+            # "FP32 takes 10 h, AMP takes 6 h": the ratio is what was measured.
+            fp32_q, mixed_q = pair
+            times = [fp32_q]
+            if not ratios and mixed_q.hours:
+                ratios = [RatioCand(fp32_q.hours / mixed_q.hours, mixed_q.start, "")]
         fp32 = _duration(times[0]) if len(times) == 1 else None
         ratio = ratios[0].value if len(ratios) == 1 else None
         if not times and not ratios:
@@ -239,6 +258,30 @@ class _Reading:
             reason = _reason(fp32, ratio)
         return Query(intent=Intent.ESTIMATE, fp32=fp32, ratio=ratio, reason=reason,
                      candidates=candidates, **common)
+
+    def _fp32_and_mixed(self, times: list[Quantity]) -> tuple[Quantity, Quantity] | None:
+        """Two times, one said of FP32 and the other of mixed precision, else None."""
+        marks = [self._precision_near(q) for q in times]
+        if sorted(marks) == ["fp32", "mixed"]:
+            fp32_q = times[marks.index("fp32")]
+            return fp32_q, times[marks.index("mixed")]
+        return None
+
+    def _precision_near(self, q: Quantity) -> str:
+        """Which precision the clause around a time speaks of ("" when none or both)."""
+        tokens = self.tokens
+        near: list[Token] = []
+        for j in range(q.start - 1, max(-1, q.start - 6), -1):
+            if tokens[j].is_boundary or tokens[j].kind == NUM:
+                break
+            near.append(tokens[j])
+        for tok in tokens[q.end : q.end + 3]:
+            if tok.is_boundary or tok.kind == NUM:
+                break
+            near.append(tok)
+        said = {"fp32" if t.text in ("fp32", "tf32") else "mixed" for t in near
+                if t.text in ("fp32", "tf32") or _is(t, _MIXED_WORDS)}
+        return said.pop() if len(said) == 1 else ""
 
     def _without_numbers(self, common: dict, named: str | None) -> Query:
         """Help for greetings and general questions; no_numbers when an estimate was asked."""
