@@ -54,8 +54,12 @@ class Settings(BaseSettings):
     slack_retry_count: int = 2
 
     @field_validator(
-        "slack_bot_token", "slack_signing_secret", "slack_app_token",
-        "slack_client_id", "slack_client_secret", mode="before",
+        "slack_bot_token",
+        "slack_signing_secret",
+        "slack_app_token",
+        "slack_client_id",
+        "slack_client_secret",
+        mode="before",
     )
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:

@@ -9,7 +9,6 @@ and never needs Slack or torch.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Sequence
 
 from bot.models import Channel, Lang
@@ -41,6 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_experiment_arguments(experiment)
 
+    serve = sub.add_parser("serve", help="run the Slack app in HTTP mode (POST /slack/events)")
+    serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
+    serve.add_argument("--port", type=int, default=3000, help="port to listen on (default 3000)")
+    sub.add_parser("socket", help="run the Slack app in Socket Mode (needs SLACK_APP_TOKEN)")
+
     return parser
 
 
@@ -62,12 +66,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.experiment.cli import run_experiment
 
         return run_experiment(args)
+    if args.command == "serve":
+        from bot.slack.cli import run_serve
+
+        return run_serve(args.host, args.port)
+    if args.command == "socket":
+        from bot.slack.cli import run_socket
+
+        return run_socket()
     return 2
 
 
 def _auto() -> int:
-    """No subcommand: start the console (Slack modes come with the Slack app)."""
+    """No subcommand: Socket Mode, HTTP or the console, by the Slack settings present."""
     from bot.cli.console import run_console
+    from bot.slack.cli import run_auto
 
-    print("mpbot: no Slack tokens configured, starting the local console.", file=sys.stderr)
-    return run_console(Channel.DM, None)
+    return run_auto(lambda: run_console(Channel.DM, None))

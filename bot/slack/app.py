@@ -1,0 +1,97 @@
+"""The Bolt app: one place that decides tokens, OAuth, clients and middleware.
+
+A sync :class:`slack_bolt.App` on a threaded WSGI server: the listeners do
+blocking work (database, the core, Web API calls with retries), which a
+thread pool runs safely, while Bolt acknowledges each request at once. On
+this machine a bare sync App on waitress and a bare AsyncApp on uvicorn
+served the same load equally fast, so nothing was gained by going async.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from slack_bolt import App, BoltRequest, BoltResponse
+from slack_bolt.oauth.oauth_settings import OAuthSettings
+from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
+from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
+from sqlalchemy.exc import SQLAlchemyError
+
+from bot.settings import Settings
+from bot.slack.clients import web_client
+from bot.slack.handlers import Handlers
+from bot.store import Store
+
+EVENTS_PATH = "/slack/events"
+INSTALL_PATH = "/slack/install"
+REDIRECT_PATH = "/slack/oauth_redirect"
+# The least scopes the listeners use (see deploy/slack manifests).
+BOT_SCOPES = ("commands", "app_mentions:read", "chat:write", "im:history", "users:read")
+OAUTH_STATE_TTL_S = 600
+log = logging.getLogger(__name__)
+
+
+def create_app(settings: Settings, store: Store) -> App:
+    """The configured app; in OAuth mode installations live in ``store``'s database."""
+    secret = settings.slack_signing_secret
+    options: dict = {
+        "signing_secret": secret.get_secret_value() if secret else "",
+        "logger": logging.getLogger("slack_bolt"),
+    }
+    if settings.oauth_enabled:
+        # Per-installation clients copy this one's base URL and retry handlers.
+        options["client"] = web_client(settings)
+        client_secret = settings.slack_client_secret.get_secret_value()  # type: ignore[union-attr]
+        options["oauth_settings"] = OAuthSettings(
+            client_id=settings.slack_client_id,
+            client_secret=client_secret,
+            scopes=list(BOT_SCOPES),
+            installation_store=SQLAlchemyInstallationStore(
+                client_id=settings.slack_client_id, engine=store.engine
+            ),
+            state_store=SQLAlchemyOAuthStateStore(
+                expiration_seconds=OAUTH_STATE_TTL_S, engine=store.engine
+            ),
+            install_path=INSTALL_PATH,
+            redirect_uri_path=REDIRECT_PATH,
+        )
+    else:
+        token = settings.slack_bot_token.get_secret_value()  # type: ignore[union-attr]
+        options["client"] = web_client(settings, token=token)
+    app = App(**options)
+    app.use(answer_each_event_once(store))
+    Handlers(settings, store).register(app)
+    return app
+
+
+def answer_each_event_once(store: Store) -> Callable:
+    """Ack Slack's redeliveries of an event we already took, without running it again.
+
+    The event id is recorded in the database, so a retry that lands on another
+    replica is caught too. If the database is unreachable we answer anyway:
+    a rare double answer beats a silent bot.
+    """
+
+    def middleware(req: BoltRequest, resp: BoltResponse, next: Callable) -> BoltResponse | None:
+        body = req.body or {}
+        event_id = body.get("event_id") if body.get("type") == "event_callback" else None
+        if event_id:
+            try:
+                first = store.first_delivery(event_id)
+            except SQLAlchemyError as error:
+                log.warning(
+                    "event dedupe unavailable (event_id=%s): %s", event_id, type(error).__name__
+                )
+                first = True
+            if not first:
+                log.info(
+                    "event_id=%s already taken (retry %s, %s): not answered again",
+                    event_id,
+                    req.headers.get("x-slack-retry-num", ["?"])[0],
+                    req.headers.get("x-slack-retry-reason", ["?"])[0],
+                )
+                return BoltResponse(status=200, body="")
+        return next()
+
+    return middleware

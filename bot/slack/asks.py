@@ -1,0 +1,87 @@
+"""A question to the core, small enough to ride in a Slack button.
+
+Buttons cannot call back into a conversation, so each one carries the
+question that produced its message (text, where it was asked, the language,
+the thread's FP32 time). Clicking it asks the core again: the bot keeps no
+per-message state and any replica can answer the click.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+
+from bot.conversation import Turn, answer
+from bot.models import Channel, Lang
+from bot.rendering import render
+
+# Slack's limit for a button's value.
+MAX_VALUE_CHARS = 2000
+# The follow-up a ratio button asks, in the words a user would type.
+RATIO_FOLLOW_UP = {Lang.EN: "and with ratio {ratio}?", Lang.AR: "وبنسبة {ratio}؟"}
+
+
+@dataclass(frozen=True)
+class Ask:
+    text: str
+    channel: Channel
+    lang: Lang | None = None
+    thread_hours: float | None = None
+    # Reply in ``lang`` even when the message's own words are in the other one
+    # (the language button, the modal).
+    force_lang: bool = False
+
+    def answer(self) -> Turn:
+        turn = answer(
+            self.text,
+            self.channel,
+            preferred_lang=self.lang,
+            thread_fp32_hours=self.thread_hours,
+        )
+        if self.force_lang and self.lang is not None and turn.reply.lang != self.lang:
+            turn = replace(turn, reply=render(turn.advice, self.lang))
+        return turn
+
+    def with_ratio(self, ratio: float, fp32_hours: float) -> Ask:
+        lang = self.lang or Lang.EN
+        return Ask(
+            text=RATIO_FOLLOW_UP[lang].format(ratio=f"{ratio:g}"),
+            channel=self.channel,
+            lang=lang,
+            thread_hours=fp32_hours,
+            force_lang=True,
+        )
+
+    def in_lang(self, lang: Lang) -> Ask:
+        return replace(self, lang=lang, force_lang=True)
+
+    def encode(self) -> str | None:
+        """The button value, or None when the question is too long to carry."""
+        value = json.dumps(
+            {
+                "t": self.text,
+                "c": self.channel.value,
+                "l": self.lang.value if self.lang else None,
+                "h": self.thread_hours,
+                "f": self.force_lang,
+            },
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+        return value if len(value) <= MAX_VALUE_CHARS else None
+
+    @classmethod
+    def decode(cls, value: str | None) -> Ask | None:
+        """Read a button value back; None for anything we did not write."""
+        try:
+            data = json.loads(value or "")
+            hours = data["h"]
+            return cls(
+                text=str(data["t"]),
+                channel=Channel(data["c"]),
+                lang=Lang(data["l"]) if data["l"] else None,
+                thread_hours=float(hours) if hours is not None else None,
+                force_lang=bool(data["f"]),
+            )
+        except (ValueError, KeyError, TypeError):
+            return None

@@ -1,0 +1,377 @@
+"""What the app does with each kind of Slack request.
+
+Every listener acknowledges first (Bolt answers Slack's HTTP request at that
+moment), then asks the core and sends the reply with retrying clients. Any
+failure after that is logged with the request's ids and, when possible,
+turned into a short apology in the user's language; nothing propagates.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from slack_bolt import Ack, App, BoltContext
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+
+from bot.conversation import Turn
+from bot.models import Channel, Intent, Lang
+from bot.settings import Settings
+from bot.slack import labels
+from bot.slack.asks import Ask
+from bot.slack.blocks import (
+    ACTION_DETAILS,
+    ACTION_EXPERIMENT,
+    ACTION_LANG,
+    ACTION_NEW_ESTIMATE,
+    ACTION_RATIO,
+    ACTION_SHARE,
+    RATIOS,
+    details_message,
+    reply_message,
+    text_message,
+)
+from bot.slack.clients import webhook_client
+from bot.slack.language import LanguagePreferences
+from bot.slack.views import MODAL_CALLBACK, estimate_modal, field_errors, home_view, read_modal
+from bot.store import Store
+
+COMMAND = "/mpestimate"
+# A DM is one conversation: follow-ups outside a thread share this key.
+DM_THREAD = "-"
+log = logging.getLogger(__name__)
+
+
+class Handlers:
+    def __init__(self, settings: Settings, store: Store) -> None:
+        self.settings = settings
+        self.store = store
+        self.languages = LanguagePreferences(store)
+
+    def register(self, app: App) -> None:
+        app.command(COMMAND)(self.on_command)
+        app.event("app_mention")(self.on_mention)
+        app.event("message")(self.on_message)
+        app.event("app_home_opened")(self.on_home_opened)
+        app.action(ACTION_NEW_ESTIMATE)(self.on_new_estimate)
+        app.view(MODAL_CALLBACK)(self.on_modal_submit)
+        for index in range(len(RATIOS)):
+            app.action(ACTION_RATIO.format(index=index))(self.on_reanswer)
+        app.action(ACTION_LANG)(self.on_language_button)
+        app.action(ACTION_DETAILS)(self.on_details)
+        app.action(ACTION_EXPERIMENT)(self.on_experiment)
+        app.action(ACTION_SHARE)(self.on_share)
+
+    # -- slash command ------------------------------------------------------
+
+    def on_command(self, ack: Ack, command: dict, client: WebClient, context: BoltContext) -> None:
+        ack()
+        ids = _ids(context, trigger=command.get("trigger_id"))
+        url = command.get("response_url")
+        lang = None
+
+        def apologize(message: dict) -> None:
+            self.respond(url, {**message, "response_type": "ephemeral"}, ids)
+
+        with self.guard(ids, lambda: lang, apologize):
+            lang = self.languages.preferred(client, context.team_id, context.user_id)
+            turn = Ask(command.get("text") or "", Channel.COMMAND, lang).answer()
+            lang = turn.reply.lang
+            self._remember_choice(turn, context)
+            ask = Ask(command.get("text") or "", Channel.COMMAND, lang)
+            message = reply_message(turn, ask, shareable=True)
+            self.respond(url, {**message, "response_type": "ephemeral"}, ids)
+
+    # -- mentions and DMs ---------------------------------------------------
+
+    def on_mention(self, event: dict, body: dict, client: WebClient, context: BoltContext) -> None:
+        if _from_bot(event):
+            return
+        root = event.get("thread_ts") or event["ts"]
+        text = (event.get("text") or "").replace(f"<@{context.bot_user_id}>", " ").strip()
+        self._converse(
+            client,
+            context,
+            body,
+            text,
+            Channel.MENTION,
+            key=root if event.get("thread_ts") else None,
+            root=root,
+            reply_ts=root,
+        )
+
+    def on_message(self, event: dict, body: dict, client: WebClient, context: BoltContext) -> None:
+        """DMs only: edits, deletions, other subtypes and bots are ignored."""
+        if event.get("channel_type") != "im" or event.get("subtype") or _from_bot(event):
+            return
+        thread = event.get("thread_ts")
+        self._converse(
+            client,
+            context,
+            body,
+            event.get("text") or "",
+            Channel.DM,
+            key=thread or DM_THREAD,
+            root=thread or DM_THREAD,
+            reply_ts=thread,
+        )
+
+    def _converse(
+        self,
+        client: WebClient,
+        context: BoltContext,
+        body: dict,
+        text: str,
+        channel: Channel,
+        *,
+        key: str | None,
+        root: str,
+        reply_ts: str | None,
+    ) -> None:
+        """Answer in place: ``key`` finds an earlier FP32 time, ``root`` stores this one."""
+        event = body["event"]
+        ids = _ids(context, body=body)
+        lang = None
+
+        def apologize(message: dict) -> None:
+            client.chat_postMessage(channel=event["channel"], thread_ts=reply_ts, **message)
+
+        with self.guard(ids, lambda: lang, apologize):
+            lang = self.languages.preferred(client, context.team_id, event.get("user"))
+            hours = self.store.thread_hours(context.team_id, event["channel"], key) if key else None
+            ask = Ask(text, channel, lang, thread_hours=hours)
+            turn = ask.answer()
+            lang = turn.reply.lang
+            self._remember_choice(turn, context, user_id=event.get("user"))
+            message = reply_message(turn, Ask(text, channel, lang, thread_hours=hours))
+            client.chat_postMessage(channel=event["channel"], thread_ts=reply_ts, **message)
+            if turn.advice.fp32_hours is not None:
+                self.store.remember_thread(
+                    context.team_id, event["channel"], root, turn.advice.fp32_hours
+                )
+
+    # -- App Home and the modal ---------------------------------------------
+
+    def on_home_opened(
+        self, event: dict, body: dict, client: WebClient, context: BoltContext
+    ) -> None:
+        if event.get("tab") != "home":
+            return
+        ids = _ids(context, body=body)
+        with self.guard(ids, lambda: None, None):
+            lang = self.languages.preferred(client, context.team_id, event["user"]) or Lang.EN
+            client.views_publish(user_id=event["user"], view=home_view(lang))
+
+    def on_new_estimate(
+        self, ack: Ack, body: dict, client: WebClient, context: BoltContext
+    ) -> None:
+        ack()
+        ids = _ids(context, trigger=body.get("trigger_id"))
+        with self.guard(ids, lambda: None, None):
+            lang = self.languages.preferred(client, context.team_id, context.user_id) or Lang.EN
+            client.views_open(trigger_id=body["trigger_id"], view=estimate_modal(lang))
+
+    def on_modal_submit(
+        self, ack: Ack, view: dict, client: WebClient, context: BoltContext
+    ) -> None:
+        """Invalid fields go back to the modal (``response_action: errors``); else a DM."""
+        ids = _ids(context)
+        fields = read_modal(view)
+        try:
+            turn = Ask(fields.as_message(), Channel.DM, fields.lang, force_lang=True).answer()
+        except Exception:
+            log.exception("modal answer failed %s", ids)
+            ack(
+                response_action="errors",
+                errors=field_errors(None, labels.label(fields.lang, labels.APOLOGY)),
+            )
+            return
+        if turn.advice.reason is not None:
+            ack(response_action="errors", errors=field_errors(turn.advice.reason, turn.reply.text))
+            return
+        ack()
+        with self.guard(ids, lambda: fields.lang, None):
+            ask = Ask(fields.as_message(), Channel.DM, fields.lang, force_lang=True)
+            response = client.chat_postMessage(channel=context.user_id, **reply_message(turn, ask))
+            if turn.advice.fp32_hours is not None:
+                self.store.remember_thread(
+                    context.team_id, response["channel"], DM_THREAD, turn.advice.fp32_hours
+                )
+
+    # -- buttons under a reply ----------------------------------------------
+
+    def on_reanswer(self, ack: Ack, action: dict, body: dict, context: BoltContext) -> None:
+        """Ratio buttons: the same question asked again with another ratio."""
+        ack()
+        self._button(
+            action,
+            body,
+            context,
+            lambda ask: reply_message(ask.answer(), ask, shareable=_is_ephemeral(body)),
+            replace=True,
+        )
+
+    def on_language_button(self, ack: Ack, action: dict, body: dict, context: BoltContext) -> None:
+        ack()
+        ask = Ask.decode(action.get("value"))
+        if ask is not None and ask.lang is not None:
+            with self.guard(_ids(context), lambda: ask.lang, None):
+                self.languages.choose(context.team_id, context.user_id, ask.lang)
+        self._button(
+            action,
+            body,
+            context,
+            lambda ask: reply_message(ask.answer(), ask, shareable=_is_ephemeral(body)),
+            replace=True,
+        )
+
+    def on_details(self, ack: Ack, action: dict, body: dict, context: BoltContext) -> None:
+        ack()
+        self._button(
+            action, body, context, lambda ask: details_message(ask.answer().reply), replace=False
+        )
+
+    def on_experiment(self, ack: Ack, action: dict, body: dict, context: BoltContext) -> None:
+        ack()
+        value = action.get("value")
+        lang = Lang(value) if value in (Lang.AR.value, Lang.EN.value) else Lang.EN
+        ids = _ids(context)
+        with self.guard(ids, lambda: lang, None):
+            message = text_message(labels.label(lang, labels.EXPERIMENT_RECIPE))
+            self.respond(
+                body.get("response_url"),
+                {**message, "response_type": "ephemeral", "replace_original": False},
+                ids,
+            )
+
+    def on_share(self, ack: Ack, action: dict, body: dict, context: BoltContext) -> None:
+        """Post the ephemeral answer for everyone, then remove the private copy."""
+        ack()
+        ids = _ids(context)
+        ask = Ask.decode(action.get("value"))
+        url = body.get("response_url")
+        lang = ask.lang if ask else None
+        with self.guard(ids, lambda: lang, self._ephemeral_apology(url, ids)):
+            if ask is None:
+                self.respond(url, _expired(lang), ids)
+                return
+            turn = ask.answer()
+            message = reply_message(turn, ask)
+            shared_by = labels.label(
+                turn.reply.lang, labels.SHARED_BY, user=f"<@{context.user_id}>"
+            )
+            message["blocks"].append(
+                {"type": "context", "elements": [{"type": "mrkdwn", "text": shared_by}]}
+            )
+            sent = self.respond(
+                url, {**message, "response_type": "in_channel", "replace_original": False}, ids
+            )
+            if sent:
+                self.respond(url, {"delete_original": True}, ids)
+
+    def _button(
+        self,
+        action: dict,
+        body: dict,
+        context: BoltContext,
+        build: Callable[[Ask], dict],
+        *,
+        replace: bool,
+    ) -> None:
+        """Answer a click privately; on a private message, update it in place."""
+        ids = _ids(context)
+        ask = Ask.decode(action.get("value"))
+        url = body.get("response_url")
+        with self.guard(ids, lambda: ask.lang if ask else None, self._ephemeral_apology(url, ids)):
+            if ask is None:
+                self.respond(url, _expired(None), ids)
+                return
+            message = build(ask)
+            in_place = replace and _is_ephemeral(body)
+            self.respond(
+                url, {**message, "response_type": "ephemeral", "replace_original": in_place}, ids
+            )
+
+    # -- plumbing -----------------------------------------------------------
+
+    def respond(self, url: str | None, message: dict, ids: dict) -> bool:
+        """POST to a ``response_url`` with retries; False (logged) when it failed."""
+        if not url:
+            log.error("no response_url to answer %s", ids)
+            return False
+        try:
+            response = webhook_client(url, self.settings).send_dict(message)
+        except OSError as error:
+            log.error("response_url unreachable %s: %s", ids, error)
+            return False
+        if response.status_code != 200:
+            log.error(
+                "response_url answered %s %s %s", response.status_code, response.body[:200], ids
+            )
+            return False
+        return True
+
+    def _ephemeral_apology(self, url: str | None, ids: dict) -> Callable[[dict], None]:
+        def apologize(message: dict) -> None:
+            self.respond(
+                url, {**message, "response_type": "ephemeral", "replace_original": False}, ids
+            )
+
+        return apologize
+
+    def _remember_choice(
+        self, turn: Turn, context: BoltContext, user_id: str | None = None
+    ) -> None:
+        choice = turn.query.lang_choice
+        if turn.query.intent is Intent.SET_LANG and choice is not None:
+            self.languages.choose(context.team_id, user_id or context.user_id, choice)
+
+    @contextmanager
+    def guard(
+        self, ids: dict, lang: Callable[[], Lang | None], apologize: Callable[[dict], None] | None
+    ) -> Iterator[None]:
+        """Log any failure with the request's ids; apologize to the user if we can."""
+        try:
+            yield
+        except SlackApiError as error:
+            log.error(
+                "Slack API call failed %s: %s (slack_req_id=%s)",
+                ids,
+                error.response.get("error"),
+                error.response.headers.get("x-slack-req-id"),
+            )
+        except Exception:
+            log.exception("could not answer %s", ids)
+            if apologize is None:
+                return
+            try:
+                apologize(text_message(labels.label(lang() or Lang.EN, labels.APOLOGY)))
+            except (SlackApiError, OSError) as error:  # the apology's own failure: one line
+                log.error("could not send the apology %s: %s", ids, type(error).__name__)
+
+
+def _ids(context: BoltContext, *, body: dict | None = None, trigger: str | None = None) -> dict:
+    """The ids worth logging to find a request again (never tokens or text)."""
+    ids = {"team": context.team_id, "user": context.user_id, "channel": context.channel_id}
+    if body is not None:
+        ids["event_id"] = body.get("event_id")
+    if trigger:
+        ids["trigger"] = trigger
+    return {key: value for key, value in ids.items() if value}
+
+
+def _from_bot(event: dict) -> bool:
+    return bool(
+        event.get("bot_id") or event.get("bot_profile") or event.get("subtype") == "bot_message"
+    )
+
+
+def _is_ephemeral(body: dict) -> bool:
+    return bool((body.get("container") or {}).get("is_ephemeral"))
+
+
+def _expired(lang: Lang | None) -> dict:
+    message = text_message(labels.label(lang or Lang.EN, labels.EXPIRED))
+    return {**message, "response_type": "ephemeral", "replace_original": False}

@@ -1,0 +1,81 @@
+"""The Slack app's own words (buttons, App Home, the modal), in both languages.
+
+They live in the gettext domain ``slack`` (``locales/<lang>/LC_MESSAGES/slack.po``),
+next to the rendering catalogs, so translators find every string in one place.
+Replies themselves are worded by ``bot.rendering``; these are only the chrome.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from babel.support import NullTranslations, Translations
+
+import bot
+from bot.models import Lang
+
+DOMAIN = "slack"
+# Each language named in itself: the label of the button that switches to it.
+LANGUAGE_NAMES = {Lang.AR: "العربية", Lang.EN: "English"}
+
+
+def _locales_dir() -> Path:
+    """``bot/locales`` in an installed wheel, the repository's ``locales/`` otherwise."""
+    package = Path(bot.__file__).resolve().parent
+    for candidate in (package / "locales", package.parent / "locales"):
+        if (candidate / "en" / "LC_MESSAGES" / f"{DOMAIN}.mo").is_file():
+            return candidate
+    raise FileNotFoundError(f"compiled {DOMAIN} catalogs not found near {package}")
+
+
+@cache
+def _catalog(lang: Lang) -> NullTranslations:
+    return Translations.load(str(_locales_dir()), locales=[lang.value], domain=DOMAIN)
+
+
+def label(lang: Lang, msgid: str, **values: object) -> str:
+    """``msgid`` in ``lang``, with ``{name}`` placeholders filled."""
+    text = _catalog(lang).gettext(msgid)
+    return text.format(**values) if values else text
+
+
+# The msgids, in one place so `pybabel extract` and the tests see them all.
+RATIO_BUTTON = "Ratio {ratio}"
+DETAILS_BUTTON = "Details"
+EXPERIMENT_BUTTON = "Validate with a small experiment"
+SHARE_BUTTON = "Share in channel"
+NEW_ESTIMATE = "New estimate"
+APOLOGY = "Sorry, something went wrong on my side. Please try again in a minute."
+EXPIRED = "This button no longer works. Please ask again."
+SHARED_BY = "Shared by {user}"
+HOME_TITLE = "Mixed-precision training time"
+HOME_GUIDE = (
+    "Tell me how long training takes in FP32 and I estimate the time with mixed precision "
+    "(FP32 time ÷ ratio; the ratio is usually 1.2–2.5).\n"
+    "• `/mpestimate 100 2`: 100 hours at ratio 2\n"
+    "• `/mpestimate 36h A100 BERT`: I suggest the ratio\n"
+    "• `/mpestimate lang ar`: answer me in Arabic\n"
+    "• Mention me in a channel, or write to me here in Messages."
+)
+MODAL_SUBMIT = "Estimate"
+MODAL_CLOSE = "Cancel"
+FP32_TIME = "FP32 training time"
+FP32_TIME_HINT = "A number, for example 100 or 2.5"
+UNIT = "Unit"
+UNIT_MINUTES = "minutes"
+UNIT_HOURS = "hours"
+UNIT_DAYS = "days"
+UNIT_WEEKS = "weeks"
+RATIO = "Speed-up ratio (optional)"
+RATIO_HINT = "Usually 1.2–2.5. Leave it empty and I suggest one from the GPU or model."
+SETUP = "GPU or model (optional)"
+SETUP_PLACEHOLDER = "for example ResNet-50 on V100"
+EXPERIMENT_RECIPE = (
+    "*Validate the ratio with a small experiment*\n"
+    "1. Use the same model, data and batch size for both runs.\n"
+    "2. Warm up for a few dozen steps, then time 100 or more steady steps in FP32.\n"
+    "3. Do the same with mixed precision (autocast; with FP16 also a gradient scaler).\n"
+    "4. Ratio = FP32 step time ÷ mixed-precision step time.\n"
+    "`mpbot experiment --model resnet50` does all of this for you on your GPU."
+)

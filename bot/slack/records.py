@@ -1,0 +1,421 @@
+"""The team's measurements in Slack: record, history, delete, and the "Record my result" modal.
+
+``/mpestimate record ...``, ``history [page]`` and ``delete N`` (and their
+Arabic forms) are read by :mod:`bot.understanding.record_command`; this module
+only moves them between Slack, the store and the words in
+:mod:`bot.rendering.records`. History is an ephemeral message with "Newer" /
+"Older" buttons and a delete button (with a confirmation) on each record;
+deleting is allowed to the person who recorded it or a workspace admin
+(``users.info``: ``is_admin``/``is_owner``), checked again on every click.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import TYPE_CHECKING
+
+from slack_bolt import Ack, App, BoltContext
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+from slack_sdk.models.blocks import (
+    ActionsBlock,
+    Block,
+    ButtonElement,
+    ConfirmObject,
+    InputBlock,
+    MarkdownTextObject,
+    NumberInputElement,
+    Option,
+    PlainTextInputElement,
+    SectionBlock,
+    StaticSelectElement,
+)
+from slack_sdk.models.views import View
+from sqlalchemy.exc import SQLAlchemyError
+
+from bot.models import Lang
+from bot.records import RecordDraft, RecordReason, validate
+from bot.records.models import MAX_GPU_CHARS, MAX_MODEL_CHARS, Record, RecordPage
+from bot.rendering.records import RecordWords
+from bot.store import Store
+from bot.store.records import (
+    DeleteOutcome,
+    add_record,
+    delete_record,
+    get_record,
+    list_records,
+    records_for_team,
+)
+from bot.understanding.record_command import (
+    DeleteCommand,
+    HistoryCommand,
+    RecordCommand,
+    read_command,
+    read_fields,
+)
+
+if TYPE_CHECKING:
+    from bot.slack.handlers import Handlers
+
+ACTION_RECORD = "mp_record_open"
+ACTION_PAGE = "mp_records_page"
+ACTION_DELETE = "mp_record_delete"
+RECORD_MODAL = "mp_record_modal"
+INPUT = "value"
+GPU, MODEL, COUNT, PRECISION, FP32, MIXED, RATIO = (
+    "rec_gpu",
+    "rec_model",
+    "rec_count",
+    "rec_precision",
+    "rec_fp32",
+    "rec_mixed",
+    "rec_ratio",
+)
+PRECISIONS = ("fp16", "bf16", "fp8")
+log = logging.getLogger(__name__)
+
+
+def record_button(lang: Lang) -> ButtonElement:
+    """ "Record my result": opens the modal (placed under the experiment instructions)."""
+    return ButtonElement(
+        text=RecordWords(lang).labels().record_button, action_id=ACTION_RECORD, value=lang.value
+    )
+
+
+def with_record_button(message: dict, lang: Lang) -> dict:
+    """``message`` with the "Record my result" button appended."""
+    actions = ActionsBlock(elements=[record_button(lang)]).to_dict()
+    return {**message, "blocks": [*message.get("blocks", []), actions]}
+
+
+class TeamRecords:
+    """Listeners and command handling; reuses the app's replies, guard and store."""
+
+    def __init__(self, handlers: Handlers) -> None:
+        self.handlers = handlers
+        self.store: Store = handlers.store
+
+    def register(self, app: App) -> None:
+        app.action(ACTION_RECORD)(self.on_record_button)
+        app.view(RECORD_MODAL)(self.on_modal_submit)
+        app.action(ACTION_PAGE)(self.on_page)
+        app.action(ACTION_DELETE)(self.on_delete)
+
+    def for_team(self, team_id: str | None) -> list[Record]:
+        """The workspace's records for estimates; none (logged) when the database fails."""
+        if not team_id:
+            return []
+        try:
+            return records_for_team(self.store.engine, team_id)
+        except SQLAlchemyError as error:
+            log.warning("team records unavailable (team=%s): %s", team_id, type(error).__name__)
+            return []
+
+    # -- /mpestimate record | history | delete ------------------------------------
+    def command(self, text: str, client: WebClient, context: BoltContext) -> dict | None:
+        """The reply to a records command, or None when ``text`` is a question."""
+        parsed = read_command(text)
+        if parsed is None:
+            return None
+        words = RecordWords(parsed.lang)
+        if isinstance(parsed, HistoryCommand):
+            return self.history(context.team_id, parsed.page, parsed.lang)
+        if isinstance(parsed, DeleteCommand):
+            outcome = self.delete(client, context.team_id, context.user_id, parsed.record_id)
+            return _text(_outcome_text(words, outcome, parsed.record_id))
+        if isinstance(parsed, RecordCommand) and parsed.draft is not None:
+            record = self.add(context.team_id, context.user_id, parsed.draft)
+            return _text(words.recorded(record))
+        message = _text(words.refused(parsed.reasons))
+        return with_record_button(message, parsed.lang)
+
+    def add(self, team_id: str, user_id: str, draft: RecordDraft) -> Record:
+        return add_record(self.store.engine, team_id, user_id, draft, validate(draft))
+
+    def delete(
+        self, client: WebClient, team_id: str, user_id: str, record_id: int
+    ) -> DeleteOutcome:
+        """Recorder or workspace admin; Slack is asked only when it is someone else's."""
+        record = get_record(self.store.engine, team_id, record_id)
+        if record is None:
+            return DeleteOutcome.NOT_FOUND
+        admin = record.user_id != user_id and _is_admin(client, user_id)
+        return delete_record(self.store.engine, team_id, record_id, user_id, is_admin=admin)
+
+    def history(self, team_id: str, page: int, lang: Lang, notice: str | None = None) -> dict:
+        return history_message(list_records(self.store.engine, team_id, page), lang, notice)
+
+    # -- buttons -----------------------------------------------------------------------
+    def on_page(self, ack: Ack, action: dict, body: dict, context: BoltContext) -> None:
+        ack()
+        value = _decode(action.get("value"))
+        lang = value.lang
+        url = body.get("response_url")
+        ids = {"team": context.team_id, "user": context.user_id, "action": ACTION_PAGE}
+        with self.handlers.guard(ids, lambda: lang, self.handlers._ephemeral_apology(url, ids)):
+            message = self.history(context.team_id, value.page, lang)
+            self.handlers.respond(
+                url, {**message, "response_type": "ephemeral", "replace_original": True}, ids
+            )
+
+    def on_delete(
+        self, ack: Ack, action: dict, body: dict, client: WebClient, context: BoltContext
+    ) -> None:
+        ack()
+        value = _decode(action.get("value"))
+        url = body.get("response_url")
+        ids = {"team": context.team_id, "user": context.user_id, "action": ACTION_DELETE}
+        with self.handlers.guard(
+            ids, lambda: value.lang, self.handlers._ephemeral_apology(url, ids)
+        ):
+            if value.record_id is None:
+                return
+            outcome = self.delete(client, context.team_id, context.user_id, value.record_id)
+            notice = _outcome_text(RecordWords(value.lang), outcome, value.record_id)
+            message = self.history(context.team_id, value.page, value.lang, notice)
+            self.handlers.respond(
+                url, {**message, "response_type": "ephemeral", "replace_original": True}, ids
+            )
+
+    def on_record_button(
+        self, ack: Ack, action: dict, body: dict, client: WebClient, context: BoltContext
+    ) -> None:
+        ack()
+        value = action.get("value")
+        lang = Lang(value) if value in (Lang.AR.value, Lang.EN.value) else Lang.EN
+        ids = {"team": context.team_id, "user": context.user_id, "action": ACTION_RECORD}
+        with self.handlers.guard(ids, lambda: lang, None):
+            client.views_open(trigger_id=body["trigger_id"], view=record_modal(lang))
+
+    # -- the modal ---------------------------------------------------------------------
+    def on_modal_submit(
+        self, ack: Ack, view: dict, client: WebClient, context: BoltContext
+    ) -> None:
+        """Refusals go back under their fields in the user's language; else a DM."""
+        metadata = view.get("private_metadata")
+        lang = Lang(metadata) if metadata in (Lang.AR.value, Lang.EN.value) else Lang.EN
+        fields = _modal_values(view)
+        result = read_fields(**fields)
+        if not isinstance(result, RecordDraft):
+            ack(response_action="errors", errors=field_errors(result, fields, lang))
+            return
+        ack()
+        ids = {"team": context.team_id, "user": context.user_id, "view": RECORD_MODAL}
+        with self.handlers.guard(ids, lambda: lang, None):
+            record = self.add(context.team_id, context.user_id, result)
+            client.chat_postMessage(
+                channel=context.user_id, **_text(RecordWords(lang).recorded(record))
+            )
+
+
+def history_message(page: RecordPage, lang: Lang, notice: str | None = None) -> dict:
+    """A page of records, each with a delete button, and Newer/Older buttons."""
+    words = RecordWords(lang)
+    labels = words.labels()
+    summary = words.history(page)
+    blocks: list[Block] = []
+    if notice:
+        blocks.append(_section(notice))
+    if not page.records:
+        blocks.append(_section(summary))
+    else:
+        blocks.append(_section(summary.splitlines()[0]))
+        for record in page.records:
+            delete = ButtonElement(
+                text=labels.delete,
+                action_id=ACTION_DELETE,
+                value=_encode(lang, page.page, record.id),
+                style="danger",
+                confirm=ConfirmObject(
+                    title=labels.confirm_title,
+                    text=words.confirm_delete(record.id),
+                    confirm=labels.delete,
+                    deny=labels.confirm_keep,
+                    style="danger",
+                ),
+            )
+            blocks.append(
+                SectionBlock(
+                    text=MarkdownTextObject(text=words.history_line(record)), accessory=delete
+                )
+            )
+    paging = []
+    if 1 < page.page <= page.pages + 1:
+        paging.append(
+            ButtonElement(
+                text=labels.newer,
+                action_id=f"{ACTION_PAGE}_newer",
+                value=_encode(lang, min(page.page - 1, page.pages)),
+            )
+        )
+    if page.page < page.pages:
+        paging.append(
+            ButtonElement(
+                text=labels.older,
+                action_id=f"{ACTION_PAGE}_older",
+                value=_encode(lang, page.page + 1),
+            )
+        )
+    if paging:
+        blocks.append(ActionsBlock(elements=paging))
+    text = "\n".join([notice, summary] if notice else [summary])
+    return {"text": text, "blocks": [block.to_dict() for block in blocks]}
+
+
+def record_modal(lang: Lang) -> dict:
+    labels = RecordWords(lang).labels()
+
+    def text_input(
+        block: str,
+        label: str,
+        *,
+        optional: bool,
+        max_length: int,
+        hint: str | None = None,
+        placeholder: str | None = None,
+    ) -> InputBlock:
+        return InputBlock(
+            block_id=block,
+            label=label,
+            hint=hint,
+            optional=optional,
+            element=PlainTextInputElement(
+                action_id=INPUT, max_length=max_length, placeholder=placeholder
+            ),
+        )
+
+    precisions = [Option(value=p, text=p.upper()) for p in PRECISIONS]
+    return View(
+        type="modal",
+        callback_id=RECORD_MODAL,
+        private_metadata=lang.value,
+        title=labels.modal_title,
+        submit=labels.submit,
+        close=labels.close,
+        blocks=[
+            text_input(
+                GPU,
+                labels.gpu,
+                optional=True,
+                max_length=MAX_GPU_CHARS,
+                placeholder=labels.gpu_placeholder,
+            ),
+            text_input(
+                MODEL,
+                labels.model,
+                optional=True,
+                max_length=MAX_MODEL_CHARS,
+                placeholder=labels.model_placeholder,
+            ),
+            InputBlock(
+                block_id=COUNT,
+                label=labels.num_gpus,
+                optional=True,
+                element=NumberInputElement(
+                    action_id=INPUT, is_decimal_allowed=False, min_value=1, max_value=100_000
+                ),
+            ),
+            InputBlock(
+                block_id=PRECISION,
+                label=labels.precision,
+                optional=True,
+                element=StaticSelectElement(action_id=INPUT, options=precisions),
+            ),
+            text_input(FP32, labels.fp32, optional=True, max_length=40, hint=labels.result_hint),
+            text_input(MIXED, labels.mixed, optional=True, max_length=40, hint=labels.result_hint),
+            text_input(RATIO, labels.ratio, optional=True, max_length=20, hint=labels.ratio_hint),
+        ],
+    ).to_dict()
+
+
+def field_errors(reasons: tuple[RecordReason, ...], fields: dict, lang: Lang) -> dict[str, str]:
+    """Each refusal under the field to fix, in the user's language."""
+    words = RecordWords(lang)
+    by_block: dict[str, list[RecordReason]] = {}
+    for reason in reasons:
+        by_block.setdefault(_block_for(reason, fields), []).append(reason)
+    return {block: words.field_error(found) for block, found in by_block.items()}
+
+
+def _block_for(reason: RecordReason, fields: dict) -> str:
+    if reason is RecordReason.MISSING_SETUP:
+        return GPU
+    if reason in (RecordReason.IMPLAUSIBLE, RecordReason.INCONSISTENT) and fields["ratio"]:
+        return RATIO
+    if fields["fp32"] and not fields["mixed"]:
+        return MIXED
+    return FP32
+
+
+def _modal_values(view: dict) -> dict:
+    values = view.get("state", {}).get("values", {})
+
+    def element(block: str) -> dict:
+        return values.get(block, {}).get(INPUT) or {}
+
+    count = (element(COUNT).get("value") or "").strip()
+    precision = (element(PRECISION).get("selected_option") or {}).get("value")
+    return {
+        "gpu": (element(GPU).get("value") or "").strip(),
+        "model": (element(MODEL).get("value") or "").strip(),
+        "num_gpus": int(count) if count.isdigit() else None,
+        "precision": precision if precision in PRECISIONS else None,
+        "fp32": (element(FP32).get("value") or "").strip(),
+        "mixed": (element(MIXED).get("value") or "").strip(),
+        "ratio": (element(RATIO).get("value") or "").strip(),
+    }
+
+
+def _is_admin(client: WebClient, user_id: str) -> bool:
+    """Workspace admins and owners may delete anyone's record; unknown means no."""
+    try:
+        user = client.users_info(user=user_id).get("user") or {}
+    except SlackApiError as error:
+        log.warning("users.info failed for user=%s: %s", user_id, error.response.get("error"))
+        return False
+    except OSError as error:
+        log.warning("users.info unreachable for user=%s: %s", user_id, error)
+        return False
+    return bool(user.get("is_admin") or user.get("is_owner") or user.get("is_primary_owner"))
+
+
+def _outcome_text(words: RecordWords, outcome: DeleteOutcome, record_id: int) -> str:
+    if outcome is DeleteOutcome.DELETED:
+        return words.deleted(record_id)
+    if outcome is DeleteOutcome.FORBIDDEN:
+        return words.delete_forbidden(record_id)
+    return words.not_found(record_id)
+
+
+class _Value:
+    """A button's value: the language, the history page and (for delete) the record."""
+
+    def __init__(self, lang: Lang, page: int, record_id: int | None) -> None:
+        self.lang, self.page, self.record_id = lang, page, record_id
+
+
+def _encode(lang: Lang, page: int, record_id: int | None = None) -> str:
+    return json.dumps({"l": lang.value, "p": page, "r": record_id}, separators=(",", ":"))
+
+
+def _decode(value: str | None) -> _Value:
+    """Read a button value back; anything we did not write shows page 1 in English."""
+    try:
+        data = json.loads(value or "")
+        record_id = data.get("r")
+        return _Value(
+            Lang(data["l"]),
+            max(1, int(data["p"])),
+            int(record_id) if record_id is not None else None,
+        )
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return _Value(Lang.EN, 1, None)
+
+
+def _section(mrkdwn: str) -> SectionBlock:
+    return SectionBlock(text=MarkdownTextObject(text=mrkdwn))
+
+
+def _text(mrkdwn: str) -> dict:
+    return {"text": mrkdwn, "blocks": [_section(mrkdwn).to_dict()]}

@@ -1,0 +1,322 @@
+"""A real app on loopback, a fake Slack that records what the app sends.
+
+``FakeSlack`` is a small http.server standing in for both the Web API
+(``SLACK_API_URL``) and the ``response_url`` endpoints. It records every
+call and can be told to answer 429 with Retry-After, 500, or to drop the
+connection. ``SlackClient`` sends requests exactly as Slack does: form-encoded
+slash commands, JSON event callbacks and ``payload=`` interactivity, each
+signed with the signing secret (v0 HMAC-SHA256, as Slack documents it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from bot.settings import Settings
+from bot.slack.app import create_app
+from bot.slack.server import BackgroundServer, wsgi_app
+from bot.store import connect
+
+SIGNING_SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
+BOT_TOKEN = "xoxb-1111-2222-testtokenvalue"
+TEAM = "T0TEAM"
+BOT_USER = "U0BOT"
+
+
+@dataclass
+class Call:
+    path: str
+    headers: dict
+    body: dict
+    # Which attempt of a scripted failure answered it (0: a normal answer).
+    scripted: bool = False
+
+    @property
+    def method(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+
+@dataclass
+class FakeSlack:
+    """Web API + response_url recorder. ``script[path_suffix]`` lists failures to serve first."""
+
+    calls: list[Call] = field(default_factory=list)
+    script: dict[str, list[tuple]] = field(default_factory=dict)
+    locales: dict[str, str] = field(default_factory=dict)
+    down: bool = False
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    url: str = ""
+
+    def api(self, method: str) -> list[Call]:
+        return [c for c in self.calls if c.path == f"/api/{method}" and not c.scripted]
+
+    def responses(self, hook: str = "hook") -> list[Call]:
+        return [c for c in self.calls if c.path.startswith(f"/{hook}") and not c.scripted]
+
+    def response_url(self, hook: str = "hook") -> str:
+        return f"{self.url}/{hook}/T0TEAM/1234/abcd"
+
+    def wait(self, found: Callable[[], list], count: int = 1, timeout: float = 10.0) -> list:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            items = found()
+            if len(items) >= count:
+                return items
+            time.sleep(0.02)
+        raise AssertionError(
+            f"expected {count} call(s), got {found()!r}; all calls: {[c.path for c in self.calls]}"
+        )
+
+    def answer(self, path: str, body: dict) -> tuple[int, dict, bytes]:
+        """(status, headers, body) for one call; scripted failures come first."""
+        with self.lock:
+            for suffix, queue in self.script.items():
+                if path.endswith(suffix) and queue:
+                    return queue.pop(0)
+        if path.startswith("/api/"):
+            method = path.removeprefix("/api/")
+            result: dict = {"ok": True}
+            if method == "auth.test":
+                result |= {
+                    "user_id": BOT_USER,
+                    "bot_id": "B0BOT",
+                    "team_id": TEAM,
+                    "team": "Team",
+                    "url": "https://team.slack.com/",
+                }
+            elif method == "users.info":
+                user = body.get("user")
+                result |= {"user": {"id": user, "locale": self.locales.get(user, "en-US")}}
+            elif method == "chat.postMessage":
+                channel = body.get("channel", "")
+                result |= {
+                    "channel": "D" + channel[1:] if channel.startswith("U") else channel,
+                    "ts": f"{time.time():.6f}",
+                }
+            return 200, {"Content-Type": "application/json"}, json.dumps(result).encode()
+        return 200, {"Content-Type": "text/plain"}, b"ok"
+
+
+def _handler(slack: FakeSlack) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode()
+            if "json" in (self.headers.get("Content-Type") or ""):
+                body = json.loads(raw or "{}")
+            else:
+                body = {k: v[0] for k, v in urllib.parse.parse_qs(raw).items()}
+            status, headers, payload = slack.answer(self.path, body)
+            scripted = status != 200 or headers.get("X-Scripted") == "1"
+            with slack.lock:
+                slack.calls.append(Call(self.path, dict(self.headers), body, scripted))
+            if slack.down or status == 0:  # drop the connection without answering
+                self.close_connection = True
+                self.connection.close()
+                return
+            self.send_response(status)
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    return Handler
+
+
+@pytest.fixture
+def slack() -> Iterator[FakeSlack]:
+    fake = FakeSlack()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(fake))
+    server.daemon_threads = True
+    fake.url = f"http://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield fake
+    server.shutdown()
+    server.server_close()
+
+
+@dataclass
+class Sent:
+    status: int
+    body: str
+
+
+class SlackClient:
+    """Sends signed requests to the app the way Slack's servers do."""
+
+    def __init__(self, base_url: str, secret: str = SIGNING_SECRET) -> None:
+        self.url = base_url + "/slack/events"
+        self.secret = secret
+
+    def post(
+        self,
+        body: bytes,
+        content_type: str,
+        *,
+        timestamp: int | None = None,
+        signature: str | None = None,
+        headers: dict | None = None,
+    ) -> Sent:
+        ts = str(int(time.time()) if timestamp is None else timestamp)
+        basestring = b"v0:" + ts.encode() + b":" + body
+        sig = (
+            signature
+            or "v0=" + hmac.new(self.secret.encode(), basestring, hashlib.sha256).hexdigest()
+        )
+        request = urllib.request.Request(
+            self.url,
+            data=body,
+            method="POST",
+            headers={
+                "Content-Type": content_type,
+                "X-Slack-Request-Timestamp": ts,
+                "X-Slack-Signature": sig,
+                **(headers or {}),
+            },
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return Sent(response.status, response.read().decode())
+        except urllib.error.HTTPError as error:
+            return Sent(error.code, error.read().decode())
+
+    def command(
+        self,
+        text: str,
+        *,
+        response_url: str,
+        user: str = "U0ALICE",
+        channel: str = "C0GENERAL",
+        **kw,
+    ) -> Sent:
+        form = {
+            "token": "legacy-verification-token",
+            "team_id": TEAM,
+            "team_domain": "team",
+            "channel_id": channel,
+            "channel_name": "general",
+            "user_id": user,
+            "user_name": "alice",
+            "command": "/mpestimate",
+            "text": text,
+            "api_app_id": "A0APP",
+            "response_url": response_url,
+            "trigger_id": "13345224609.738474920.8088930838d88f008e0",
+        }
+        return self.post(
+            urllib.parse.urlencode(form).encode(), "application/x-www-form-urlencoded", **kw
+        )
+
+    def event(self, event: dict, *, event_id: str, headers: dict | None = None, **kw) -> Sent:
+        envelope = {
+            "token": "legacy-verification-token",
+            "team_id": TEAM,
+            "api_app_id": "A0APP",
+            "event": event,
+            "type": "event_callback",
+            "event_id": event_id,
+            "event_time": int(time.time()),
+            "authorizations": [{"team_id": TEAM, "user_id": BOT_USER, "is_bot": True}],
+        }
+        return self.post(json.dumps(envelope).encode(), "application/json", headers=headers, **kw)
+
+    def interact(self, payload: dict, **kw) -> Sent:
+        payload = {
+            "team": {"id": TEAM, "domain": "team"},
+            "api_app_id": "A0APP",
+            "token": "legacy-verification-token",
+            **payload,
+        }
+        form = urllib.parse.urlencode({"payload": json.dumps(payload)}).encode()
+        return self.post(form, "application/x-www-form-urlencoded", **kw)
+
+    def click(
+        self,
+        button: dict,
+        *,
+        response_url: str,
+        user: str = "U0ALICE",
+        ephemeral: bool = True,
+        channel: str = "C0GENERAL",
+    ) -> Sent:
+        """A ``block_actions`` payload for one button taken from a sent message."""
+        return self.interact(
+            {
+                "type": "block_actions",
+                "user": {"id": user, "team_id": TEAM},
+                "channel": {"id": channel},
+                "trigger_id": "1.2.trigger",
+                "container": {"type": "message", "is_ephemeral": ephemeral, "channel_id": channel},
+                "response_url": response_url,
+                "actions": [
+                    {
+                        "type": "button",
+                        "action_id": button["action_id"],
+                        "block_id": "b",
+                        "value": button.get("value"),
+                        "action_ts": f"{time.time():.6f}",
+                    }
+                ],
+            }
+        )
+
+
+@dataclass
+class Running:
+    slack: FakeSlack
+    client: SlackClient
+    url: str
+    settings: Settings
+
+
+@pytest.fixture
+def database_url(tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'bot.db'}"
+
+
+@pytest.fixture
+def start_app(slack: FakeSlack, database_url: str) -> Iterator[Callable[..., Running]]:
+    """Start the real app on a free port; call again for a restart on the same database."""
+    servers: list[BackgroundServer] = []
+
+    def start(**overrides: object) -> Running:
+        settings = Settings(
+            _env_file=None,
+            slack_bot_token=BOT_TOKEN,
+            slack_signing_secret=SIGNING_SECRET,
+            slack_api_url=slack.url + "/api/",
+            database_url=database_url,
+            slack_retry_backoff_s=0.05,
+            **overrides,
+        )
+        store = connect(settings.database_url.get_secret_value())
+        server = BackgroundServer(wsgi_app(create_app(settings, store), store)).__enter__()
+        servers.append(server)
+        return Running(slack, SlackClient(server.url), server.url, settings)
+
+    yield start
+    for server in servers:
+        server.__exit__(None, None, None)
+
+
+@pytest.fixture
+def bot(start_app) -> Running:
+    return start_app()

@@ -1,0 +1,38 @@
+"""Reading the Block Kit messages the app sent to the fake Slack."""
+
+from __future__ import annotations
+
+
+def buttons(message: dict) -> list[dict]:
+    """Every button in a sent message's blocks."""
+    return [
+        element
+        for block in message.get("blocks", [])
+        if block["type"] == "actions"
+        for element in block["elements"]
+        if element["type"] == "button"
+    ]
+
+
+def button(message: dict, action_prefix: str) -> dict:
+    found = [b for b in buttons(message) if b["action_id"].startswith(action_prefix)]
+    assert found, f"no {action_prefix} button in {[b['action_id'] for b in buttons(message)]}"
+    return found[0]
+
+
+def block_text(message: dict) -> str:
+    """All the mrkdwn/plain text a message's blocks show."""
+    texts: list[str] = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            if node.get("type") in ("mrkdwn", "plain_text") and "text" in node:
+                texts.append(node["text"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(message.get("blocks", []))
+    return "\n".join(texts)

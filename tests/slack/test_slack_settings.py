@@ -1,0 +1,71 @@
+"""Settings and the mode picker: clear messages that never show a value."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.settings import SettingsError, load_settings
+from bot.slack.cli import Mode, pick_mode
+
+SECRET_LOOKING = "xoxp-9999-very-secret-value"
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch, tmp_path):
+    for name in (
+        "SLACK_BOT_TOKEN",
+        "SLACK_SIGNING_SECRET",
+        "SLACK_APP_TOKEN",
+        "SLACK_CLIENT_ID",
+        "SLACK_CLIENT_SECRET",
+        "SLACK_API_URL",
+        "DATABASE_URL",
+        "LOG_LEVEL",
+        "LOG_FORMAT",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)  # no stray .env
+
+
+def test_malformed_settings_are_named_without_their_values(monkeypatch):
+    monkeypatch.setenv("SLACK_BOT_TOKEN", SECRET_LOOKING)
+    monkeypatch.setenv("DATABASE_URL", "postgresql://user:hunter2@")
+    monkeypatch.setenv("LOG_LEVEL", "LOUD")
+    with pytest.raises(SettingsError) as error:
+        load_settings()
+    message = str(error.value)
+    assert "SLACK_BOT_TOKEN" in message and "LOG_LEVEL" in message
+    assert SECRET_LOOKING not in message and "hunter2" not in message
+
+
+@pytest.mark.parametrize(
+    ("env", "mode"),
+    [
+        ({"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1"}, Mode.SOCKET),
+        ({"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "abc"}, Mode.HTTP),
+        (
+            {"SLACK_CLIENT_ID": "1.2", "SLACK_CLIENT_SECRET": "s", "SLACK_SIGNING_SECRET": "abc"},
+            Mode.HTTP,
+        ),
+        ({"SLACK_SIGNING_SECRET": "abc"}, Mode.CONSOLE),
+        ({}, Mode.CONSOLE),
+    ],
+)
+def test_mode_follows_the_tokens_present(monkeypatch, env, mode):
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    chosen, why = pick_mode(load_settings())
+    assert chosen is mode
+    assert all(value not in why for value in env.values() if len(value) > 3)
+
+
+def test_api_url_gets_its_trailing_slash(monkeypatch):
+    monkeypatch.setenv("SLACK_API_URL", "http://127.0.0.1:9/api")
+    assert load_settings().slack_api_url == "http://127.0.0.1:9/api/"
+
+
+def test_mpbot_serve_without_tokens_stops_with_a_clear_message(capsys):
+    from bot.cli.main import main
+
+    assert main(["serve", "--port", "0"]) == 2
+    assert "SLACK_SIGNING_SECRET" in capsys.readouterr().err
