@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from slack_bolt import Ack, App, BoltContext
@@ -59,7 +60,8 @@ if TYPE_CHECKING:
     from bot.slack.handlers import Handlers
 
 ACTION_RECORD = "mp_record_open"
-ACTION_PAGE = "mp_records_page"
+ACTION_NEWER = "mp_records_newer"
+ACTION_OLDER = "mp_records_older"
 ACTION_DELETE = "mp_record_delete"
 RECORD_MODAL = "mp_record_modal"
 INPUT = "value"
@@ -99,7 +101,8 @@ class TeamRecords:
     def register(self, app: App) -> None:
         app.action(ACTION_RECORD)(self.on_record_button)
         app.view(RECORD_MODAL)(self.on_modal_submit)
-        app.action(ACTION_PAGE)(self.on_page)
+        app.action(ACTION_NEWER)(self.on_page)
+        app.action(ACTION_OLDER)(self.on_page)
         app.action(ACTION_DELETE)(self.on_delete)
 
     def for_team(self, team_id: str | None) -> list[Record]:
@@ -147,13 +150,20 @@ class TeamRecords:
         return history_message(list_records(self.store.engine, team_id, page), lang, notice)
 
     # -- buttons -----------------------------------------------------------------------
+    def _apology(self, url: str | None, ids: dict) -> Callable[[dict], None]:
+        def apologize(message: dict) -> None:
+            reply = {**message, "response_type": "ephemeral", "replace_original": False}
+            self.handlers.respond(url, reply, ids)
+
+        return apologize
+
     def on_page(self, ack: Ack, action: dict, body: dict, context: BoltContext) -> None:
         ack()
         value = _decode(action.get("value"))
         lang = value.lang
         url = body.get("response_url")
-        ids = {"team": context.team_id, "user": context.user_id, "action": ACTION_PAGE}
-        with self.handlers.guard(ids, lambda: lang, self.handlers._ephemeral_apology(url, ids)):
+        ids = {"team": context.team_id, "user": context.user_id, "action": action.get("action_id")}
+        with self.handlers.guard(ids, lambda: lang, self._apology(url, ids)):
             message = self.history(context.team_id, value.page, lang)
             self.handlers.respond(
                 url, {**message, "response_type": "ephemeral", "replace_original": True}, ids
@@ -166,9 +176,7 @@ class TeamRecords:
         value = _decode(action.get("value"))
         url = body.get("response_url")
         ids = {"team": context.team_id, "user": context.user_id, "action": ACTION_DELETE}
-        with self.handlers.guard(
-            ids, lambda: value.lang, self.handlers._ephemeral_apology(url, ids)
-        ):
+        with self.handlers.guard(ids, lambda: value.lang, self._apology(url, ids)):
             if value.record_id is None:
                 return
             outcome = self.delete(client, context.team_id, context.user_id, value.record_id)
@@ -241,22 +249,12 @@ def history_message(page: RecordPage, lang: Lang, notice: str | None = None) -> 
                 )
             )
     paging = []
-    if 1 < page.page <= page.pages + 1:
-        paging.append(
-            ButtonElement(
-                text=labels.newer,
-                action_id=f"{ACTION_PAGE}_newer",
-                value=_encode(lang, min(page.page - 1, page.pages)),
-            )
-        )
+    if page.page > 1:
+        newer = _encode(lang, min(page.page - 1, page.pages))
+        paging.append(ButtonElement(text=labels.newer, action_id=ACTION_NEWER, value=newer))
     if page.page < page.pages:
-        paging.append(
-            ButtonElement(
-                text=labels.older,
-                action_id=f"{ACTION_PAGE}_older",
-                value=_encode(lang, page.page + 1),
-            )
-        )
+        older = _encode(lang, page.page + 1)
+        paging.append(ButtonElement(text=labels.older, action_id=ACTION_OLDER, value=older))
     if paging:
         blocks.append(ActionsBlock(elements=paging))
     text = "\n".join([notice, summary] if notice else [summary])
