@@ -113,7 +113,7 @@ def _handler(slack: FakeSlack) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
-        def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+        def do_POST(self) -> None:
             raw = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode()
             if "json" in (self.headers.get("Content-Type") or ""):
                 body = json.loads(raw or "{}")
