@@ -28,10 +28,10 @@ from bot.advice.prediction import (
     TYPICAL_HIGH,
     TYPICAL_LOW,
     Setup,
-    _model_key,
-    _rows,
     fit_with_band,
+    model_key,
     predict,
+    training_rows,
 )
 
 TARGET_ERROR = 0.20
@@ -72,9 +72,9 @@ def lomo_figures() -> tuple[Figures, Figures]:
 
 
 def _lomo() -> tuple[Figures, Figures, dict[str, Figures]]:
-    rows = _rows()
+    rows = training_rows()
     data = measurements()
-    groups = sorted({_model_key(m) for m in data})
+    groups = sorted({model_key(m) for m in data})
     ours, rule = [], []
     per_model: dict[str, Figures] = {}
     typical_point = math.sqrt(TYPICAL_LOW * TYPICAL_HIGH)
@@ -82,7 +82,7 @@ def _lomo() -> tuple[Figures, Figures, dict[str, Figures]]:
         fitted = fit_with_band([r for r in rows if r.model_key != group])
         start = len(ours)
         for m in data:
-            if _model_key(m) != group or m.speedup is None:
+            if model_key(m) != group or m.speedup is None:
                 continue
             hidden = Setup(
                 gpu=m.gpu,

@@ -162,7 +162,7 @@ def peak_ratio(spec: GpuSpec, precision: str, baseline: str) -> float | None:
     return amp / base if amp and base else None
 
 
-class _Row(BaseModel):
+class TrainingRow(BaseModel):
     """One fitting example: features and the observed log ratio."""
 
     model_key: str  # the model, for leave-one-model-out
@@ -171,7 +171,6 @@ class _Row(BaseModel):
     log2_gpus: float
     log2_batch: float
     log_ratio: float
-    weight: float
 
 
 # The published batch changes span 1x to 2.5x; beyond that the fitted slope
@@ -188,35 +187,28 @@ def _batch_term(batch_fp32: int | None, batch_amp: int | None) -> float:
     return 0.0
 
 
-def _model_key(row: Measurement) -> str:
+def model_key(row: Measurement) -> str:
+    """What leave-one-model-out holds out together: the canonical model, else the row's name."""
     return row.model or row.published_model
 
 
-WEIGHT_POWER = 0.0
-
-
 @cache
-def _rows() -> tuple[_Row, ...]:
-    data = measurements()
-    sizes: dict[str, int] = {}
-    for m in data:
-        sizes[m.published_model] = sizes.get(m.published_model, 0) + 1
+def training_rows() -> tuple[TrainingRow, ...]:
+    """The measured rows as features; every row counts once (fits are robust, see :func:`fit`)."""
     rows = []
-    for m in data:
+    for m in measurements():
         spec = gpu_spec(m.gpu)
         ratio = peak_ratio(spec, "fp16", m.baseline) if spec else None
         if ratio is None or m.speedup is None or m.num_gpus is None:
             continue
         rows.append(
-            _Row(
-                model_key=_model_key(m),
+            TrainingRow(
+                model_key=model_key(m),
                 family=m.family,
                 log_peak=math.log(ratio),
                 log2_gpus=_log2(m.num_gpus),
                 log2_batch=_batch_term(m.batch_fp32, m.batch_amp),
                 log_ratio=math.log(m.speedup),
-                # Damp models with many rows (BERT alone has 161) without silencing them.
-                weight=sizes[m.published_model] ** -WEIGHT_POWER,
             )
         )
     return tuple(rows)
@@ -260,7 +252,7 @@ class RatioModel(BaseModel):
             for name, value in _features(family, log_peak, log2_gpus, log2_batch)
         )
 
-    def residual(self, row: _Row) -> float:
+    def residual(self, row: TrainingRow) -> float:
         """Observed minus predicted log ratio of a fitting row."""
         return row.log_ratio - self.log_ratio(
             row.family, row.log_peak, row.log2_gpus, row.log2_batch
@@ -296,7 +288,7 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
 
 
 def _least_squares(
-    per_row: Sequence[tuple[_Row, list[tuple[str, float]], float]],
+    per_row: Sequence[tuple[TrainingRow, list[tuple[str, float]], float]],
 ) -> dict[str, float]:
     """Weighted ridge least squares over sparse named features."""
     names = sorted({name for _, feats, _ in per_row for name, _ in feats})
@@ -317,22 +309,19 @@ ROBUST_ROUNDS = 6  # reweighting rounds towards a least-absolute-deviation fit
 ROBUST_FLOOR = 0.05  # residuals below this (5% in ratio) count as this, for stability
 
 
-def fit(rows: Sequence[_Row]) -> RatioModel:
+def fit(rows: Sequence[TrainingRow]) -> RatioModel:
     """Robust ridge regression on the log ratio (pure Python).
 
     Least absolute deviations by iteratively reweighted least squares: a few
     extreme rows (3D U-Net 5.2x, Tacotron 2 0.84x) should not drag the typical
     answer, since the bot's point is judged by its typical error.
     """
-    per_row = [
-        (r, _features(r.family, r.log_peak, r.log2_gpus, r.log2_batch), r.weight) for r in rows
-    ]
+    per_row = [(r, _features(r.family, r.log_peak, r.log2_gpus, r.log2_batch), 1.0) for r in rows]
     coefficients = _least_squares(per_row)
     for _ in range(ROBUST_ROUNDS):
         model = RatioModel(coefficients=coefficients)
         per_row = [
-            (r, feats, r.weight / max(ROBUST_FLOOR, abs(model.residual(r))))
-            for r, feats, _ in per_row
+            (r, feats, 1 / max(ROBUST_FLOOR, abs(model.residual(r)))) for r, feats, _ in per_row
         ]
         coefficients = _least_squares(per_row)
     return RatioModel(coefficients=coefficients)
@@ -345,7 +334,7 @@ def _quantile(values: Sequence[float], q: float) -> float:
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
 
 
-def lomo_residuals(rows: Sequence[_Row]) -> list[tuple[_Row, float]]:
+def lomo_residuals(rows: Sequence[TrainingRow]) -> list[tuple[TrainingRow, float]]:
     """Each row with its residual under a model fitted without its model's rows."""
     residuals = []
     for key in sorted({r.model_key for r in rows}):
@@ -381,7 +370,7 @@ def _band(residuals: Sequence[float]) -> tuple[float, float]:
     return _quantile(residuals, 0.1), _quantile(residuals, 0.9)
 
 
-def fit_with_band(rows: Sequence[_Row]) -> Fitted:
+def fit_with_band(rows: Sequence[TrainingRow]) -> Fitted:
     """Fit, then size the range from how wrong the fit is on models it has not seen."""
     model = fit(rows)
     residuals = lomo_residuals(rows)
@@ -405,7 +394,7 @@ def fit_with_band(rows: Sequence[_Row]) -> Fitted:
 
 @cache
 def _fitted() -> Fitted:
-    return fit_with_band(_rows())
+    return fit_with_band(training_rows())
 
 
 # ---------------------------------------------------------------- predict

@@ -236,5 +236,5 @@ def test_leave_one_model_out_error_and_coverage_targets_hold():
     assert ours.rows == rule.rows > 300
     assert ours.median_error <= bench.TARGET_ERROR < rule.median_error
     assert ours.coverage >= bench.TARGET_COVERAGE > rule.coverage
-    # The 2.0x width target is NOT met (about 2.4x): the bench prints it; see README.
+    # The 2.0x width target is NOT met (about 2.4x); bench/prediction_eval.py prints it.
     assert ours.median_width < 3.0
