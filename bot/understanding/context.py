@@ -107,14 +107,21 @@ def _word_in(tok: Token | None, table) -> str | None:
     return lookup(tok.text, table) if tok.script == ARABIC else (tok.text if tok.text in table else None)
 
 
-def mark_context(tokens: list[Token]) -> Context:
-    """Mark setup numbers (role set) and read the context they describe."""
+def mark_context(tokens: list[Token], *, sizes_are_params: bool = False) -> Context:
+    """Mark setup numbers (role set) and read the context they describe.
+
+    ``sizes_are_params``: in a memory question "340M" is a parameter count,
+    never 340 minutes.
+    """
     ctx = Context()
     gpus = nodes = None
     for i, tok in enumerate(tokens):
         if tok.kind != NUM or tok.role:
             continue
-        role = _classify(tokens, i)
+        if sizes_are_params and tok.suffix in PARAM_SUFFIXES:
+            role = "params"
+        else:
+            role = _classify(tokens, i)
         if not role:
             continue
         tok.role = role

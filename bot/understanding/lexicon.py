@@ -186,6 +186,7 @@ MULTIPLE_WORDS = {  # words that are a multiple by themselves
     "ضعف": 2.0, "ضعفين": 2.0, "ضعفي": 2.0,
 }
 MULTIPLE_PLURALS = frozenset({"اضعاف"})  # N اضعاف = N
+DIVIDE_WORDS = frozenset("divides divide divided dividing يقسم تقسم يقسم بيقسم".split())
 HALVING_WORDS = frozenset({"halves", "halved", "halving", "halve", "ينصف"})
 FOLD_WORDS = frozenset({"fold", "-fold"})
 

@@ -109,6 +109,9 @@ def _two_token_name(tokens: list[Token], i: int) -> tuple[str | None, str | None
     if first.text in NUMBERED_STEMS and second.kind == NUM and not second.extra.get("spelled"):
         number = f"{second.value:g}"
         joined = first.text + number + second.suffix
+        if i + 2 < len(tokens) and tokens[i + 2].text == "ti":  # "rtx 2080 ti"
+            tokens[i + 2].role = "gpu"
+            joined += "ti"
         gpu = _match(GPU_ALIASES, joined)
         model = None if gpu else _match(MODEL_ALIASES, joined)
         if gpu is None and model is None:

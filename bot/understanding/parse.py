@@ -84,7 +84,8 @@ class _Reading:
         if lang_choice is not None:
             return Query(intent=Intent.SET_LANG, lang=lang_choice, lang_choice=lang_choice)
         names = find_names(tokens)
-        ctx = mark_context(tokens)
+        memory = self._asks_memory()
+        ctx = mark_context(tokens, sizes_are_params=memory)
         durations = find_durations(tokens)
         ratios = find_ratios(tokens)
         labelled_times = self._read_labels(ratios)
@@ -94,7 +95,7 @@ class _Reading:
         common = dict(
             lang=lang, gpu=names.gpu, model=names.model, **self._context_fields(ctx)
         )
-        if self._asks_memory() and not times:
+        if memory and not times:
             if ctx.params is None:
                 ctx.params = self._large_bare_number()
             return Query(intent=Intent.MEMORY, params=ctx.params, optimizer=ctx.optimizer,

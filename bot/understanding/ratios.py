@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.understanding.lexicon import (
+    DIVIDE_WORDS,
     FOLD_WORDS,
     FRACTIONS,
     HALVING_WORDS,
@@ -154,6 +155,10 @@ def _at(tokens: list[Token], i: int) -> tuple[float, int] | None:
             return None
         if i and tokens[i - 1].kind == SYM and tokens[i - 1].text == "x":
             return tok.value, i + 1
+        if i and tokens[i - 1].text in ("by", "علي"):
+            before, _ = _clause(tokens, i - 1, 4, 0)
+            if any(_has(t, DIVIDE_WORDS) for t in before):  # "divides the time by 3"
+                return tok.value, i + 1
         if nxt is not None and (nxt.text in FOLD_WORDS or (nxt.text == "x" and nxt.kind == WORD)):
             return tok.value, i + 2
         if nxt is not None and (nxt.text in PERCENT_WORDS or (nxt.kind == SYM and nxt.text == "%")):

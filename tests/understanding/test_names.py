@@ -1,0 +1,45 @@
+"""GPU and model spellings map to the canonical names of bot.models."""
+
+import pytest
+
+from bot.models import Channel
+from bot.understanding import understand
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu"),
+    [
+        ("a100-80gb", "A100"), ("A100 80GB", "A100"), ("Tesla T4", "T4"), ("tesla v100", "V100"),
+        ("8 V100s", "V100"), ("rtx4090", "RTX 4090"), ("RTX 3090", "RTX 3090"),
+        ("GeForce RTX 4090", "RTX 4090"), ("A10", "A10"), ("a10g", "A10"), ("L40S", "L40S"),
+        ("H100 SXM", "H100"), ("h200", "H200"), ("P100", "P100"), ("L4", "L4"),
+        ("rtx 2080 ti", "RTX 2080 Ti"), ("a GPU", None), ("بطاقات رسومية", None),
+    ],
+)
+def test_gpu_spellings(text: str, gpu: str | None) -> None:
+    assert understand(f"{text}, fp32 10h", Channel.DM).gpu == gpu
+
+
+@pytest.mark.parametrize(
+    ("text", "model"),
+    [
+        ("resnet50", "ResNet-50"), ("ResNet-50", "ResNet-50"), ("resnet 50", "ResNet-50"),
+        ("bert-large", "BERT"), ("BERT base", "BERT"), ("gpt2", "GPT-2"), ("GPT-2", "GPT-2"),
+        ("tacotron 2", "Tacotron2"), ("Tacotron2", "Tacotron2"), ("Mask-RCNN", "Mask R-CNN"),
+        ("mask r-cnn", "Mask R-CNN"), ("U-Net", "UNet"), ("unet", "UNet"), ("SSD300", "SSD"),
+        ("Transformer", "Transformer"), ("transformer-xl", "Transformer-XL"),
+        ("resnet 101", None),
+    ],
+)
+def test_model_spellings(text: str, model: str | None) -> None:
+    assert understand(f"{text}, fp32 10h", Channel.DM).model == model
+
+
+def test_a_negated_gpu_is_not_chosen() -> None:
+    q = understand("UNet on A10 (not A100!) 8h fp32", Channel.MENTION)
+    assert q.gpu == "A10" and q.fp32.hours == 8
+
+
+def test_name_numbers_are_never_values() -> None:
+    q = understand("resnet 101 on rtx 3090", Channel.COMMAND)
+    assert q.fp32 is None and q.ratio is None

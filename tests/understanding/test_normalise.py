@@ -1,0 +1,48 @@
+"""Normalisation: Slack markup, Arabic variants and digits become one spelling."""
+
+import pytest
+
+from bot.understanding.normalise import normalise
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("<@U012ABCDEF> hi", "hi"),
+        ("<@U012ABCDEF|sara> hi", "hi"),
+        ("see <#C0123|general> now", "see now"),
+        ("<!channel> 100 2", "100 2"),
+        ("<https://wandb.ai/x/runs/42|my run> 10h", "my run 10h"),
+        ("<https://wandb.ai/x/runs/42> 10h", "10h"),
+        ("AMP &amp; tensor cores -&gt; 2x", "amp tensor cores - 2x"),
+        ("&gt; FP32: 20h", "fp32: 20h"),
+        ("*120* `1.8`", "120 1.8"),
+        ("٣٦ ٢", "36 2"),
+        ("۱۲ ساعة", "12 ساعه"),
+        ("١٫٥", "1.5"),
+        ("١٬٢٠٠", "1,200"),
+        ("ساعتين، النسبة ٢؟", "ساعتين, النسبه 2?"),
+        ("الوقــت", "الوقت"),
+        ("أُدرّب", "ادرب"),
+        ("إلى مستوى", "الي مستوي"),
+        ("\u200f٢٤ ساعة\u200f", "24 ساعه"),
+        ("10\u00a0h", "10 h"),
+        ("\u22125h", "-5h"),
+        ("٤٠٪", "40%"),
+        ("done :rocket: :100:", "done"),
+        ("at 10:30:00", "at 10:30:00"),
+        ("I &lt;3 AMP", "i amp"),
+        ("1½ days", "1.5 days"),
+        ("  a \n\n  b  ", "a\nb"),
+    ],
+)
+def test_normalise(raw: str, expected: str) -> None:
+    assert normalise(raw) == expected
+
+
+def test_lone_surrogates_and_controls_are_dropped() -> None:
+    assert normalise("\ud800 10h\x00\x07 2x") == "10h 2x"
+
+
+def test_nested_markup_is_removed_without_backtracking() -> None:
+    assert normalise("<<<@U1>>> 5h") == "5h"
