@@ -166,6 +166,7 @@ class TrainingRow(BaseModel):
     """One fitting example: features and the observed log ratio."""
 
     model_key: str  # the model, for leave-one-model-out
+    gpu: str
     family: str | None
     log_peak: float
     log2_gpus: float
@@ -204,6 +205,7 @@ def training_rows() -> tuple[TrainingRow, ...]:
         rows.append(
             TrainingRow(
                 model_key=model_key(m),
+                gpu=spec.name,
                 family=m.family,
                 log_peak=math.log(ratio),
                 log2_gpus=_log2(m.num_gpus),
@@ -356,9 +358,17 @@ class Fitted(BaseModel):
     # 10th and 90th percentile of out-of-model log residuals, per family group ("" = all).
     bands: dict[str, tuple[float, float]]
     offsets: dict[str, float]  # model key -> shrunk mean residual
+    # 10th/90th percentile of a known model's miss on a GPU its offset was not learned on.
+    offset_band: tuple[float, float] | None
 
-    def band(self, family: str | None) -> tuple[float, float]:
-        """Where models of the same kind disagree more, the range is wider."""
+    def band(self, family: str | None, model: str | None = None) -> tuple[float, float]:
+        """Where models of the same kind disagree more, the range is wider.
+
+        A model with published rows carries its own offset, so its range is how
+        well that offset travels to another GPU, not how much models differ.
+        """
+        if model in self.offsets and self.offset_band is not None:
+            return self.offset_band
         group = FAMILY_GROUP.get(family or "", "")
         return self.bands.get(group, self.bands[""])
 
@@ -384,12 +394,29 @@ def fit_with_band(rows: Sequence[TrainingRow]) -> Fitted:
                 BAND_BLEND * low + (1 - BAND_BLEND) * bands[""][0],
                 BAND_BLEND * high + (1 - BAND_BLEND) * bands[""][1],
             )
-    offsets: dict[str, float] = {}
+    offsets = {
+        key: _offset(model, [r for r in rows if r.model_key == key])
+        for key in {r.model_key for r in rows}
+    }
+    return Fitted(model=model, bands=bands, offsets=offsets, offset_band=_offset_band(model, rows))
+
+
+def _offset(model: RatioModel, rows: Sequence[TrainingRow]) -> float:
+    """A model's mean residual, shrunk towards 0 when it has few rows."""
+    return sum(model.residual(r) for r in rows) / (len(rows) + OFFSET_SHRINK)
+
+
+def _offset_band(model: RatioModel, rows: Sequence[TrainingRow]) -> tuple[float, float] | None:
+    """How far a model's offset learned on one GPU misses on another (V100 <-> A100)."""
+    misses = []
     for key in {r.model_key for r in rows}:
-        own_rows = [r for r in rows if r.model_key == key]
-        total = sum(model.residual(r) for r in own_rows)
-        offsets[key] = total / (len(own_rows) + OFFSET_SHRINK)
-    return Fitted(model=model, bands=bands, offsets=offsets)
+        own = [r for r in rows if r.model_key == key]
+        for gpu in {r.gpu for r in own}:
+            elsewhere = [r for r in own if r.gpu != gpu]
+            if elsewhere:
+                offset = _offset(model, elsewhere)
+                misses += [model.residual(r) - offset for r in own if r.gpu == gpu]
+    return _band(misses) if misses else None
 
 
 @cache
@@ -617,7 +644,7 @@ def _log_interval(
         + model.coefficients["peak"] * math.log(ratio / usual)
         + fitted.offsets.get(setup.model or "", 0.0)
     )
-    low, high = fitted.band(ctx.family)
+    low, high = fitted.band(ctx.family, setup.model)
     if spec.name not in {gpu for gpu, _ in REFERENCE_SETUPS}:
         low -= math.log(EXTRAPOLATION_SPREAD)
         high += math.log(EXTRAPOLATION_SPREAD)
