@@ -91,7 +91,8 @@ class _Reading:
         labelled_times = self._read_labels(ratios)
         lang = detect_language(tokens, self.preferred)
         times = self._times(durations, labelled_times)
-        unplaced = self._by_position(times, ratios) if self._is_bare() else []
+        bare = self._is_bare() and not memory
+        unplaced = self._by_position(times, ratios) if bare else []
         common = dict(
             lang=lang, gpu=names.gpu, model=names.model, **self._context_fields(ctx)
         )

@@ -1,0 +1,127 @@
+"""Intent, reply language and the setup context read for the advice (issue 4)."""
+
+import pytest
+
+from bot.models import Channel, Intent, Lang, Price
+from bot.understanding import understand
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "   ", "help", "مساعدة", "hi!", "thanks!", "does mixed precision help?",
+     "هل تفيد الدقة المختلطة؟", "هلا والله، وش تسوي؟", "what can you do?"],
+)
+def test_help(text: str) -> None:
+    assert understand(text, Channel.DM).intent == Intent.HELP
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["how long will it take with AMP?", "estimate my BERT run on V100",
+     "احسب لي الوقت مع الدقة المختلطة", "قديش بياخد التدريب مع AMP؟"],
+)
+def test_estimate_without_numbers(text: str) -> None:
+    q = understand(text, Channel.DM)
+    assert q.intent == Intent.ESTIMATE and q.reason == "no_numbers"
+
+
+@pytest.mark.parametrize("text", ["and with ratio 2.5?", "وبنسبة ٢٫٥؟", "what about 3x?"])
+def test_thread_follow_up_carries_the_ratio(text: str) -> None:
+    q = understand(text, Channel.DM)
+    assert (q.intent, q.reason, q.fp32) == (Intent.ESTIMATE, "no_numbers", None)
+    assert q.ratio in (2.5, 3)
+
+
+@pytest.mark.parametrize(
+    ("text", "choice"),
+    [("lang ar", Lang.AR), ("lang en", Lang.EN), ("اللغة عربي", Lang.AR),
+     ("language: english", Lang.EN), ("اللغة الإنجليزية", Lang.EN)],
+)
+def test_set_lang(text: str, choice: Lang) -> None:
+    q = understand(text, Channel.COMMAND)
+    assert q.intent == Intent.SET_LANG and q.lang_choice == choice
+
+
+@pytest.mark.parametrize(
+    ("text", "preferred", "lang"),
+    [
+        ("100 2", None, Lang.EN), ("١٠٠ ٢", None, Lang.EN), ("100 2", Lang.AR, Lang.AR),
+        ("التدريب بدقة FP32 مع AMP و mixed precision ١٠ ساعات", None, Lang.AR),
+        ("fp32 training takes 10 hours", Lang.AR, Lang.EN), ("مرحبا", None, Lang.AR),
+    ],
+)
+def test_reply_language(text: str, preferred: Lang | None, lang: Lang) -> None:
+    assert understand(text, Channel.COMMAND, preferred_lang=preferred).lang == lang
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        ("image classification", "image_classification"), ("تصنيف الصور", "image_classification"),
+        ("object detection", "detection"), ("كشف الأجسام", "detection"),
+        ("segmentation", "segmentation"), ("التجزئة", "segmentation"),
+        ("language model", "language_model"), ("نموذج لغوي", "language_model"),
+        ("translation", "translation"), ("الترجمة", "translation"),
+        ("speech recognition", "speech_recognition"), ("التعرف على الكلام", "speech_recognition"),
+        ("text-to-speech", "tts"), ("تحويل النص إلى كلام", "tts"), ("vocoder", "tts"),
+        ("recommender", "recommender"), ("نظام توصية", "recommender"),
+        ("time series", "time_series"), ("molecule", "graph"), ("GNN", "graph"),
+    ],
+)
+def test_family(text: str, family: str) -> None:
+    q = understand(f"{text} fp32 10h", Channel.DM)
+    assert q.family == family and q.fp32.hours == 10
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [("on 8 GPUs", 8), ("8x A100", 8), ("8 V100s", 8), ("على ٨ بطاقات", 8),
+     ("٨ وحدات GPU", 8), ("4 nodes x 8 GPUs", 32), ("٤ عقد، في كل عقدة ٨ بطاقات", 32)],
+)
+def test_gpu_count_is_context_never_a_value(text: str, gpus: int) -> None:
+    q = understand(f"fp32 10h {text}, ratio 2", Channel.DM)
+    assert q.num_gpus == gpus and q.fp32.hours == 10 and q.ratio == 2 and q.reason is None
+
+
+def test_precision_baseline_and_batches() -> None:
+    q = understand("bf16 vs a TF32 baseline, batch 112 in FP32, 256 with AMP, fp32 10h", Channel.DM)
+    assert (q.precision, q.baseline, q.batch_fp32, q.batch_amp) == ("bf16", "tf32", 112, 256)
+    assert q.fp32.hours == 10 and q.ratio is None and q.reason is None
+
+
+@pytest.mark.parametrize(
+    ("text", "price"),
+    [
+        ("at $2.5 per GPU-hour on 8 GPUs", Price(amount=2.5, currency="USD")),
+        ("2.5 USD/h", Price(amount=2.5, currency="USD")),
+        ("€3 per hour", Price(amount=3, currency="EUR")),
+        ("بسعر ١٠ ريال للساعة", Price(amount=10, currency="SAR")),
+        ("بسعر ٥ درهم", Price(amount=5, currency="AED")),
+        ("بسعر ٢٠ جنيه", Price(amount=20, currency="EGP")),
+        ("بسعر ٢ ريال قطري", Price(amount=2, currency="QAR")),
+        ("بسعر ١ دينار كويتي", Price(amount=1, currency="KWD")),
+        ("بسعر ٣ يورو", Price(amount=3, currency="EUR")),
+        ("بسعر ٣ دولار", Price(amount=3, currency="USD")),
+    ],
+)
+def test_price(text: str, price: Price) -> None:
+    q = understand(f"fp32 10h {text}, ratio 2", Channel.DM)
+    assert q.price == price and q.fp32.hours == 10 and q.ratio == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "params", "optimizer", "gpu"),
+    [
+        ("memory 7B adam on A100 80GB", 7e9, "adam", "A100"),
+        ("memory 340M adamw", 340e6, "adam", None),
+        ("memory 1.5B sgd with momentum on T4", 1.5e9, "sgd_momentum", "T4"),
+        ("memory 7e9 sgd", 7e9, "sgd", None),
+        ("ذاكرة ٧ مليار adam على H100", 7e9, "adam", "H100"),
+        ("الذاكرة لنموذج ٣٤٠ مليون", 340e6, None, None),
+    ],
+)
+def test_memory(text: str, params: float, optimizer: str | None, gpu: str | None) -> None:
+    q = understand(text, Channel.COMMAND)
+    assert q.intent == Intent.MEMORY
+    assert (q.params, q.optimizer, q.gpu) == (params, optimizer, gpu)
+    assert q.fp32 is None and q.ratio is None
