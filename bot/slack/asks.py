@@ -9,10 +9,12 @@ per-message state and any replica can answer the click.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from bot.conversation import Turn, answer
 from bot.models import Channel, Lang
+from bot.records.models import Record
 from bot.rendering import render
 
 # Slack's limit for a button's value.
@@ -31,12 +33,14 @@ class Ask:
     # (the language button, the modal).
     force_lang: bool = False
 
-    def answer(self) -> Turn:
+    def answer(self, team_records: Sequence[Record] = ()) -> Turn:
+        """Ask the core; ``team_records`` (the workspace's) come first for a matching setup."""
         turn = answer(
             self.text,
             self.channel,
             preferred_lang=self.lang,
             thread_fp32_hours=self.thread_hours,
+            team_records=team_records,
         )
         if self.force_lang and self.lang is not None and turn.reply.lang != self.lang:
             turn = replace(turn, reply=render(turn.advice, self.lang))

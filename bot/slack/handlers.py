@@ -35,6 +35,7 @@ from bot.slack.blocks import (
 )
 from bot.slack.clients import webhook_client
 from bot.slack.language import LanguagePreferences
+from bot.slack.records import TeamRecords, with_record_button
 from bot.slack.views import MODAL_CALLBACK, estimate_modal, field_errors, home_view, read_modal
 from bot.store import Store
 
@@ -49,6 +50,7 @@ class Handlers:
         self.settings = settings
         self.store = store
         self.languages = LanguagePreferences(store)
+        self.records = TeamRecords(self)
 
     def register(self, app: App) -> None:
         app.command(COMMAND)(self.on_command)
@@ -63,6 +65,7 @@ class Handlers:
         app.action(ACTION_DETAILS)(self.on_details)
         app.action(ACTION_EXPERIMENT)(self.on_experiment)
         app.action(ACTION_SHARE)(self.on_share)
+        self.records.register(app)
 
     # -- slash command ------------------------------------------------------
 
@@ -77,7 +80,12 @@ class Handlers:
 
         with self.guard(ids, lambda: lang, apologize):
             lang = self.languages.preferred(client, context.team_id, context.user_id)
-            turn = Ask(command.get("text") or "", Channel.COMMAND, lang).answer()
+            recorded = self.records.command(command.get("text") or "", client, context)
+            if recorded is not None:  # record / history / delete
+                self.respond(url, {**recorded, "response_type": "ephemeral"}, ids)
+                return
+            team = self.records.for_team(context.team_id)
+            turn = Ask(command.get("text") or "", Channel.COMMAND, lang).answer(team)
             lang = turn.reply.lang
             self._remember_choice(turn, context)
             ask = Ask(command.get("text") or "", Channel.COMMAND, lang)
@@ -142,7 +150,7 @@ class Handlers:
             lang = self.languages.preferred(client, context.team_id, event.get("user"))
             hours = self.store.thread_hours(context.team_id, event["channel"], key) if key else None
             ask = Ask(text, channel, lang, thread_hours=hours)
-            turn = ask.answer()
+            turn = ask.answer(self.records.for_team(context.team_id))
             lang = turn.reply.lang
             self._remember_choice(turn, context, user_id=event.get("user"))
             message = reply_message(turn, Ask(text, channel, lang, thread_hours=hours))
@@ -180,7 +188,9 @@ class Handlers:
         ids = _ids(context)
         fields = read_modal(view)
         try:
-            turn = Ask(fields.as_message(), Channel.DM, fields.lang, force_lang=True).answer()
+            turn = Ask(fields.as_message(), Channel.DM, fields.lang, force_lang=True).answer(
+                self.records.for_team(context.team_id)
+            )
         except Exception:
             log.exception("modal answer failed %s", ids)
             ack(
@@ -223,14 +233,22 @@ class Handlers:
             action,
             body,
             context,
-            lambda ask: reply_message(ask.answer(), ask, shareable=_is_ephemeral(body)),
+            lambda ask: reply_message(
+                ask.answer(self.records.for_team(context.team_id)),
+                ask,
+                shareable=_is_ephemeral(body),
+            ),
             replace=True,
         )
 
     def on_details(self, ack: Ack, action: dict, body: dict, context: BoltContext) -> None:
         ack()
         self._button(
-            action, body, context, lambda ask: details_message(ask.answer().reply), replace=False
+            action,
+            body,
+            context,
+            lambda ask: details_message(ask.answer(self.records.for_team(context.team_id)).reply),
+            replace=False,
         )
 
     def on_experiment(self, ack: Ack, action: dict, body: dict, context: BoltContext) -> None:
@@ -239,7 +257,9 @@ class Handlers:
         lang = Lang(value) if value in (Lang.AR.value, Lang.EN.value) else Lang.EN
         ids = _ids(context)
         with self.guard(ids, lambda: lang, None):
-            message = text_message(labels.label(lang, labels.EXPERIMENT_RECIPE))
+            message = with_record_button(
+                text_message(labels.label(lang, labels.EXPERIMENT_RECIPE)), lang
+            )
             self.respond(
                 body.get("response_url"),
                 {**message, "response_type": "ephemeral", "replace_original": False},
@@ -257,7 +277,7 @@ class Handlers:
             if ask is None:
                 self.respond(url, _expired(lang), ids)
                 return
-            turn = ask.answer()
+            turn = ask.answer(self.records.for_team(context.team_id))
             message = reply_message(turn, ask)
             shared_by = labels.label(
                 turn.reply.lang, labels.SHARED_BY, user=f"<@{context.user_id}>"
