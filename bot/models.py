@@ -10,8 +10,13 @@ to the core without touching regexes or numbers.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
+
+if TYPE_CHECKING:  # resolved by Advice.model_rebuild() in bot.advice.estimate
+    from bot.advice.cost import CostEstimate
+    from bot.advice.memory import MemoryEstimate
 
 
 class Lang(StrEnum):
@@ -52,6 +57,8 @@ class Reason(StrEnum):
     AMBIGUOUS = "ambiguous"
     NO_NUMBERS = "no_numbers"
     TOO_LONG = "too_long"
+    NO_PARAMS = "no_params"  # a memory question without a parameter count
+    UNKNOWN_OPTIMIZER = "unknown_optimizer"  # memory: not Adam/AdamW, SGD+momentum or SGD
 
 
 # Longest message the bot reads (characters); longer ones get Reason.TOO_LONG,
@@ -144,6 +151,7 @@ class Query(BaseModel):
     # Memory questions.
     params: float | None = None
     optimizer: str | None = None  # adam | sgd_momentum | sgd
+    gpu_memory_gb: float | None = None  # "A100 40GB": the size the user named
 
 
 class AdviceFactor(BaseModel):
@@ -178,6 +186,13 @@ class Advice(BaseModel):
     facts: dict[str, float | int | str | None] = Field(default_factory=dict)
     # What drove a suggested ratio (prediction factor codes), worded under Details.
     factors: list[AdviceFactor] = Field(default_factory=list)
+    # Memory questions: model-state bytes per regime, fit and suggestions.
+    memory: MemoryEstimate | None = None
+    # With a price: both runs at the point ratio (estimate, preset) ...
+    cost: CostEstimate | None = None
+    # ... or at the fast and slow ends of a range (cheapest, dearest mixed run).
+    cost_low: CostEstimate | None = None
+    cost_high: CostEstimate | None = None
 
 
 class Reply(BaseModel):

@@ -5,16 +5,26 @@ The arithmetic is the guide's ``mixed-precision time = FP32 time / ratio``;
 when the user gave no ratio, :func:`bot.advice.prediction.predict` suggests
 one from whatever was named, and with nothing named the answer is the guide's
 typical range.
+Memory questions go to :mod:`bot.advice.memory`, and a price turns both runs
+into money with :mod:`bot.advice.cost`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.advice.cost import CostEstimate, estimate_cost
+from bot.advice.memory import MemoryEstimate, estimate_memory, parse_optimizer
 from bot.advice.notes import TYPICAL_CEILING, Note
 from bot.advice.prediction import TYPICAL_HIGH, TYPICAL_LOW, Prediction, Setup, predict
 from bot.models import MAX_MESSAGE_CHARS, Advice, AdviceFactor, Intent, Kind, Query, Reason
 from bot.records.models import Record
+
+# bot.models names these result types only for type checkers (importing them
+# there would be circular); every path to advise() passes through here.
+Advice.model_rebuild(
+    _types_namespace={"MemoryEstimate": MemoryEstimate, "CostEstimate": CostEstimate}
+)
 
 # The ResNet-50/V100 honesty note: the guide's rule of thumb against NVIDIA's
 # published DeepLearningExamples runs (PyTorch 3.26x, TF1 3.08x, MXNet 3.58x on
@@ -23,6 +33,13 @@ from bot.records.models import Record
 RESNET50_RULE_OF_THUMB = 2.1
 RESNET50_PUBLISHED_LOW = 2.9
 RESNET50_PUBLISHED_HIGH = 3.6
+
+# Where the memory figures come from (shared/docs/mixed-precision-facts.md, section 2).
+MEMORY_SOURCES = (
+    "https://arxiv.org/abs/1910.02054",  # ZeRO, section 3.1: 2 + 2 + 12 = 16 bytes/param
+    "https://pytorch.org/docs/stable/amp.html",  # autocast keeps FP32 parameters
+    "https://deepspeed.readthedocs.io/en/stable/zero3.html",  # what each ZeRO stage shards
+)
 
 # The validation recipe's step counts (steady state after warm-up, as the DLE
 # benchmarks measure it).
@@ -44,18 +61,73 @@ def advise(query: Query, team_records: Sequence[Record] = ()) -> Advice:
             notes=[Note.LANG_SET],
             facts={"lang": (query.lang_choice or query.lang).value},
         )
+    if query.intent is Intent.MEMORY:
+        return _memory(query)
     if query.intent is not Intent.ESTIMATE:
         return Advice(kind=Kind.HELP)
     if query.fp32 is None:
         return _error(query, Reason.NO_NUMBERS)
     if query.ratio is not None:
-        return _estimate(query, query.fp32.hours, query.ratio)
-    setup = _setup(query)
-    # Called without records when there are none, as before the team's records existed.
-    prediction = predict(setup, team_records) if team_records else predict(setup)
-    if prediction.named or _names_something(query):
-        return _preset(query, query.fp32.hours, prediction)
-    return _range(query, query.fp32.hours)
+        advice = _estimate(query, query.fp32.hours, query.ratio)
+    else:
+        setup = _setup(query)
+        # Called without records when there are none, as before the team's records existed.
+        prediction = predict(setup, team_records) if team_records else predict(setup)
+        if prediction.named or _names_something(query):
+            advice = _preset(query, query.fp32.hours, prediction)
+        else:
+            advice = _range(query, query.fp32.hours)
+    return _with_cost(query, advice) if query.price is not None else advice
+
+
+def _memory(query: Query) -> Advice:
+    """Model-state memory under each regime; the parameter count is the one thing required."""
+    if query.params is None:
+        return _error(query, Reason.NO_PARAMS)
+    try:
+        parse_optimizer(query.optimizer)
+    except ValueError:
+        return _error(query, Reason.UNKNOWN_OPTIMIZER)
+    try:
+        memory = estimate_memory(
+            query.params,
+            query.optimizer,
+            gpu=query.gpu,
+            num_gpus=query.num_gpus,
+            memory_gb=query.gpu_memory_gb,
+        )
+    except ValueError:  # zero, negative or infinite parameter counts
+        return _error(query, Reason.NO_PARAMS)
+    return Advice(
+        kind=Kind.MEMORY,
+        gpu=query.gpu,
+        model=query.model,
+        memory=memory,
+        sources=list(MEMORY_SOURCES),
+        facts={"gpu_memory_given": query.gpu_memory_gb is not None},
+    )
+
+
+def _with_cost(query: Query, advice: Advice) -> Advice:
+    """Both runs in the currency the user wrote (no exchange rates).
+
+    A price that makes no cost (unknown currency code, negative amount) keeps
+    the time estimate and says why the money is missing.
+    """
+    price, gpus = query.price, query.num_gpus
+    assert price is not None and advice.fp32_hours is not None
+    try:
+        if advice.mp_hours is not None:
+            cost = estimate_cost(advice.fp32_hours, price, gpus, mp_hours=advice.mp_hours)
+            return advice.model_copy(update={"cost": cost})
+        assert advice.mp_hours_low is not None and advice.mp_hours_high is not None
+        low = estimate_cost(advice.fp32_hours, price, gpus, mp_hours=advice.mp_hours_low)
+        high = estimate_cost(advice.fp32_hours, price, gpus, mp_hours=advice.mp_hours_high)
+    except ValueError:
+        notes = [Note.PRICE_UNREADABLE, *advice.notes]
+        facts = advice.facts | {"currency": price.currency}
+        return advice.model_copy(update={"notes": notes, "facts": facts})
+    return advice.model_copy(update={"cost_low": low, "cost_high": high})
 
 
 def _error(query: Query, reason: Reason) -> Advice:

@@ -33,6 +33,8 @@ class Note(StrEnum):
     WHICH_NUMBER = "which_number"
     # "lang ar|en" stored a language preference.
     LANG_SET = "lang_set"
+    # A price came with the question but no cost can be made of it (unknown currency).
+    PRICE_UNREADABLE = "price_unreadable"
 
 
 # Ratios above this are outside the guide's typical range and get DOUBLE_CHECK.
