@@ -193,6 +193,18 @@ class GpuSpec(BaseModel):
             return self.fp16_tensor_tflops / 2
         return None
 
+    @property
+    def bf16_rate(self) -> float | None:
+        """Dense BF16 Tensor peak; where unpublished on an Ampere+ part, the FP16 rate.
+
+        Every Ampere-or-newer row with both figures lists BF16 = FP16 (A100 312,
+        H100 989.4, L4 121, L40S 362.05, RTX 4090 165.2), so the A10 and RTX 3090,
+        whose BF16 cells are empty, get their FP16 rate. Volta/Turing have no BF16 units.
+        """
+        if self.bf16_tensor_tflops is not None:
+            return self.bf16_tensor_tflops
+        return self.fp16_tensor_tflops if self.has_tf32 else None
+
 
 _TF32_ARCHITECTURES = frozenset({"Ampere", "Ada", "Hopper", "Blackwell"})
 

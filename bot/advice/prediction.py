@@ -144,7 +144,7 @@ def _amp_peak(spec: GpuSpec, precision: str) -> float | None:
     if precision == "fp8":
         return spec.fp8_tensor_tflops
     if precision == "bf16":
-        return spec.bf16_tensor_tflops
+        return spec.bf16_rate
     return spec.fp16_tensor_tflops
 
 
@@ -487,7 +487,7 @@ def _context(setup: Setup) -> _Context:
         factors.append(
             FactorNote(code=Factor.PRECISION, params={"precision": "fp8", "supported": 0})
         )
-        precision = "bf16" if spec.bf16_tensor_tflops else "fp16"
+        precision = "bf16" if spec.bf16_rate else "fp16"
     num_gpus = setup.num_gpus if setup.num_gpus and setup.num_gpus > 0 else 1
     if num_gpus > 1:
         factors.append(FactorNote(code=Factor.MULTI_GPU, params={"num_gpus": num_gpus}))
@@ -537,7 +537,7 @@ def _measured(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction | None:
     if (
         ctx.spec is not None
         and ctx.precision == "bf16"
-        and (ctx.spec.bf16_tensor_tflops != ctx.spec.fp16_tensor_tflops)
+        and (ctx.spec.bf16_rate != ctx.spec.fp16_tensor_tflops)
     ):
         return None
     rows = [

@@ -96,6 +96,13 @@ def test_tf32_rate_fills_empty_ampere_cells_but_not_older_gpus():
     assert catalog.gpu_spec("T4").tensor_cores and not catalog.gpu_spec("T4").has_tf32
 
 
+def test_bf16_rate_fills_empty_ampere_cells_but_not_older_gpus():
+    assert catalog.gpu_spec("A10").bf16_rate == 125
+    assert catalog.gpu_spec("H100").bf16_rate == 989.4
+    assert catalog.gpu_spec("V100").bf16_rate is None
+    assert catalog.gpu_spec("T4").bf16_rate is None
+
+
 def test_memory_is_the_largest_variant():
     assert catalog.gpu_memory_gb("A100") == 80
     assert catalog.gpu_memory_gb("V100") == 32

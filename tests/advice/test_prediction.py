@@ -147,6 +147,15 @@ def test_bf16_without_bf16_tensor_cores_is_no_speedup():
     assert p.ratio < 1.3
 
 
+def test_bf16_on_ampere_is_accelerated_like_fp16():
+    bf16 = predict(Setup(gpu="A10", family="image_classification", precision="bf16"))
+    fp16 = predict(Setup(gpu="A10", family="image_classification", precision="fp16"))
+    assert bf16.ratio == fp16.ratio
+    assert params(bf16, Factor.PRECISION) == {"precision": "bf16", "supported": 1}
+    measured = predict(Setup(gpu="A100", model="BERT", precision="bf16"))
+    assert measured.basis is Basis.MEASURED
+
+
 def test_fp8_needs_fp8_units():
     a100 = predict(Setup(gpu="A100", family="language_model", precision="fp8"))
     assert params(a100, Factor.PRECISION) == {"precision": "fp8", "supported": 0}
