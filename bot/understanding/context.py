@@ -24,56 +24,149 @@ from bot.understanding.lexicon import (
 )
 from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
 
-GPU_NOUNS = frozenset("gpu gpus card cards بطاقه بطاقات كرت كروت وحده وحدات رسوميه".split())
-NODE_NOUNS = frozenset("node nodes machine machines server servers عقده عقد جهاز اجهزه".split())
-PARAM_SUFFIXES = {"b": 1e9, "bn": 1e9, "billion": 1e9, "m": 1e6, "million": 1e6, "k": 1e3, "t": 1e12}
+GPU_NOUNS = frozenset(
+    ["gpu", "gpus", "card", "cards", "بطاقه", "بطاقات", "كرت", "كروت", "وحده", "وحدات", "رسوميه"]
+)
+NODE_NOUNS = frozenset(
+    ["node", "nodes", "machine", "machines", "server", "servers", "عقده", "عقد", "جهاز", "اجهزه"]
+)
+PARAM_SUFFIXES = {
+    "b": 1e9,
+    "bn": 1e9,
+    "billion": 1e9,
+    "m": 1e6,
+    "million": 1e6,
+    "k": 1e3,
+    "t": 1e12,
+}
 AR_PARAM_WORDS = {"مليار": 1e9, "مليون": 1e6}
-MEMORY_SUFFIXES = frozenset("gb tb mb kb gib tib mib g".split())
-ORDINAL_SUFFIXES = frozenset("st nd rd th am pm".split())
-PARAM_NOUNS = frozenset("param params parameter parameters weights معامل معاملات".split())
-COUNT_PREPOSITIONS = frozenset("on with using across over x علي عبر باستخدام ب".split())
-LABEL_FILLERS = frozenset("size of = : is global per local micro mini total".split())
+MEMORY_SUFFIXES = frozenset(["gb", "tb", "mb", "kb", "gib", "tib", "mib", "g"])
+ORDINAL_SUFFIXES = frozenset(["st", "nd", "rd", "th", "am", "pm"])
+PARAM_NOUNS = frozenset(
+    ["param", "params", "parameter", "parameters", "weights", "معامل", "معاملات"]
+)
+COUNT_PREPOSITIONS = frozenset(
+    ["on", "with", "using", "across", "over", "x", "علي", "عبر", "باستخدام", "ب"]
+)
+LABEL_FILLERS = frozenset(
+    ["size", "of", "=", ":", "is", "global", "per", "local", "micro", "mini", "total"]
+)
 
 CURRENCIES: dict[str, str] = {
-    "$": "USD", "usd": "USD", "dollar": "USD", "dollars": "USD", "دولار": "USD",
-    "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR", "يورو": "EUR",
-    "£": "GBP", "gbp": "GBP",
-    "sar": "SAR", "riyal": "SAR", "riyals": "SAR", "ريال": "SAR", "ريالات": "SAR", "﷼": "SAR",
-    "aed": "AED", "dirham": "AED", "dirhams": "AED", "درهم": "AED", "دراهم": "AED",
-    "egp": "EGP", "جنيه": "EGP", "جنيهات": "EGP",
-    "qar": "QAR", "kwd": "KWD", "dinar": "KWD", "dinars": "KWD", "دينار": "KWD", "دنانير": "KWD",
+    "$": "USD",
+    "usd": "USD",
+    "dollar": "USD",
+    "dollars": "USD",
+    "دولار": "USD",
+    "€": "EUR",
+    "eur": "EUR",
+    "euro": "EUR",
+    "euros": "EUR",
+    "يورو": "EUR",
+    "£": "GBP",
+    "gbp": "GBP",
+    "sar": "SAR",
+    "riyal": "SAR",
+    "riyals": "SAR",
+    "ريال": "SAR",
+    "ريالات": "SAR",
+    "﷼": "SAR",
+    "aed": "AED",
+    "dirham": "AED",
+    "dirhams": "AED",
+    "درهم": "AED",
+    "دراهم": "AED",
+    "egp": "EGP",
+    "جنيه": "EGP",
+    "جنيهات": "EGP",
+    "qar": "QAR",
+    "kwd": "KWD",
+    "dinar": "KWD",
+    "dinars": "KWD",
+    "دينار": "KWD",
+    "دنانير": "KWD",
 }
-CURRENCY_QUALIFIERS = {"قطري": "QAR", "سعودي": "SAR", "كويتي": "KWD", "اماراتي": "AED",
-                       "مصري": "EGP", "qatari": "QAR", "saudi": "SAR", "kuwaiti": "KWD"}
-WHOLE_JOB_WORDS = frozenset("instance node machine server cluster total job للجهاز للعقده".split())
+CURRENCY_QUALIFIERS = {
+    "قطري": "QAR",
+    "سعودي": "SAR",
+    "كويتي": "KWD",
+    "اماراتي": "AED",
+    "مصري": "EGP",
+    "qatari": "QAR",
+    "saudi": "SAR",
+    "kuwaiti": "KWD",
+}
+WHOLE_JOB_WORDS = frozenset(
+    ["instance", "node", "machine", "server", "cluster", "total", "job", "للجهاز", "للعقده"]
+)
 
 FAMILY_PHRASES: tuple[tuple[str, str], ...] = (
-    ("text-to-speech", "tts"), ("text to speech", "tts"), ("vocoder", "tts"),
-    ("speech synthesis", "tts"), ("تحويل النص الي كلام", "tts"), ("تحويل النص الى كلام", "tts"),
-    ("توليد الكلام", "tts"), ("تركيب الكلام", "tts"),
-    ("speech recognition", "speech_recognition"), ("التعرف علي الكلام", "speech_recognition"),
-    ("التعرف على الكلام", "speech_recognition"), ("التعرف على الصوت", "speech_recognition"),
-    ("image classification", "image_classification"), ("classification", "image_classification"),
-    ("classifier", "image_classification"), ("تصنيف", "image_classification"),
-    ("object detection", "detection"), ("detection", "detection"), ("detector", "detection"),
-    ("كشف", "detection"), ("اكتشاف الاجسام", "detection"),
-    ("segmentation", "segmentation"), ("تجزئه", "segmentation"), ("تقطيع", "segmentation"),
-    ("language model", "language_model"), ("نموذج لغوي", "language_model"),
-    ("نموذج لغه", "language_model"), ("النماذج اللغويه", "language_model"),
-    ("translation", "translation"), ("ترجمه", "translation"),
-    ("recommend", "recommender"), ("توصيه", "recommender"), ("التوصيات", "recommender"),
-    ("time series", "time_series"), ("time-series", "time_series"), ("forecasting", "time_series"),
-    ("السلاسل الزمنيه", "time_series"), ("سلاسل زمنيه", "time_series"),
-    ("molecul", "graph"), ("graph", "graph"), ("جزيئ", "graph"), ("الرسوم البيانيه", "graph"),
+    ("text-to-speech", "tts"),
+    ("text to speech", "tts"),
+    ("vocoder", "tts"),
+    ("speech synthesis", "tts"),
+    ("تحويل النص الي كلام", "tts"),
+    ("تحويل النص الى كلام", "tts"),
+    ("توليد الكلام", "tts"),
+    ("تركيب الكلام", "tts"),
+    ("speech recognition", "speech_recognition"),
+    ("التعرف علي الكلام", "speech_recognition"),
+    ("التعرف على الكلام", "speech_recognition"),
+    ("التعرف على الصوت", "speech_recognition"),
+    ("image classification", "image_classification"),
+    ("classification", "image_classification"),
+    ("classifier", "image_classification"),
+    ("تصنيف", "image_classification"),
+    ("object detection", "detection"),
+    ("detection", "detection"),
+    ("detector", "detection"),
+    ("كشف", "detection"),
+    ("اكتشاف الاجسام", "detection"),
+    ("segmentation", "segmentation"),
+    ("تجزئه", "segmentation"),
+    ("تقطيع", "segmentation"),
+    ("language model", "language_model"),
+    ("نموذج لغوي", "language_model"),
+    ("نموذج لغه", "language_model"),
+    ("النماذج اللغويه", "language_model"),
+    ("translation", "translation"),
+    ("ترجمه", "translation"),
+    ("recommend", "recommender"),
+    ("توصيه", "recommender"),
+    ("التوصيات", "recommender"),
+    ("time series", "time_series"),
+    ("time-series", "time_series"),
+    ("forecasting", "time_series"),
+    ("السلاسل الزمنيه", "time_series"),
+    ("سلاسل زمنيه", "time_series"),
+    ("molecul", "graph"),
+    ("graph", "graph"),
+    ("جزيئ", "graph"),
+    ("الرسوم البيانيه", "graph"),
     ("مخطط", "graph"),
 )
-FAMILY_WORDS = {"lm": "language_model", "llm": "language_model", "llms": "language_model",
-                "asr": "speech_recognition", "tts": "tts", "nmt": "translation",
-                "gnn": "graph", "gnns": "graph", "recsys": "recommender"}
-PRECISIONS = {"fp16": "fp16", "float16": "fp16", "half": "fp16", "bf16": "bf16",
-              "bfloat16": "bf16", "fp8": "fp8", "float8": "fp8"}
+FAMILY_WORDS = {
+    "lm": "language_model",
+    "llm": "language_model",
+    "llms": "language_model",
+    "asr": "speech_recognition",
+    "tts": "tts",
+    "nmt": "translation",
+    "gnn": "graph",
+    "gnns": "graph",
+    "recsys": "recommender",
+}
+PRECISIONS = {
+    "fp16": "fp16",
+    "float16": "fp16",
+    "half": "fp16",
+    "bf16": "bf16",
+    "bfloat16": "bf16",
+    "fp8": "fp8",
+    "float8": "fp8",
+}
 BATCH_WORDS = frozenset({"batch", "bs", "batch-size", "batchsize", "الدفعه", "دفعه"})
-AMP_QUALIFIERS = frozenset("amp mixed fp16 bf16 fp8 المختلطه half".split())
+AMP_QUALIFIERS = frozenset(["amp", "mixed", "fp16", "bf16", "fp8", "المختلطه", "half"])
 
 
 @dataclass
@@ -104,7 +197,11 @@ def _at(tokens: list[Token], i: int) -> Token | None:
 def _word_in(tok: Token | None, table) -> str | None:
     if tok is None or tok.kind != WORD:
         return None
-    return lookup(tok.text, table) if tok.script == ARABIC else (tok.text if tok.text in table else None)
+    return (
+        lookup(tok.text, table)
+        if tok.script == ARABIC
+        else (tok.text if tok.text in table else None)
+    )
 
 
 def mark_context(tokens: list[Token], *, sizes_are_params: bool = False) -> Context:
@@ -177,11 +274,21 @@ def _classify(tokens: list[Token], i: int) -> str:
         return "date"
     if prev is not None and prev.text in ("at",):
         return "clock"
-    if prev is not None and prev.kind == WORD and prev.text in ("الساعه",) and not _is_time_unit(nxt):
+    if (
+        prev is not None
+        and prev.kind == WORD
+        and prev.text in ("الساعه",)
+        and not _is_time_unit(nxt)
+    ):
         return "clock"
-    if 1900 <= tok.value <= 2100 and tok.value == int(tok.value) and not _is_time_unit(nxt):
-        if prev is not None and prev.text in ("in", "since", "year", "عام", "سنه", "في"):
-            return "date"
+    if (
+        1900 <= tok.value <= 2100
+        and tok.value == int(tok.value)
+        and not _is_time_unit(nxt)
+        and prev is not None
+        and prev.text in ("in", "since", "year", "عام", "سنه", "في")
+    ):
+        return "date"
     if _is_time_unit(nxt) or tok.extra.get("spelled") and nxt is None:
         return ""
     noun = _word_in(nxt, COUNT_NOUNS) or _word_in(nxt, AR_PARAM_WORDS)
@@ -205,7 +312,7 @@ def _noun_role(noun: str) -> str:
 
 
 def _count_after(tokens: list[Token], j: int) -> str:
-    """"8x A100", "4x8 GPUs", "2x larger batch": the x joins counts, not a speedup."""
+    """ "8x A100", "4x8 GPUs", "2x larger batch": the x joins counts, not a speedup."""
     for tok in tokens[j : j + 2]:
         if tok.role == "gpu":
             return "gpus"
@@ -221,19 +328,21 @@ def _count_after(tokens: list[Token], j: int) -> str:
 
 
 def _is_gpu_count(tokens: list[Token], i: int) -> bool:
-    """"8 V100s", "on 8 A100": a count; "100 V100" in a command is a time and a GPU."""
+    """ "8 V100s", "on 8 A100": a count; "100 V100" in a command is a time and a GPU."""
     name = tokens[i + 1].text
     prev = _at(tokens, i - 1)
     return name.endswith("s") or (prev is not None and prev.text in COUNT_PREPOSITIONS)
 
 
 def _labelled_setting(tokens: list[Token], i: int) -> bool:
-    """"batch size of 1024", "lr 0.1", "CUDA 12.1", "حجم الدفعة ٥١٢"."""
+    """ "batch size of 1024", "lr 0.1", "CUDA 12.1", "حجم الدفعة ٥١٢"."""
     j = i - 1
     steps = 0
     while j >= 0 and steps < 4:
         tok = tokens[j]
-        if tok.kind == WORD and (_word_in(tok, COUNT_LABELS) or tok.text in ("gpus", "gpu", "nodes")):
+        if tok.kind == WORD and (
+            _word_in(tok, COUNT_LABELS) or tok.text in ("gpus", "gpu", "nodes")
+        ):
             return True
         if tok.text in LABEL_FILLERS:
             j -= 1
@@ -253,9 +362,11 @@ def _currency(tokens: list[Token], i: int) -> str | None:
         tok = _at(tokens, j)
         if tok is None:
             continue
-        code = CURRENCIES.get(tok.text) or _word_in(tok, CURRENCIES) and CURRENCIES[
-            _word_in(tok, CURRENCIES)
-        ]
+        code = (
+            CURRENCIES.get(tok.text)
+            or _word_in(tok, CURRENCIES)
+            and CURRENCIES[_word_in(tok, CURRENCIES)]
+        )
         if code:
             qualifier = _at(tokens, j + 1)
             if qualifier is not None and qualifier.text in CURRENCY_QUALIFIERS:
@@ -286,7 +397,7 @@ def _param_value(tokens: list[Token], i: int) -> float:
 
 
 def _read_batches(tokens: list[Token], ctx: Context) -> None:
-    """"batch 112 in FP32, 256 with AMP" -> batch_fp32=112, batch_amp=256."""
+    """ "batch 112 in FP32, 256 with AMP" -> batch_fp32=112, batch_amp=256."""
     found: list[tuple[int, str]] = []
     found_at = 0
     for i, tok in enumerate(tokens):
@@ -311,9 +422,7 @@ def _read_batches(tokens: list[Token], ctx: Context) -> None:
     for value, qualifier in found:
         if qualifier == "amp" and ctx.batch_amp is None:
             ctx.batch_amp = value
-        elif qualifier == "fp32" and ctx.batch_fp32 is None:
-            ctx.batch_fp32 = value
-        elif ctx.batch_fp32 is None:
+        elif qualifier == "fp32" and ctx.batch_fp32 is None or ctx.batch_fp32 is None:
             ctx.batch_fp32 = value
         elif ctx.batch_amp is None:
             ctx.batch_amp = value
@@ -350,9 +459,9 @@ def _read_words(tokens: list[Token], ctx: Context) -> None:
     for i, word in enumerate(words):
         if ctx.family is None and word in FAMILY_WORDS:
             ctx.family = FAMILY_WORDS[word]
-        if ctx.precision is None and word in PRECISIONS:
-            if word != "half" or (i + 1 < len(words) and words[i + 1] == "precision"):
-                ctx.precision = PRECISIONS[word]
+        precise_half = word != "half" or (i + 1 < len(words) and words[i + 1] == "precision")
+        if ctx.precision is None and word in PRECISIONS and precise_half:
+            ctx.precision = PRECISIONS[word]
         if word == "tf32":
             ctx.baseline = "tf32"
         elif word == "fp32" and i and words[i - 1] in ("true", "pure", "strict", "real"):

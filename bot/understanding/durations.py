@@ -116,14 +116,12 @@ def _piece(tokens: list[Token], i: int) -> tuple[float, str, int, bool] | None:
 
 
 def _asked(tokens: list[Token], i: int) -> bool:
-    """"كم دقيقة", "how many hours": a unit asked about, not a value."""
-    return any(
-        t.text in QUESTION_WORDS for t in tokens[max(0, i - 2) : i] if t.kind == WORD
-    )
+    """ "كم دقيقة", "how many hours": a unit asked about, not a value."""
+    return any(t.text in QUESTION_WORDS for t in tokens[max(0, i - 2) : i] if t.kind == WORD)
 
 
 def _with_fraction(tokens: list[Token], j: int, value: float) -> tuple[float, int]:
-    """"and a half", "ونص", "و نص", "إلا ربع" after a piece."""
+    """ "and a half", "ونص", "و نص", "إلا ربع" after a piece."""
     n = len(tokens)
     word = _text(tokens, j)
     if word == "and":
@@ -182,7 +180,7 @@ def find_durations(tokens: list[Token]) -> list[Quantity]:
 
 
 def _range_partner(tokens: list[Token], i: int, unit: str) -> Quantity | None:
-    """"100 or 200 hours", "12-15 h": the first number shares the unit."""
+    """ "100 or 200 hours", "12-15 h": the first number shares the unit."""
     if i < 2 or tokens[i].kind != NUM:
         return None
     joiner, first = tokens[i - 1], tokens[i - 2]

@@ -13,7 +13,13 @@ from functools import lru_cache
 # ---------------------------------------------------------------- time units
 # Unit codes and their length in hours.
 UNIT_HOURS: dict[str, float] = {
-    "sec": 1 / 3600, "min": 1 / 60, "h": 1.0, "d": 24.0, "w": 168.0, "mo": 730.0, "y": 8760.0,
+    "sec": 1 / 3600,
+    "min": 1 / 60,
+    "h": 1.0,
+    "d": 24.0,
+    "w": 168.0,
+    "mo": 730.0,
+    "y": 8760.0,
 }
 
 EN_UNITS: dict[str, str] = {}
@@ -51,11 +57,35 @@ for _unit, _one, _two, _many in [
 
 # ---------------------------------------------------------------- number words
 EN_NUMBERS: dict[str, int] = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
-    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
-    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
-    "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12,
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+    "dozen": 12,
 }
 EN_SCALES: dict[str, int] = {"hundred": 100, "thousand": 1000}
 
@@ -96,8 +126,13 @@ AR_SCALES: dict[str, int] = {"مئه": 100, "مائه": 100, "ميه": 100, "ا�
 # Fractions: on their own they are not a value, but they complete a
 # duration ("ساعتين ونص", "a day and a half") or a ratio ("ثلث الوقت").
 FRACTIONS: dict[str, float] = {
-    "half": 0.5, "quarter": 0.25, "third": 1 / 3,
-    "نص": 0.5, "نصف": 0.5, "ربع": 0.25, "ثلث": 1 / 3,
+    "half": 0.5,
+    "quarter": 0.25,
+    "third": 1 / 3,
+    "نص": 0.5,
+    "نصف": 0.5,
+    "ربع": 0.25,
+    "ثلث": 1 / 3,
 }
 
 INFINITY_WORDS = frozenset({"inf", "infinity", "infinite", "∞", "نهايه", "لانهايه", "مالانهايه"})
@@ -107,149 +142,846 @@ NEGATIVE_WORDS = frozenset({"minus", "negative", "سالب"})
 # ---------------------------------------------------------------- never values
 # A number right before one of these counts things, it is not a time or ratio.
 COUNT_NOUNS = frozenset(
-    """gpu gpus card cards node nodes epoch epochs step steps iteration iterations iters
-    iter it its sample samples image images imgs token tokens param params parameter
-    parameters layer layers head heads worker workers core cores cpu cpus thread threads
-    bit bits gb tb mb kb gib tib mib gig gigs billion million k b bn t machine machines
-    server servers instance instances rank ranks process processes people users words
-    px pixels fps tflops teraflops w watt watts dim dims feature features channel channels
-    class classes batch batches example examples sequence sequences seq seqs row rows
-    runs trial trials device devices chip chips replicas replica vram ram memory
-    larger bigger smaller more fewer less-memory times-larger sm sms lanes
-    بطاقه بطاقات كرت كروت وحده وحدات عقده عقد جهاز اجهزه خطوه خطوات حقبه حقب دورات
-    صوره صور عينه عينات معامل معاملات مليار مليون الف جيجا طبقه طبقات رسوميه مثال امثله
-    معالج معالجات دفعه دفعات""".split()
+    [
+        "gpu",
+        "gpus",
+        "card",
+        "cards",
+        "node",
+        "nodes",
+        "epoch",
+        "epochs",
+        "step",
+        "steps",
+        "iteration",
+        "iterations",
+        "iters",
+        "iter",
+        "it",
+        "its",
+        "sample",
+        "samples",
+        "image",
+        "images",
+        "imgs",
+        "token",
+        "tokens",
+        "param",
+        "params",
+        "parameter",
+        "parameters",
+        "layer",
+        "layers",
+        "head",
+        "heads",
+        "worker",
+        "workers",
+        "core",
+        "cores",
+        "cpu",
+        "cpus",
+        "thread",
+        "threads",
+        "bit",
+        "bits",
+        "gb",
+        "tb",
+        "mb",
+        "kb",
+        "gib",
+        "tib",
+        "mib",
+        "gig",
+        "gigs",
+        "billion",
+        "million",
+        "k",
+        "b",
+        "bn",
+        "t",
+        "machine",
+        "machines",
+        "server",
+        "servers",
+        "instance",
+        "instances",
+        "rank",
+        "ranks",
+        "process",
+        "processes",
+        "people",
+        "users",
+        "words",
+        "px",
+        "pixels",
+        "fps",
+        "tflops",
+        "teraflops",
+        "w",
+        "watt",
+        "watts",
+        "dim",
+        "dims",
+        "feature",
+        "features",
+        "channel",
+        "channels",
+        "class",
+        "classes",
+        "batch",
+        "batches",
+        "example",
+        "examples",
+        "sequence",
+        "sequences",
+        "seq",
+        "seqs",
+        "row",
+        "rows",
+        "runs",
+        "trial",
+        "trials",
+        "device",
+        "devices",
+        "chip",
+        "chips",
+        "replicas",
+        "replica",
+        "vram",
+        "ram",
+        "memory",
+        "larger",
+        "bigger",
+        "smaller",
+        "more",
+        "fewer",
+        "less-memory",
+        "times-larger",
+        "sm",
+        "sms",
+        "lanes",
+        "بطاقه",
+        "بطاقات",
+        "كرت",
+        "كروت",
+        "وحده",
+        "وحدات",
+        "عقده",
+        "عقد",
+        "جهاز",
+        "اجهزه",
+        "خطوه",
+        "خطوات",
+        "حقبه",
+        "حقب",
+        "دورات",
+        "صوره",
+        "صور",
+        "عينه",
+        "عينات",
+        "معامل",
+        "معاملات",
+        "مليار",
+        "مليون",
+        "الف",
+        "جيجا",
+        "طبقه",
+        "طبقات",
+        "رسوميه",
+        "مثال",
+        "امثله",
+        "معالج",
+        "معالجات",
+        "دفعه",
+        "دفعات",
+    ]
 )
 # A number right after one of these is a setting, an id or a version.
 COUNT_LABELS = frozenset(
-    """batch bs lr rate seed id node rack epoch step iteration iter version v cuda
-    pytorch torch python tf tensorflow cudnn nccl driver apex opset ubuntu jax port pid
-    job# run# rank gpu# layer top warmup warm-up checkpoint ckpt every dropout momentum
-    decay wd beta alpha gamma size dim hidden heads width depth resolution res img
-    accuracy acc loss f1 bleu map miou wer score utilization util temperature temp
-    dataset split fold# release build commit pr issue ticket
-    الدفعه دفعه التعلم عقده العقده نسخه النسخه اصدار الاصدار رقم حجم الحجم الدقه دقه""".split()
+    [
+        "batch",
+        "bs",
+        "lr",
+        "rate",
+        "seed",
+        "id",
+        "node",
+        "rack",
+        "epoch",
+        "step",
+        "iteration",
+        "iter",
+        "version",
+        "v",
+        "cuda",
+        "pytorch",
+        "torch",
+        "python",
+        "tf",
+        "tensorflow",
+        "cudnn",
+        "nccl",
+        "driver",
+        "apex",
+        "opset",
+        "ubuntu",
+        "jax",
+        "port",
+        "pid",
+        "job#",
+        "run#",
+        "rank",
+        "gpu#",
+        "layer",
+        "top",
+        "warmup",
+        "warm-up",
+        "checkpoint",
+        "ckpt",
+        "every",
+        "dropout",
+        "momentum",
+        "decay",
+        "wd",
+        "beta",
+        "alpha",
+        "gamma",
+        "size",
+        "dim",
+        "hidden",
+        "heads",
+        "width",
+        "depth",
+        "resolution",
+        "res",
+        "img",
+        "accuracy",
+        "acc",
+        "loss",
+        "f1",
+        "bleu",
+        "map",
+        "miou",
+        "wer",
+        "score",
+        "utilization",
+        "util",
+        "temperature",
+        "temp",
+        "dataset",
+        "split",
+        "fold#",
+        "release",
+        "build",
+        "commit",
+        "pr",
+        "issue",
+        "ticket",
+        "الدفعه",
+        "دفعه",
+        "التعلم",
+        "عقده",
+        "العقده",
+        "نسخه",
+        "النسخه",
+        "اصدار",
+        "الاصدار",
+        "رقم",
+        "حجم",
+        "الحجم",
+        "الدقه",
+        "دقه",
+    ]
 )
 # "FP32", "V100"... are words already; these glue a number to a name when spaced.
 VERSION_LABELS = frozenset(
-    "cuda pytorch torch python tf tensorflow cudnn nccl driver version v apex jax ubuntu".split()
+    [
+        "cuda",
+        "pytorch",
+        "torch",
+        "python",
+        "tf",
+        "tensorflow",
+        "cudnn",
+        "nccl",
+        "driver",
+        "version",
+        "v",
+        "apex",
+        "jax",
+        "ubuntu",
+    ]
 )
 MONTHS = frozenset(
-    """jan january feb february mar march apr april may jun june jul july aug august sep sept
-    september oct october nov november dec december يناير فبراير مارس ابريل مايو يونيو
-    يوليو اغسطس سبتمبر اكتوبر نوفمبر ديسمبر""".split()
+    [
+        "jan",
+        "january",
+        "feb",
+        "february",
+        "mar",
+        "march",
+        "apr",
+        "april",
+        "may",
+        "jun",
+        "june",
+        "jul",
+        "july",
+        "aug",
+        "august",
+        "sep",
+        "sept",
+        "september",
+        "oct",
+        "october",
+        "nov",
+        "november",
+        "dec",
+        "december",
+        "يناير",
+        "فبراير",
+        "مارس",
+        "ابريل",
+        "مايو",
+        "يونيو",
+        "يوليو",
+        "اغسطس",
+        "سبتمبر",
+        "اكتوبر",
+        "نوفمبر",
+        "ديسمبر",
+    ]
 )
 CLOCK_WORDS = frozenset({"am", "pm", "oclock", "o'clock", "صباحا", "مساء", "مساءا", "الظهر"})
 
 # Durations near these are deadlines, intervals or the past, not the FP32 time.
 DURATION_EXCLUDERS_BEFORE = frozenset(
-    """deadline deadlines due ddl within before every each per since
-    remaining left budget submission checkpoint checkpoints
-    warmup warm-up eval evaluation log logging save saving eta
-    موعد الموعد التسليم تسليم النهائي مهله ديدلاين باقي متبقي كل لكل منذ قبل خلال
-    يتبقي تبقي الديدلاين""".split()
+    [
+        "deadline",
+        "deadlines",
+        "due",
+        "ddl",
+        "within",
+        "before",
+        "every",
+        "each",
+        "per",
+        "since",
+        "remaining",
+        "left",
+        "budget",
+        "submission",
+        "checkpoint",
+        "checkpoints",
+        "warmup",
+        "warm-up",
+        "eval",
+        "evaluation",
+        "log",
+        "logging",
+        "save",
+        "saving",
+        "eta",
+        "موعد",
+        "الموعد",
+        "التسليم",
+        "تسليم",
+        "النهائي",
+        "مهله",
+        "ديدلاين",
+        "باقي",
+        "متبقي",
+        "كل",
+        "لكل",
+        "منذ",
+        "قبل",
+        "خلال",
+        "يتبقي",
+        "تبقي",
+        "الديدلاين",
+    ]
 )
 DURATION_EXCLUDERS_AFTER = frozenset(
-    """ago left remaining later per each earlier from before after
-    متبقيه متبقي باقيه باقي قبل قادمه القادمه الجايه جايه الماضيه الماضي فات""".split()
+    [
+        "ago",
+        "left",
+        "remaining",
+        "later",
+        "per",
+        "each",
+        "earlier",
+        "from",
+        "before",
+        "after",
+        "متبقيه",
+        "متبقي",
+        "باقيه",
+        "باقي",
+        "قبل",
+        "قادمه",
+        "القادمه",
+        "الجايه",
+        "جايه",
+        "الماضيه",
+        "الماضي",
+        "فات",
+    ]
 )
 # "كم دقيقة" / "how many hours": a question, not a value.
-QUESTION_WORDS = frozenset("كم كام قديش how many much which what كمان اي".split())
+QUESTION_WORDS = frozenset(
+    ["كم", "كام", "قديش", "how", "many", "much", "which", "what", "كمان", "اي"]
+)
 
 # ---------------------------------------------------------------- ratios
 RATIO_LABELS = frozenset(
-    """ratio speedup speed-up speedups factor reduction acceleration accel gain
-    نسبه النسبه معامل التخفيض تخفيض التسريع تسريع معدل""".split()
+    [
+        "ratio",
+        "speedup",
+        "speed-up",
+        "speedups",
+        "factor",
+        "reduction",
+        "acceleration",
+        "accel",
+        "gain",
+        "نسبه",
+        "النسبه",
+        "معامل",
+        "التخفيض",
+        "تخفيض",
+        "التسريع",
+        "تسريع",
+        "معدل",
+    ]
 )
 RATIO_FILLERS = frozenset(
-    """= : is of about around approx approximately roughly ~ be will would should
-    expected expect estimated maybe probably like a an the amp mixed precision gives give
-    gets get got we our my reported measured its it's was from with at
-    هو هي حوالي تقريبا بحدود يساوي المتوقع المتوقعه متوقع عندي عندنا يكون تكون كان كانت
-    الدقه المختلطه amp ال مع""".split()
+    [
+        "=",
+        ":",
+        "is",
+        "of",
+        "about",
+        "around",
+        "approx",
+        "approximately",
+        "roughly",
+        "~",
+        "be",
+        "will",
+        "would",
+        "should",
+        "expected",
+        "expect",
+        "estimated",
+        "maybe",
+        "probably",
+        "like",
+        "a",
+        "an",
+        "the",
+        "amp",
+        "mixed",
+        "precision",
+        "gives",
+        "give",
+        "gets",
+        "get",
+        "got",
+        "we",
+        "our",
+        "my",
+        "reported",
+        "measured",
+        "its",
+        "it's",
+        "was",
+        "from",
+        "with",
+        "at",
+        "هو",
+        "هي",
+        "حوالي",
+        "تقريبا",
+        "بحدود",
+        "يساوي",
+        "المتوقع",
+        "المتوقعه",
+        "متوقع",
+        "عندي",
+        "عندنا",
+        "يكون",
+        "تكون",
+        "كان",
+        "كانت",
+        "الدقه",
+        "المختلطه",
+        "amp",
+        "ال",
+        "مع",
+    ]
 )
 TIME_LABELS = frozenset(
-    """time fp32 takes took take taking duration baseline training runtime wall walltime
-    وقت الوقت الزمن زمن مده المده يستغرق تستغرق ياخذ ياخد بياخد بياخذ يحتاج التدريب تدريب""".split()
+    [
+        "time",
+        "fp32",
+        "takes",
+        "took",
+        "take",
+        "taking",
+        "duration",
+        "baseline",
+        "training",
+        "runtime",
+        "wall",
+        "walltime",
+        "وقت",
+        "الوقت",
+        "الزمن",
+        "زمن",
+        "مده",
+        "المده",
+        "يستغرق",
+        "تستغرق",
+        "ياخذ",
+        "ياخد",
+        "بياخد",
+        "بياخذ",
+        "يحتاج",
+        "التدريب",
+        "تدريب",
+    ]
 )
 SPEED_CUES = frozenset(
-    """faster quicker fast quick speed speeds speedup speed-up throughput accelerates
-    accelerate accelerated boost boosts
-    اسرع السرعه سرعه يسرع تسرع بيسرع تسريع التسريع يسرعه""".split()
+    [
+        "faster",
+        "quicker",
+        "fast",
+        "quick",
+        "speed",
+        "speeds",
+        "speedup",
+        "speed-up",
+        "throughput",
+        "accelerates",
+        "accelerate",
+        "accelerated",
+        "boost",
+        "boosts",
+        "اسرع",
+        "السرعه",
+        "سرعه",
+        "يسرع",
+        "تسرع",
+        "بيسرع",
+        "تسريع",
+        "التسريع",
+        "يسرعه",
+    ]
 )
-SLOW_CUES = frozenset("slower longer long slowdown slows اطول ابطا بطء يبطئ".split())
-TIME_NOUNS = frozenset("time runtime duration الوقت وقت الزمن زمن المده مده".split())
+SLOW_CUES = frozenset(
+    ["slower", "longer", "long", "slowdown", "slows", "اطول", "ابطا", "بطء", "يبطئ"]
+)
+TIME_NOUNS = frozenset(
+    ["time", "runtime", "duration", "الوقت", "وقت", "الزمن", "زمن", "المده", "مده"]
+)
 TIMES_WORDS = {"times": 0, "time": 0, "مره": 1, "مرات": 0, "مرتين": 2, "مرتان": 2, "x": 0}
 MULTIPLE_WORDS = {  # words that are a multiple by themselves
-    "twice": 2.0, "double": 2.0, "doubles": 2.0, "doubled": 2.0, "doubling": 2.0,
-    "triple": 3.0, "triples": 3.0, "tripled": 3.0, "thrice": 3.0,
-    "ضعف": 2.0, "ضعفين": 2.0, "ضعفي": 2.0,
+    "twice": 2.0,
+    "double": 2.0,
+    "doubles": 2.0,
+    "doubled": 2.0,
+    "doubling": 2.0,
+    "triple": 3.0,
+    "triples": 3.0,
+    "tripled": 3.0,
+    "thrice": 3.0,
+    "ضعف": 2.0,
+    "ضعفين": 2.0,
+    "ضعفي": 2.0,
 }
 MULTIPLE_PLURALS = frozenset({"اضعاف"})  # N اضعاف = N
-DIVIDE_WORDS = frozenset("divides divide divided dividing يقسم تقسم يقسم بيقسم".split())
+DIVIDE_WORDS = frozenset(
+    ["divides", "divide", "divided", "dividing", "يقسم", "تقسم", "يقسم", "بيقسم"]
+)
 HALVING_WORDS = frozenset({"halves", "halved", "halving", "halve", "ينصف"})
 FOLD_WORDS = frozenset({"fold", "-fold"})
 
 # Percent meanings (data README conventions 6-9).
 PCT_FASTER = frozenset(
-    """faster quicker speedup speed-up speed throughput improvement improves improved boost
-    gain acceleration اسرع السرعه سرعه تسريع يسرع تسرع اسرع""".split()
+    [
+        "faster",
+        "quicker",
+        "speedup",
+        "speed-up",
+        "speed",
+        "throughput",
+        "improvement",
+        "improves",
+        "improved",
+        "boost",
+        "gain",
+        "acceleration",
+        "اسرع",
+        "السرعه",
+        "سرعه",
+        "تسريع",
+        "يسرع",
+        "تسرع",
+        "اسرع",
+    ]
 )
-PCT_SLOWER = frozenset("slower slowdown ابطا".split())
+PCT_SLOWER = frozenset(["slower", "slowdown", "ابطا"])
 PCT_LESS = frozenset(
-    """cut cuts cutting reduce reduces reduced reducing reduction save saves saved saving
-    savings less shorter shrinks shrink trims trim decrease decreases decreased lower
-    lowers fewer shaves يقلل تقلل يخفض تخفض يوفر توفر اقل ينقص تنقص تقليل توفير تخفيض
-    يختصر تختصر بيقلل بيوفر هيوفر هيقلل""".split()
+    [
+        "cut",
+        "cuts",
+        "cutting",
+        "reduce",
+        "reduces",
+        "reduced",
+        "reducing",
+        "reduction",
+        "save",
+        "saves",
+        "saved",
+        "saving",
+        "savings",
+        "less",
+        "shorter",
+        "shrinks",
+        "shrink",
+        "trims",
+        "trim",
+        "decrease",
+        "decreases",
+        "decreased",
+        "lower",
+        "lowers",
+        "fewer",
+        "shaves",
+        "يقلل",
+        "تقلل",
+        "يخفض",
+        "تخفض",
+        "يوفر",
+        "توفر",
+        "اقل",
+        "ينقص",
+        "تنقص",
+        "تقليل",
+        "توفير",
+        "تخفيض",
+        "يختصر",
+        "تختصر",
+        "بيقلل",
+        "بيوفر",
+        "هيوفر",
+        "هيقلل",
+    ]
 )
 PCT_REMAIN = frozenset(
-    """takes take taking only to drops drop falls fall down becomes الي يستغرق تستغرق ياخذ
-    ياخد بياخد يصبح يصير ينخفض تنخفض""".split()
+    [
+        "takes",
+        "take",
+        "taking",
+        "only",
+        "to",
+        "drops",
+        "drop",
+        "falls",
+        "fall",
+        "down",
+        "becomes",
+        "الي",
+        "يستغرق",
+        "تستغرق",
+        "ياخذ",
+        "ياخد",
+        "بياخد",
+        "يصبح",
+        "يصير",
+        "ينخفض",
+        "تنخفض",
+    ]
 )
-PCT_MORE = frozenset("longer more increases increase increased adds تزيد يزيد زياده اطول".split())
+PCT_MORE = frozenset(
+    [
+        "longer",
+        "more",
+        "increases",
+        "increase",
+        "increased",
+        "adds",
+        "تزيد",
+        "يزيد",
+        "زياده",
+        "اطول",
+    ]
+)
 PERCENT_WORDS = frozenset({"percent", "pct", "بالمئه", "بالميه", "%"})
 
 # ---------------------------------------------------------------- intent
 HELP_WORDS = frozenset(
-    """help usage commands command manual docs guide مساعده ساعدني مساعد الاوامر التعليمات
-    استخدمك استعمالك""".split()
+    [
+        "help",
+        "usage",
+        "commands",
+        "command",
+        "manual",
+        "docs",
+        "guide",
+        "مساعده",
+        "ساعدني",
+        "مساعد",
+        "الاوامر",
+        "التعليمات",
+        "استخدمك",
+        "استعمالك",
+    ]
 )
 GREETINGS = frozenset(
-    """hi hello hey hiya yo greetings salam morning evening مرحبا اهلا هلا السلام سلام
-    ازيك ازيكم صباح مساء هاي""".split()
+    [
+        "hi",
+        "hello",
+        "hey",
+        "hiya",
+        "yo",
+        "greetings",
+        "salam",
+        "morning",
+        "evening",
+        "مرحبا",
+        "اهلا",
+        "هلا",
+        "السلام",
+        "سلام",
+        "ازيك",
+        "ازيكم",
+        "صباح",
+        "مساء",
+        "هاي",
+    ]
 )
 ESTIMATE_CUES = frozenset(
-    """estimate estimation estimated calculate calc compute predict prediction
-    احسب احسبلي احسبها تحسب تحسبها حساب تقدير قدر قدرلي التقدير المتوقع""".split()
+    [
+        "estimate",
+        "estimation",
+        "estimated",
+        "calculate",
+        "calc",
+        "compute",
+        "predict",
+        "prediction",
+        "احسب",
+        "احسبلي",
+        "احسبها",
+        "تحسب",
+        "تحسبها",
+        "حساب",
+        "تقدير",
+        "قدر",
+        "قدرلي",
+        "التقدير",
+        "المتوقع",
+    ]
 )
 # "how long", "كم سيستغرق": asking for a time.
 HOW_WORDS = frozenset({"how", "كم", "كام", "قديش", "قد", "شقد"})
 DURATION_VERBS = frozenset(
-    """long take takes time سيستغرق يستغرق تستغرق بياخد هياخد ياخذ ياخد يصير بيصير يبقي
-    هيبقي الوقت""".split()
+    [
+        "long",
+        "take",
+        "takes",
+        "time",
+        "سيستغرق",
+        "يستغرق",
+        "تستغرق",
+        "بياخد",
+        "هياخد",
+        "ياخذ",
+        "ياخد",
+        "يصير",
+        "بيصير",
+        "يبقي",
+        "هيبقي",
+        "الوقت",
+    ]
 )
 LANG_WORDS = frozenset({"lang", "language", "اللغه", "لغه"})
 LANG_CHOICES: dict[str, str] = {
-    "ar": "ar", "arabic": "ar", "عربي": "ar", "العربيه": "ar", "عربيه": "ar",
-    "en": "en", "english": "en", "انجليزي": "en", "الانجليزيه": "en", "انجليزيه": "en",
+    "ar": "ar",
+    "arabic": "ar",
+    "عربي": "ar",
+    "العربيه": "ar",
+    "عربيه": "ar",
+    "en": "en",
+    "english": "en",
+    "انجليزي": "en",
+    "الانجليزيه": "en",
+    "انجليزيه": "en",
     "انكليزي": "en",
 }
 MEMORY_WORDS = frozenset({"memory", "vram", "ذاكره", "الذاكره"})
 OPTIMIZERS: dict[str, str] = {
-    "adam": "adam", "adamw": "adam", "ادم": "adam", "lamb": "adam",
-    "sgd": "sgd", "momentum": "sgd_momentum",
+    "adam": "adam",
+    "adamw": "adam",
+    "ادم": "adam",
+    "lamb": "adam",
+    "sgd": "sgd",
+    "momentum": "sgd_momentum",
 }
 
 # Latin words that do not make a message English (technical terms in Arabic text).
 TECH_WORDS = frozenset(
-    """fp32 fp16 bf16 tf32 fp8 amp gpu gpus mixed precision cuda pytorch tensorflow
-    nan inf h hrs hr min mins x ratio speedup batch""".split()
+    [
+        "fp32",
+        "fp16",
+        "bf16",
+        "tf32",
+        "fp8",
+        "amp",
+        "gpu",
+        "gpus",
+        "mixed",
+        "precision",
+        "cuda",
+        "pytorch",
+        "tensorflow",
+        "nan",
+        "inf",
+        "h",
+        "hrs",
+        "hr",
+        "min",
+        "mins",
+        "x",
+        "ratio",
+        "speedup",
+        "batch",
+    ]
 )
 
 # ---------------------------------------------------------------- Arabic clitics
 _PREFIXES = (
-    "وبال", "فبال", "وال", "بال", "فال", "كال", "لل", "ال", "وب", "ول", "فب", "فل", "وه",
-    "و", "ب", "ل", "ف", "ك", "ه",
+    "وبال",
+    "فبال",
+    "وال",
+    "بال",
+    "فال",
+    "كال",
+    "لل",
+    "ال",
+    "وب",
+    "ول",
+    "فب",
+    "فل",
+    "وه",
+    "و",
+    "ب",
+    "ل",
+    "ف",
+    "ك",
+    "ه",
 )
 
 
@@ -259,7 +991,7 @@ def stems(word: str) -> tuple[str, ...]:
     out = [word]
     for p in _PREFIXES:
         if word.startswith(p) and len(word) - len(p) >= 2:
-            out.append(word[len(p):])
+            out.append(word[len(p) :])
     return tuple(out)
 
 

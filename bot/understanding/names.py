@@ -15,33 +15,113 @@ from bot.models import GPU_NAMES, MODEL_NAMES
 from bot.understanding.tokens import NUM, WORD, Token
 
 GPU_ALIASES: dict[str, str] = {
-    "p100": "P100", "v100": "V100", "v100s": "V100", "t4": "T4", "a10": "A10", "a10g": "A10",
-    "a100": "A100", "l4": "L4", "l40s": "L40S", "h100": "H100", "h200": "H200", "b200": "B200",
-    "mi250x": "MI250X", "mi250": "MI250X", "mi300x": "MI300X",
-    "rtx3090": "RTX 3090", "rtx4090": "RTX 4090", "rtx2080ti": "RTX 2080 Ti",
-    "2080ti": "RTX 2080 Ti", "3090": "RTX 3090", "4090": "RTX 4090", "3090ti": "RTX 3090",
+    "p100": "P100",
+    "v100": "V100",
+    "v100s": "V100",
+    "t4": "T4",
+    "a10": "A10",
+    "a10g": "A10",
+    "a100": "A100",
+    "l4": "L4",
+    "l40s": "L40S",
+    "h100": "H100",
+    "h200": "H200",
+    "b200": "B200",
+    "mi250x": "MI250X",
+    "mi250": "MI250X",
+    "mi300x": "MI300X",
+    "rtx3090": "RTX 3090",
+    "rtx4090": "RTX 4090",
+    "rtx2080ti": "RTX 2080 Ti",
+    "2080ti": "RTX 2080 Ti",
+    "3090": "RTX 3090",
+    "4090": "RTX 4090",
+    "3090ti": "RTX 3090",
     "4090ti": "RTX 4090",
 }
 MODEL_ALIASES: dict[str, str] = {
-    "resnet50": "ResNet-50", "rn50": "ResNet-50", "resnet50v15": "ResNet-50",
-    "bert": "BERT", "bertlarge": "BERT", "bertbase": "BERT",
-    "gpt2": "GPT-2", "transformer": "Transformer", "transformerbig": "Transformer",
-    "transformerbase": "Transformer", "transformerxl": "Transformer-XL",
-    "maskrcnn": "Mask R-CNN", "ssd": "SSD", "ssd300": "SSD", "ssd512": "SSD",
-    "unet": "UNet", "unet3d": "UNet", "unet2d": "UNet", "unetmedical": "UNet",
-    "tacotron2": "Tacotron2", "tacotron": "Tacotron2", "gnmt": "GNMT", "gnmtv2": "GNMT",
-    "jasper": "Jasper", "fastspeech": "FastSpeech", "ncf": "NCF", "widedeep": "Wide&Deep",
-    "wideanddeep": "Wide&Deep", "widendeep": "Wide&Deep", "dlrm": "DLRM",
-    "efficientnet": "EfficientNet", "waveglow": "WaveGlow", "vnet": "V-Net",
+    "resnet50": "ResNet-50",
+    "rn50": "ResNet-50",
+    "resnet50v15": "ResNet-50",
+    "bert": "BERT",
+    "bertlarge": "BERT",
+    "bertbase": "BERT",
+    "gpt2": "GPT-2",
+    "transformer": "Transformer",
+    "transformerbig": "Transformer",
+    "transformerbase": "Transformer",
+    "transformerxl": "Transformer-XL",
+    "maskrcnn": "Mask R-CNN",
+    "ssd": "SSD",
+    "ssd300": "SSD",
+    "ssd512": "SSD",
+    "unet": "UNet",
+    "unet3d": "UNet",
+    "unet2d": "UNet",
+    "unetmedical": "UNet",
+    "tacotron2": "Tacotron2",
+    "tacotron": "Tacotron2",
+    "gnmt": "GNMT",
+    "gnmtv2": "GNMT",
+    "jasper": "Jasper",
+    "fastspeech": "FastSpeech",
+    "ncf": "NCF",
+    "widedeep": "Wide&Deep",
+    "wideanddeep": "Wide&Deep",
+    "widendeep": "Wide&Deep",
+    "dlrm": "DLRM",
+    "efficientnet": "EfficientNet",
+    "waveglow": "WaveGlow",
+    "vnet": "V-Net",
     "se3transformer": "SE3-Transformer",
 }
 # A word that takes the number after it as part of the name ("resnet 50", "gpt 2").
 NUMBERED_STEMS = frozenset(
-    "resnet gpt tacotron ssd yolo yolov vgg llama t5 opt bloom inception densenet mobilenet "
-    "efficientnet unet rtx geforce gtx wav2vec whisper mistral qwen phi".split()
+    [
+        "resnet",
+        "gpt",
+        "tacotron",
+        "ssd",
+        "yolo",
+        "yolov",
+        "vgg",
+        "llama",
+        "t5",
+        "opt",
+        "bloom",
+        "inception",
+        "densenet",
+        "mobilenet",
+        "efficientnet",
+        "unet",
+        "rtx",
+        "geforce",
+        "gtx",
+        "wav2vec",
+        "whisper",
+        "mistral",
+        "qwen",
+        "phi",
+    ]
 )
 GPU_PREFIX_WORDS = frozenset({"rtx", "geforce", "gtx", "nvidia", "tesla"})
-NEGATIONS = frozenset("not no without instead except مش ليس وليس بدل بدون غير مو مب".split())
+NEGATIONS = frozenset(
+    [
+        "not",
+        "no",
+        "without",
+        "instead",
+        "except",
+        "مش",
+        "ليس",
+        "وليس",
+        "بدل",
+        "بدون",
+        "غير",
+        "مو",
+        "مب",
+    ]
+)
 
 assert set(GPU_ALIASES.values()) <= set(GPU_NAMES)
 assert set(MODEL_ALIASES.values()) <= set(MODEL_NAMES)
@@ -104,7 +184,7 @@ def find_names(tokens: list[Token]) -> Names:
 
 
 def _two_token_name(tokens: list[Token], i: int) -> tuple[str | None, str | None, int]:
-    """"resnet 50", "gpt 2", "rtx 3090", "mask r-cnn", "u net", "wide deep", "ssd 300"."""
+    """ "resnet 50", "gpt 2", "rtx 3090", "mask r-cnn", "u net", "wide deep", "ssd 300"."""
     first, second = tokens[i], tokens[i + 1]
     if first.text in NUMBERED_STEMS and second.kind == NUM and not second.extra.get("spelled"):
         number = f"{second.value:g}"
@@ -125,7 +205,7 @@ def _two_token_name(tokens: list[Token], i: int) -> tuple[str | None, str | None
         joined = first.text + second.text
         if (first.text, second.text) in (("mask", "r-cnn"), ("mask", "rcnn"), ("u", "net")):
             return None, _match(MODEL_ALIASES, joined), 2
-        if first.text == "wide" and second.text in ("deep", "and") :
+        if first.text == "wide" and second.text in ("deep", "and"):
             return None, "Wide&Deep", 3 if second.text == "and" else 2
         if first.text == "transformer" and second.text == "xl":
             return None, "Transformer-XL", 2

@@ -81,7 +81,7 @@ def _build_table() -> dict[int, str | None]:
     for cp in range(0x2000, 0x200B):  # en/em/thin spaces
         table[cp] = " "
     # Control characters other than the newline are noise.
-    for cp in list(range(0x00, 0x20)) + list(range(0x7F, 0xA0)):
+    for cp in list(range(0x20)) + list(range(0x7F, 0xA0)):
         if cp not in table and cp != 0x0A:
             table[cp] = " "
     return table

@@ -139,7 +139,7 @@ def _num(tokens: list[Token], i: int, j: int, value: float, spelled: bool = Fals
 
 
 def _apply_negative_words(tokens: list[Token]) -> list[Token]:
-    """"minus 3", "سالب ٣" -> a negative number token."""
+    """ "minus 3", "سالب ٣" -> a negative number token."""
     out: list[Token] = []
     i = 0
     while i < len(tokens):

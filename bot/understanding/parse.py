@@ -11,6 +11,7 @@ reason code. Nothing here is specific to one sentence.
 
 from __future__ import annotations
 
+import itertools
 import math
 
 from bot.models import Channel, Duration, Intent, Lang, Query, Reason, TimeUnit
@@ -18,18 +19,16 @@ from bot.understanding.context import Context, mark_context
 from bot.understanding.durations import Quantity, find_durations, unit_of
 from bot.understanding.language import detect_language
 from bot.understanding.lexicon import (
-    ESTIMATE_CUES,
-    GREETINGS,
-    HELP_WORDS,
-    HOW_WORDS,
     DURATION_VERBS,
+    ESTIMATE_CUES,
+    HOW_WORDS,
     LANG_CHOICES,
     LANG_WORDS,
     MEMORY_WORDS,
     RATIO_FILLERS,
     RATIO_LABELS,
-    TIME_LABELS,
     TECH_WORDS,
+    TIME_LABELS,
     lookup,
 )
 from bot.understanding.names import find_names
@@ -44,8 +43,15 @@ MAX_CHARS = 4000
 MAX_HOURS = 876_000.0  # 100 years
 MAX_RATIO = 1_000.0  # anything above is not a mixed-precision speed-up
 
-_UNITS = {"sec": TimeUnit.MINUTES, "min": TimeUnit.MINUTES, "h": TimeUnit.HOURS,
-          "d": TimeUnit.DAYS, "w": TimeUnit.WEEKS, "mo": TimeUnit.DAYS, "y": TimeUnit.YEARS}
+_UNITS = {
+    "sec": TimeUnit.MINUTES,
+    "min": TimeUnit.MINUTES,
+    "h": TimeUnit.HOURS,
+    "d": TimeUnit.DAYS,
+    "w": TimeUnit.WEEKS,
+    "mo": TimeUnit.DAYS,
+    "y": TimeUnit.YEARS,
+}
 _UNIT_SCALE = {"sec": 1 / 60, "mo": 730 / 24}
 _LABEL_WINDOW = 4
 _MIXED_WORDS = frozenset({"amp", "mixed", "fp16", "bf16", "fp8", "المختلطه", "mp"})
@@ -93,22 +99,20 @@ class _Reading:
         times = self._times(durations, labelled_times)
         bare = self._is_bare() and not memory
         unplaced = self._by_position(times, ratios) if bare else []
-        common = dict(
-            lang=lang, gpu=names.gpu, model=names.model, **self._context_fields(ctx)
-        )
+        common = dict(lang=lang, gpu=names.gpu, model=names.model, **self._context_fields(ctx))
         if memory and not times:
             if ctx.params is None:
                 ctx.params = self._large_bare_number()
-            return Query(intent=Intent.MEMORY, params=ctx.params, optimizer=ctx.optimizer,
-                         **common)
+            return Query(intent=Intent.MEMORY, params=ctx.params, optimizer=ctx.optimizer, **common)
         if unplaced:
-            return Query(intent=Intent.ESTIMATE, reason=Reason.AMBIGUOUS, candidates=unplaced,
-                         **common)
+            return Query(
+                intent=Intent.ESTIMATE, reason=Reason.AMBIGUOUS, candidates=unplaced, **common
+            )
         return self._decide(times, ratios, common, names.gpu or names.model)
 
     # ------------------------------------------------------------ passes
     def _lang_choice(self) -> Lang | None:
-        """"lang ar", "language english", "اللغة عربي": a preference, nothing else."""
+        """ "lang ar", "language english", "اللغة عربي": a preference, nothing else."""
         words = [t for t in self.tokens if t.kind == WORD]
         if not 2 <= len(words) <= 4 or len(words) != len(self.tokens) - sum(
             1 for t in self.tokens if t.kind != WORD and t.text in ":=,."
@@ -117,7 +121,9 @@ class _Reading:
         if not _is(words[0], LANG_WORDS):
             return None
         for w in words[1:]:
-            choice = LANG_CHOICES.get(w.text) or LANG_CHOICES.get(lookup(w.text, LANG_CHOICES) or "")
+            choice = LANG_CHOICES.get(w.text) or LANG_CHOICES.get(
+                lookup(w.text, LANG_CHOICES) or ""
+            )
             if choice:
                 return Lang(choice)
         return None
@@ -158,8 +164,11 @@ class _Reading:
                 if _is(tok, RATIO_LABELS):
                     return ("ratio", "")
                 unit = unit_of(tok, allow_article=True)
-                if unit and unit[1] != 2 and not tok.role and (
-                    tok.script == ARABIC or self._unit_label(j)
+                if (
+                    unit
+                    and unit[1] != 2
+                    and not tok.role
+                    and (tok.script == ARABIC or self._unit_label(j))
                 ):
                     return ("time", unit[0])
                 if _is(tok, TIME_LABELS) and tok.role in ("", "time"):
@@ -173,11 +182,13 @@ class _Reading:
         return None
 
     def _unit_label(self, j: int) -> bool:
-        """"hours: 20", "in hours 20": a unit written before its number."""
+        """ "hours: 20", "in hours 20": a unit written before its number."""
         tokens = self.tokens
         nxt = tokens[j + 1] if j + 1 < len(tokens) else None
         prev = tokens[j - 1] if j else None
-        return (nxt is not None and nxt.text in (":", "=")) or (prev is not None and prev.text == "in")
+        return (nxt is not None and nxt.text in (":", "=")) or (
+            prev is not None and prev.text == "in"
+        )
 
     def _label_after(self, i: int) -> tuple[str, str] | None:
         nxt = self.tokens[i + 1] if i + 1 < len(self.tokens) else None
@@ -227,11 +238,15 @@ class _Reading:
 
     @staticmethod
     def _context_fields(ctx: Context) -> dict:
-        return dict(
-            family=ctx.family, num_gpus=ctx.num_gpus, precision=ctx.precision,
-            baseline=ctx.baseline, batch_fp32=ctx.batch_fp32, batch_amp=ctx.batch_amp,
-            price=ctx.price,
-        )
+        return {
+            "family": ctx.family,
+            "num_gpus": ctx.num_gpus,
+            "precision": ctx.precision,
+            "baseline": ctx.baseline,
+            "batch_fp32": ctx.batch_fp32,
+            "batch_amp": ctx.batch_amp,
+            "price": ctx.price,
+        }
 
     # ------------------------------------------------------------ decision
     def _decide(
@@ -258,8 +273,14 @@ class _Reading:
             candidates = [_fmt(t.value) for t in group]
         else:
             reason = _reason(fp32, ratio)
-        return Query(intent=Intent.ESTIMATE, fp32=fp32, ratio=ratio, reason=reason,
-                     candidates=candidates, **common)
+        return Query(
+            intent=Intent.ESTIMATE,
+            fp32=fp32,
+            ratio=ratio,
+            reason=reason,
+            candidates=candidates,
+            **common,
+        )
 
     def _fp32_and_mixed(self, times: list[Quantity]) -> tuple[Quantity, Quantity] | None:
         """Two times, one said of FP32 and the other of mixed precision, else None."""
@@ -281,8 +302,11 @@ class _Reading:
             if tok.is_boundary or tok.kind == NUM:
                 break
             near.append(tok)
-        said = {"fp32" if t.text in ("fp32", "tf32") else "mixed" for t in near
-                if t.text in ("fp32", "tf32") or _is(t, _MIXED_WORDS)}
+        said = {
+            "fp32" if t.text in ("fp32", "tf32") else "mixed"
+            for t in near
+            if t.text in ("fp32", "tf32") or _is(t, _MIXED_WORDS)
+        }
         return said.pop() if len(said) == 1 else ""
 
     def _without_numbers(self, common: dict, named: str | None) -> Query:
@@ -295,8 +319,8 @@ class _Reading:
 
     @staticmethod
     def _asks_how_long(words: list[Token]) -> bool:
-        """"how long", "كم سيستغرق", "قديش بياخد": a question about a duration."""
-        for a, b in zip(words, words[1:]):
+        """ "how long", "كم سيستغرق", "قديش بياخد": a question about a duration."""
+        for a, b in itertools.pairwise(words):
             if _is(a, HOW_WORDS) and _is(b, DURATION_VERBS):
                 return True
         return False
@@ -305,14 +329,13 @@ class _Reading:
 def _distinct(items: list, key) -> list:
     """Drop repeats of the same value (a time said twice is one time)."""
     out: list = []
-    seen: list[float] = []
+    seen: set[float | str] = set()
     for item in items:
         v = key(item)
-        if any(v == s or (math.isnan(v) and math.isnan(s)) or abs(v - s) <= 1e-9 * max(1, abs(s))
-               for s in seen):
-            continue
-        seen.append(v)
-        out.append(item)
+        k = "nan" if math.isnan(v) else round(v, 9)
+        if k not in seen:
+            seen.add(k)
+            out.append(item)
     return out
 
 

@@ -35,10 +35,19 @@ from bot.understanding.lexicon import (
 from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
 
 FASTER, SLOWER, LESS, REMAIN, MORE = "faster", "slower", "less", "remain", "more"
-_CATEGORIES = ((REMAIN, PCT_REMAIN), (LESS, PCT_LESS), (FASTER, PCT_FASTER),
-               (SLOWER, PCT_SLOWER), (MORE, PCT_MORE))
-_AFTER_CATEGORIES = ((FASTER, PCT_FASTER), (SLOWER, PCT_SLOWER), (LESS, PCT_LESS),
-                     (MORE, frozenset({"longer", "more", "اطول", "اكثر"})))
+_CATEGORIES = (
+    (REMAIN, PCT_REMAIN),
+    (LESS, PCT_LESS),
+    (FASTER, PCT_FASTER),
+    (SLOWER, PCT_SLOWER),
+    (MORE, PCT_MORE),
+)
+_AFTER_CATEGORIES = (
+    (FASTER, PCT_FASTER),
+    (SLOWER, PCT_SLOWER),
+    (LESS, PCT_LESS),
+    (MORE, frozenset({"longer", "more", "اطول", "اكثر"})),
+)
 
 
 @dataclass
@@ -168,8 +177,10 @@ def _at(tokens: list[Token], i: int) -> tuple[float, int] | None:
             meaning = _meaning(tokens, i - 1, i + 1)
             return (percent_to_ratio(tok.value, meaning), i + 1) if meaning else None
         if nxt is not None and nxt.kind == WORD:
-            times = lookup(nxt.text, TIMES_WORDS) if nxt.script == ARABIC else (
-                nxt.text if nxt.text in ("times",) else None
+            times = (
+                lookup(nxt.text, TIMES_WORDS)
+                if nxt.script == ARABIC
+                else (nxt.text if nxt.text in ("times",) else None)
             )
             plural = _has(nxt, MULTIPLE_PLURALS)
             if times is not None or plural:
@@ -195,8 +206,10 @@ def _at(tokens: list[Token], i: int) -> tuple[float, int] | None:
     if multiple:
         sign = _speed_direction(tokens, i, i + 1, default=tok.script == ARABIC)
         return (multiple if sign > 0 else 1 / multiple, i + 1) if sign else None
-    frac = FRACTIONS.get(lookup(tok.text, FRACTIONS) or "") if tok.script == ARABIC else FRACTIONS.get(
-        tok.text
+    frac = (
+        FRACTIONS.get(lookup(tok.text, FRACTIONS) or "")
+        if tok.script == ARABIC
+        else FRACTIONS.get(tok.text)
     )
     if frac:
         start = i - 1 if i and tokens[i - 1].text in ("a", "one") else i
@@ -207,7 +220,7 @@ def _at(tokens: list[Token], i: int) -> tuple[float, int] | None:
 
 
 def _with_half(tokens: list[Token], j: int, value: float) -> tuple[float, int]:
-    """"مرة ونص" = 1.5 times, "two and a half times"."""
+    """ "مرة ونص" = 1.5 times, "two and a half times"."""
     if j < len(tokens):
         tok = tokens[j]
         if tok.script == ARABIC and tok.text.startswith("و") and tok.text[1:] in FRACTIONS:
@@ -216,7 +229,7 @@ def _with_half(tokens: list[Token], j: int, value: float) -> tuple[float, int]:
 
 
 def _partner(tokens: list[Token], i: int) -> RatioCand | None:
-    """"2-3x", "2 or 3x": the first number is a ratio candidate too."""
+    """ "2-3x", "2 or 3x": the first number is a ratio candidate too."""
     if i < 2:
         return None
     joiner, first = tokens[i - 1], tokens[i - 2]

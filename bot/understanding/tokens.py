@@ -95,7 +95,10 @@ def tokenize(text: str) -> list[Token]:
             and not (prev.isalnum())
         )
         leading_dot = (
-            c == "." and i + 1 < n and text[i + 1].isascii() and text[i + 1].isdigit()
+            c == "."
+            and i + 1 < n
+            and text[i + 1].isascii()
+            and text[i + 1].isdigit()
             and not prev.isdigit()
         )
         if starts_number or signed or leading_dot:
@@ -139,9 +142,13 @@ def _read_latin_word(text: str, i: int) -> int:
     j = i
     while j < n:
         c = text[j]
-        if _is_latin(c) or (c.isascii() and c.isdigit()):
-            j += 1
-        elif c in "-'" and j + 1 < n and (_is_latin(text[j + 1]) or text[j + 1].isdigit()):
+        if (
+            _is_latin(c)
+            or (c.isascii() and c.isdigit())
+            or c in "-'"
+            and j + 1 < n
+            and (_is_latin(text[j + 1]) or text[j + 1].isdigit())
+        ):
             j += 1
         else:
             break

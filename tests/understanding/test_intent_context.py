@@ -8,8 +8,18 @@ from bot.understanding import understand
 
 @pytest.mark.parametrize(
     "text",
-    ["", "   ", "help", "مساعدة", "hi!", "thanks!", "does mixed precision help?",
-     "هل تفيد الدقة المختلطة؟", "هلا والله، وش تسوي؟", "what can you do?"],
+    [
+        "",
+        "   ",
+        "help",
+        "مساعدة",
+        "hi!",
+        "thanks!",
+        "does mixed precision help?",
+        "هل تفيد الدقة المختلطة؟",
+        "هلا والله، وش تسوي؟",
+        "what can you do?",
+    ],
 )
 def test_help(text: str) -> None:
     assert understand(text, Channel.DM).intent == Intent.HELP
@@ -17,8 +27,12 @@ def test_help(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["how long will it take with AMP?", "estimate my BERT run on V100",
-     "احسب لي الوقت مع الدقة المختلطة", "قديش بياخد التدريب مع AMP؟"],
+    [
+        "how long will it take with AMP?",
+        "estimate my BERT run on V100",
+        "احسب لي الوقت مع الدقة المختلطة",
+        "قديش بياخد التدريب مع AMP؟",
+    ],
 )
 def test_estimate_without_numbers(text: str) -> None:
     q = understand(text, Channel.DM)
@@ -34,8 +48,13 @@ def test_thread_follow_up_carries_the_ratio(text: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "choice"),
-    [("lang ar", Lang.AR), ("lang en", Lang.EN), ("اللغة عربي", Lang.AR),
-     ("language: english", Lang.EN), ("اللغة الإنجليزية", Lang.EN)],
+    [
+        ("lang ar", Lang.AR),
+        ("lang en", Lang.EN),
+        ("اللغة عربي", Lang.AR),
+        ("language: english", Lang.EN),
+        ("اللغة الإنجليزية", Lang.EN),
+    ],
 )
 def test_set_lang(text: str, choice: Lang) -> None:
     q = understand(text, Channel.COMMAND)
@@ -45,9 +64,12 @@ def test_set_lang(text: str, choice: Lang) -> None:
 @pytest.mark.parametrize(
     ("text", "preferred", "lang"),
     [
-        ("100 2", None, Lang.EN), ("١٠٠ ٢", None, Lang.EN), ("100 2", Lang.AR, Lang.AR),
+        ("100 2", None, Lang.EN),
+        ("١٠٠ ٢", None, Lang.EN),
+        ("100 2", Lang.AR, Lang.AR),
         ("التدريب بدقة FP32 مع AMP و mixed precision ١٠ ساعات", None, Lang.AR),
-        ("fp32 training takes 10 hours", Lang.AR, Lang.EN), ("مرحبا", None, Lang.AR),
+        ("fp32 training takes 10 hours", Lang.AR, Lang.EN),
+        ("مرحبا", None, Lang.AR),
     ],
 )
 def test_reply_language(text: str, preferred: Lang | None, lang: Lang) -> None:
@@ -57,15 +79,26 @@ def test_reply_language(text: str, preferred: Lang | None, lang: Lang) -> None:
 @pytest.mark.parametrize(
     ("text", "family"),
     [
-        ("image classification", "image_classification"), ("تصنيف الصور", "image_classification"),
-        ("object detection", "detection"), ("كشف الأجسام", "detection"),
-        ("segmentation", "segmentation"), ("التجزئة", "segmentation"),
-        ("language model", "language_model"), ("نموذج لغوي", "language_model"),
-        ("translation", "translation"), ("الترجمة", "translation"),
-        ("speech recognition", "speech_recognition"), ("التعرف على الكلام", "speech_recognition"),
-        ("text-to-speech", "tts"), ("تحويل النص إلى كلام", "tts"), ("vocoder", "tts"),
-        ("recommender", "recommender"), ("نظام توصية", "recommender"),
-        ("time series", "time_series"), ("molecule", "graph"), ("GNN", "graph"),
+        ("image classification", "image_classification"),
+        ("تصنيف الصور", "image_classification"),
+        ("object detection", "detection"),
+        ("كشف الأجسام", "detection"),
+        ("segmentation", "segmentation"),
+        ("التجزئة", "segmentation"),
+        ("language model", "language_model"),
+        ("نموذج لغوي", "language_model"),
+        ("translation", "translation"),
+        ("الترجمة", "translation"),
+        ("speech recognition", "speech_recognition"),
+        ("التعرف على الكلام", "speech_recognition"),
+        ("text-to-speech", "tts"),
+        ("تحويل النص إلى كلام", "tts"),
+        ("vocoder", "tts"),
+        ("recommender", "recommender"),
+        ("نظام توصية", "recommender"),
+        ("time series", "time_series"),
+        ("molecule", "graph"),
+        ("GNN", "graph"),
     ],
 )
 def test_family(text: str, family: str) -> None:
@@ -75,8 +108,15 @@ def test_family(text: str, family: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "gpus"),
-    [("on 8 GPUs", 8), ("8x A100", 8), ("8 V100s", 8), ("على ٨ بطاقات", 8),
-     ("٨ وحدات GPU", 8), ("4 nodes x 8 GPUs", 32), ("٤ عقد، في كل عقدة ٨ بطاقات", 32)],
+    [
+        ("on 8 GPUs", 8),
+        ("8x A100", 8),
+        ("8 V100s", 8),
+        ("على ٨ بطاقات", 8),
+        ("٨ وحدات GPU", 8),
+        ("4 nodes x 8 GPUs", 32),
+        ("٤ عقد، في كل عقدة ٨ بطاقات", 32),
+    ],
 )
 def test_gpu_count_is_context_never_a_value(text: str, gpus: int) -> None:
     q = understand(f"fp32 10h {text}, ratio 2", Channel.DM)

@@ -45,9 +45,19 @@ def test_a_hyphen_after_a_word_is_not_a_minus() -> None:
 @pytest.mark.parametrize(
     ("text", "value"),
     [
-        ("two", 2), ("twelve", 12), ("a hundred", 100), ("one hundred twenty four", 124),
-        ("twenty-four", 24), ("صفر", 0), ("مئة", 100), ("مائة", 100), ("مية", 100),
-        ("خمسة وعشرين", 25), ("مية وعشرين", 120), ("ثلاث مئة", 300), ("سالب ٣", -3),
+        ("two", 2),
+        ("twelve", 12),
+        ("a hundred", 100),
+        ("one hundred twenty four", 124),
+        ("twenty-four", 24),
+        ("صفر", 0),
+        ("مئة", 100),
+        ("مائة", 100),
+        ("مية", 100),
+        ("خمسة وعشرين", 25),
+        ("مية وعشرين", 120),
+        ("ثلاث مئة", 300),
+        ("سالب ٣", -3),
         ("minus 2", -2),
     ],
 )
@@ -67,6 +77,11 @@ def test_nan_word() -> None:
 def test_arabic_clitics_are_split_from_digits_and_latin() -> None:
     tokens = tokenize(normalise("و٦ بـFP32 بـ٤٠٪"))
     assert [(t.kind, t.text) for t in tokens] == [
-        (WORD, "و"), (NUM, "6"), (WORD, "ب"), (WORD, "fp32"), (WORD, "ب"), (NUM, "40"),
+        (WORD, "و"),
+        (NUM, "6"),
+        (WORD, "ب"),
+        (WORD, "fp32"),
+        (WORD, "ب"),
+        (NUM, "40"),
         ("sym", "%"),
     ]

@@ -1,0 +1,137 @@
+"""Bad input never raises, is capped, and costs time linear in its length."""
+
+import time
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.models import Channel, Intent, Lang, Query
+from bot.understanding import understand
+from bot.understanding.normalise import normalise
+from bot.understanding.numbers import merge_number_words
+from bot.understanding.parse import MAX_CHARS, _Reading
+from bot.understanding.tokens import tokenize
+
+# Everything Python strings can hold, lone surrogates and control characters included.
+any_text = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF), max_size=300)
+# Text built from the pieces the grammar reacts to, so the grammar paths are exercised.
+pieces = st.sampled_from(
+    [
+        "100",
+        "2",
+        "-3",
+        "1,200",
+        "١٫٥",
+        "h",
+        "hours",
+        "ساعة",
+        "يومين",
+        "ratio",
+        "النسبة",
+        "x",
+        "×",
+        "%",
+        "faster",
+        "أسرع",
+        "نص",
+        "and",
+        "و",
+        "a",
+        "day",
+        "or",
+        "أو",
+        "<@U1>",
+        "&amp;",
+        "<",
+        ">",
+        "*",
+        "`",
+        ":",
+        "=",
+        "fp32",
+        "V100",
+        "resnet",
+        "50",
+        "nan",
+        "inf",
+        "ما",
+        "لا",
+        "نهاية",
+        "memory",
+        "7B",
+        "$",
+        "ريال",
+        "lang",
+        "ar",
+        "\n",
+        "\u200f",
+        "\ud800",
+        "\x00",
+        "ـ",
+        ".",
+    ]
+)
+grammar_text = st.lists(pieces, max_size=40).map(" ".join)
+channels = st.sampled_from(list(Channel))
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=any_text, channel=channels)
+def test_never_raises_on_arbitrary_text(text: str, channel: Channel) -> None:
+    assert isinstance(understand(text, channel), Query)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=grammar_text, channel=channels)
+def test_never_raises_on_grammar_soup(text: str, channel: Channel) -> None:
+    q = understand(text, channel)
+    assert q.reason is not None or q.intent != Intent.ESTIMATE or q.fp32 is not None
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(any_text, grammar_text))
+def test_normalisation_is_idempotent(text: str) -> None:
+    once = normalise(text)
+    assert normalise(once) == once
+
+
+def test_input_over_the_cap_is_refused_before_any_work() -> None:
+    q = understand("١" * (MAX_CHARS + 1), Channel.COMMAND, preferred_lang=Lang.AR)
+    assert q.reason == "too_long" and q.fp32 is None
+    assert understand("x" * MAX_CHARS, Channel.DM).reason != "too_long"
+
+
+def _pipeline(text: str) -> Query:
+    """The whole reading without the cap, to show the work itself is linear."""
+    tokens = merge_number_words(tokenize(normalise(text)))
+    return _Reading(tokens, Channel.DM, None).query()
+
+
+def test_100_kb_inputs_finish_well_under_a_second() -> None:
+    samples = [
+        "9" * 100_000,
+        "١٢٣ ساعة " * 10_000,
+        "التدريب يستغرق وقتا طويلا " * 4_000,
+        "<" * 50_000 + "@U1" + ">" * 50_000,
+        "<@U1|" * 20_000,
+        ":a" * 50_000,
+        "1," * 50_000,
+        "- " * 50_000,
+        "and a half " * 9_000,
+        "".join(f"{i}h " for i in range(15_000)),  # many distinct candidates
+        "".join(f"ratio {i} " for i in range(10_000)),
+    ]
+    for text in samples:
+        for run in (understand, _pipeline):
+            start = time.perf_counter()
+            run(text, Channel.DM) if run is understand else run(text)
+            assert time.perf_counter() - start < 0.8, (run.__name__, text[:20])
+
+
+def test_typical_message_is_fast() -> None:
+    text = "<@U012ABCDEF> my ResNet-50 run on 8 V100s takes 30 hours in FP32, AMP gives 2.1x"
+    understand(text, Channel.MENTION)
+    start = time.perf_counter()
+    for _ in range(200):
+        understand(text, Channel.MENTION)
+    assert (time.perf_counter() - start) / 200 < 0.002
