@@ -751,6 +751,8 @@ def _with_other_baseline(setup: Setup, prediction: Prediction, fitted: Fitted) -
 
 
 def _matches(record: TeamRecord, setup: Setup) -> bool:
+    """A record applies when nothing both sides name disagrees and a GPU, model or
+    family agrees; a named model needs a record of that model, not just its family."""
     pairs = [
         (setup.gpu, record.gpu),
         (setup.model, record.model),
@@ -767,6 +769,10 @@ def _matches(record: TeamRecord, setup: Setup) -> bool:
     return any(mine and mine == theirs for mine, theirs in pairs[:3]) and not (
         setup.model and record.model != setup.model
     )
+
+
+# Factors that describe the user's setup rather than the published evidence.
+_SETUP_FACTORS = frozenset({Factor.MULTI_GPU, Factor.PRECISION, Factor.FAMILY_PRIOR})
 
 
 def _team(setup: Setup, records: Sequence[TeamRecord], reference: Prediction) -> Prediction | None:
@@ -787,11 +793,12 @@ def _team(setup: Setup, records: Sequence[TeamRecord], reference: Prediction) ->
             "high": _round(high),
             "basis": Basis.TEAM,
             "sources": [],
+            # Notes about published rows (their match, their batches) stay on the reference.
             "factors": [
                 FactorNote(
                     code=Factor.TEAM_RECORDS, params={"n": len(matching), "ratio": _round(point)}
                 ),
-                *[f for f in reference.factors if f.code != Factor.MEASURED_MATCH],
+                *[f for f in reference.factors if f.code in _SETUP_FACTORS],
             ],
             "named": True,
             "reference": reference,

@@ -204,6 +204,14 @@ def test_team_records_with_a_count_alone_do_not_narrow_it():
     assert predict(Setup(num_gpus=8), [record(2.0, num_gpus=8)]).basis is Basis.TYPICAL
 
 
+def test_team_answer_keeps_published_notes_on_the_reference():
+    records = [record(2.2, gpu="V100", model="ResNet-50", num_gpus=8)]
+    p = predict(Setup(gpu="V100", model="ResNet-50", num_gpus=8), records)
+    assert codes(p) == [Factor.TEAM_RECORDS, Factor.MULTI_GPU]
+    assert Factor.LARGER_AMP_BATCH in codes(p.reference)
+    assert p.low < 2.2 < p.high
+
+
 # ---------------------------------------------------------------- properties
 
 setups = st.builds(
