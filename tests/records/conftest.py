@@ -1,10 +1,14 @@
-"""Records built directly, for matching and rendering tests."""
+"""Records built directly, and the Slack harness with SQLite or PostgreSQL underneath."""
 
+import os
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from bot.records.models import Measure, Record
+
+# The Slack helper's harness (fake Slack, signed client, the real app on loopback).
+from .harness import bot, slack, start_app  # noqa: F401  (fixtures)
 
 START = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
 
@@ -27,3 +31,16 @@ def make_record():
         return Record(**fields)
 
     return make
+
+
+POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
+
+
+@pytest.fixture
+def database_url(request, tmp_path) -> str:
+    """SQLite in a temporary folder; PostgreSQL for tests parametrized with "postgresql"."""
+    if getattr(request, "param", "sqlite") == "postgresql":
+        if not POSTGRES_URL:
+            pytest.skip("set TEST_DATABASE_URL to run against PostgreSQL")
+        return POSTGRES_URL
+    return f"sqlite:///{tmp_path / 'bot.db'}"
