@@ -184,7 +184,10 @@ def _range_partner(tokens: list[Token], i: int, unit: str) -> Quantity | None:
     if i < 2 or tokens[i].kind != NUM:
         return None
     joiner, first = tokens[i - 1], tokens[i - 2]
-    if joiner.text not in RANGE_JOINERS or first.kind != NUM or first.role or first.suffix:
+    between = i >= 3 and tokens[i - 3].text in ("between", "بين") and joiner.text in ("and", "و")
+    if not (joiner.text in RANGE_JOINERS or between):
+        return None
+    if first.kind != NUM or first.role or first.suffix:
         return None
     first.role = "time"
     q = Quantity(first.value, unit, i - 2, i - 1)

@@ -699,7 +699,7 @@ MULTIPLE_WORDS = {  # words that are a multiple by themselves
     "ضعفين": 2.0,
     "ضعفي": 2.0,
 }
-MULTIPLE_PLURALS = frozenset({"اضعاف"})  # N اضعاف = N
+MULTIPLE_PLURALS = frozenset({"اضعاف", "ضعف"})  # N اضعاف = N
 DIVIDE_WORDS = frozenset(
     ["divides", "divide", "divided", "dividing", "يقسم", "تقسم", "يقسم", "بيقسم"]
 )

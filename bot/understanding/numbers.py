@@ -83,7 +83,17 @@ def _read_words(tokens: list[Token], i: int) -> tuple[float, int] | None:
         else:
             break
         last, i = value, j + 1
-    return float(total + current), i
+    value = float(total + current)
+    # "one point five", "واحد فاصلة خمسة": spoken decimals, one digit word at a time.
+    if i + 1 < n and tokens[i].text in ("point", "فاصله") and total == 0 and current < 1000:
+        digits = ""
+        j = i + 1
+        while j < n and (wv := _word_value(tokens[j])) is not None and wv[0] < 10:
+            digits += str(wv[0])
+            j += 1
+        if digits:
+            return float(f"{int(value)}.{digits}"), j
+    return value, i
 
 
 def merge_number_words(tokens: list[Token]) -> list[Token]:

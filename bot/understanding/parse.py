@@ -54,6 +54,7 @@ _UNITS = {
 }
 _UNIT_SCALE = {"sec": 1 / 60, "mo": 730 / 24}
 _LABEL_WINDOW = 4
+_BETWEEN = frozenset({"between", "بين"})
 _MIXED_WORDS = frozenset({"amp", "mixed", "fp16", "bf16", "fp8", "المختلطه", "mp"})
 _JOINERS = frozenset({"or", "to", "-", "او", "الي", "vs", "versus", "مقابل"})
 
@@ -157,7 +158,10 @@ class _Reading:
                 # "النسبة ٢ أو ٣", "ratio 2 on V100 vs 3 on A100": the second number
                 # shares the first one's label.
                 between = {t.text for t in tokens[j + 1 : i]}
-                if tok.role in ("ratio", "time") and not tok.suffix and between & _JOINERS:
+                joiners = _JOINERS | (
+                    {"and", "و"} if j and tokens[j - 1].text in _BETWEEN else set()
+                )
+                if tok.role in ("ratio", "time") and not tok.suffix and between & joiners:
                     return (tok.role, "h")
                 return None
             if tok.kind == WORD:
@@ -291,23 +295,23 @@ class _Reading:
         return None
 
     def _precision_near(self, q: Quantity) -> str:
-        """Which precision the clause around a time speaks of ("" when none or both)."""
+        """The precision ("fp32" or "mixed") named nearest to a time in its clause."""
         tokens = self.tokens
-        near: list[Token] = []
-        for j in range(q.start - 1, max(-1, q.start - 6), -1):
+        best, best_distance = "", 99
+        for step, j in enumerate(range(q.start - 1, max(-1, q.start - 6), -1), 1):
             if tokens[j].is_boundary or tokens[j].kind == NUM:
                 break
-            near.append(tokens[j])
-        for tok in tokens[q.end : q.end + 3]:
-            if tok.is_boundary or tok.kind == NUM:
+            mark = _precision_word(tokens[j])
+            if mark:
+                best, best_distance = mark, step
                 break
-            near.append(tok)
-        said = {
-            "fp32" if t.text in ("fp32", "tf32") else "mixed"
-            for t in near
-            if t.text in ("fp32", "tf32") or _is(t, _MIXED_WORDS)
-        }
-        return said.pop() if len(said) == 1 else ""
+        for step, tok in enumerate(tokens[q.end : q.end + 3], 1):
+            if tok.is_boundary or tok.kind == NUM or step >= best_distance:
+                break
+            mark = _precision_word(tok)
+            if mark:
+                return mark
+        return best
 
     def _without_numbers(self, common: dict, named: str | None) -> Query:
         """Help for greetings and general questions; no_numbers when an estimate was asked."""
@@ -324,6 +328,12 @@ class _Reading:
             if _is(a, HOW_WORDS) and _is(b, DURATION_VERBS):
                 return True
         return False
+
+
+def _precision_word(tok: Token) -> str:
+    if tok.text in ("fp32", "tf32"):
+        return "fp32"
+    return "mixed" if _is(tok, _MIXED_WORDS) else ""
 
 
 def _distinct(items: list, key) -> list:

@@ -182,7 +182,7 @@ def _at(tokens: list[Token], i: int) -> tuple[float, int] | None:
                 if nxt.script == ARABIC
                 else (nxt.text if nxt.text in ("times",) else None)
             )
-            plural = _has(nxt, MULTIPLE_PLURALS)
+            plural = _has(nxt, MULTIPLE_PLURALS)  # "ثلاثة أضعاف", "٢٫٥ ضعف"
             if times is not None or plural:
                 value, end = _with_half(tokens, i + 2, tok.value)
                 sign = _speed_direction(tokens, i, end, default=plural)
