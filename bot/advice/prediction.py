@@ -33,6 +33,7 @@ from pydantic import BaseModel, Field
 
 from bot.advice.catalog import (
     FAMILY_GROUP,
+    Family,
     GpuSpec,
     Measurement,
     family_of_model,
@@ -58,6 +59,12 @@ MIN_SPREAD = 1.2
 # Extra width when the GPU has no published rows (the peak-ratio term extrapolates).
 EXTRAPOLATION_SPREAD = 1.15
 MAX_SOURCES = 5
+
+# A family with no measured row borrows the global fit, moved by what the facts
+# sheet says of it: embedding-heavy recommenders are memory-bound, published at
+# 0.90-0.95x on A100 (NCF 8 GPUs, Wide&Deep TF1) and 1.03-1.49x on V100 (Wide&Deep
+# TF1), about 0.7 of the global fit (sections 1 and 5.6). Dropped once rows exist.
+UNMEASURED_FAMILY_SHIFT = {Family.RECOMMENDER.value: math.log(0.7)}
 
 
 class Basis(StrEnum):
@@ -645,9 +652,14 @@ def _log_interval(
         + fitted.offsets.get(setup.model or "", 0.0)
     )
     low, high = fitted.band(ctx.family, setup.model)
-    if spec.name not in {gpu for gpu, _ in REFERENCE_SETUPS}:
-        low -= math.log(EXTRAPOLATION_SPREAD)
-        high += math.log(EXTRAPOLATION_SPREAD)
+    if f"f:{ctx.family}" not in model.coefficients:
+        centre += UNMEASURED_FAMILY_SHIFT.get(ctx.family or "", 0.0)
+    # A family none of whose neighbours were measured (recommender, graph) is a guess.
+    unmeasured_group = f"g:{FAMILY_GROUP.get(ctx.family or '')}" not in model.coefficients
+    for extrapolating in (spec.name not in {gpu for gpu, _ in REFERENCE_SETUPS}, unmeasured_group):
+        if extrapolating:
+            low -= math.log(EXTRAPOLATION_SPREAD)
+            high += math.log(EXTRAPOLATION_SPREAD)
     return centre, centre + low, centre + high
 
 

@@ -135,6 +135,16 @@ def test_family_alone_narrows_it():
     assert predict(Setup(family="translation")).named
 
 
+def test_unmeasured_memory_bound_family_sits_near_its_published_figures():
+    # Facts sheet: NCF/Wide&Deep 0.90-0.95x on A100, Wide&Deep 1.03-1.49x on V100.
+    a100 = predict(Setup(gpu="A100", model="NCF"))
+    v100 = predict(Setup(gpu="V100", model="Wide&Deep"))
+    assert a100.basis is Basis.MODELLED and a100.low < 0.9 and a100.ratio < 1.2
+    assert v100.low < 1.03 and 1.2 < v100.ratio < v100.high
+    measured_family = predict(Setup(gpu="A100", family="translation"))
+    assert a100.high / a100.low > measured_family.high / measured_family.low
+
+
 def test_unknown_gpu_spans_both_reference_setups():
     narrow = predict(Setup(family="image_classification", gpu="V100"))
     wide = predict(Setup(family="image_classification"))
