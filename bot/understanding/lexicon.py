@@ -394,24 +394,6 @@ COUNT_LABELS = frozenset(
     ]
 )
 # "FP32", "V100"... are words already; these glue a number to a name when spaced.
-VERSION_LABELS = frozenset(
-    [
-        "cuda",
-        "pytorch",
-        "torch",
-        "python",
-        "tf",
-        "tensorflow",
-        "cudnn",
-        "nccl",
-        "driver",
-        "version",
-        "v",
-        "apex",
-        "jax",
-        "ubuntu",
-    ]
-)
 MONTHS = frozenset(
     [
         "jan",
@@ -684,7 +666,7 @@ SLOW_CUES = frozenset(
 TIME_NOUNS = frozenset(
     ["time", "runtime", "duration", "الوقت", "وقت", "الزمن", "زمن", "المده", "مده"]
 )
-TIMES_WORDS = {"times": 0, "time": 0, "مره": 1, "مرات": 0, "مرتين": 2, "مرتان": 2, "x": 0}
+TIMES_WORDS = {"مره": 1, "مرات": 0, "مرتين": 2, "مرتان": 2}
 MULTIPLE_WORDS = {  # words that are a multiple by themselves
     "twice": 2.0,
     "double": 2.0,
@@ -821,47 +803,6 @@ PCT_MORE = frozenset(
 PERCENT_WORDS = frozenset({"percent", "pct", "بالمئه", "بالميه", "%"})
 
 # ---------------------------------------------------------------- intent
-HELP_WORDS = frozenset(
-    [
-        "help",
-        "usage",
-        "commands",
-        "command",
-        "manual",
-        "docs",
-        "guide",
-        "مساعده",
-        "ساعدني",
-        "مساعد",
-        "الاوامر",
-        "التعليمات",
-        "استخدمك",
-        "استعمالك",
-    ]
-)
-GREETINGS = frozenset(
-    [
-        "hi",
-        "hello",
-        "hey",
-        "hiya",
-        "yo",
-        "greetings",
-        "salam",
-        "morning",
-        "evening",
-        "مرحبا",
-        "اهلا",
-        "هلا",
-        "السلام",
-        "سلام",
-        "ازيك",
-        "ازيكم",
-        "صباح",
-        "مساء",
-        "هاي",
-    ]
-)
 ESTIMATE_CUES = frozenset(
     [
         "estimate",

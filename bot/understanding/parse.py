@@ -109,7 +109,7 @@ class _Reading:
             return Query(
                 intent=Intent.ESTIMATE, reason=Reason.AMBIGUOUS, candidates=unplaced, **common
             )
-        return self._decide(times, ratios, common, names.gpu or names.model)
+        return self._decide(times, ratios, common)
 
     # ------------------------------------------------------------ passes
     def _lang_choice(self) -> Lang | None:
@@ -254,7 +254,7 @@ class _Reading:
 
     # ------------------------------------------------------------ decision
     def _decide(
-        self, times: list[Quantity], ratios: list[RatioCand], common: dict, named: str | None
+        self, times: list[Quantity], ratios: list[RatioCand], common: dict
     ) -> Query:
         times = _distinct(times, key=lambda q: q.hours)
         ratios = _distinct(ratios, key=lambda r: r.value)
@@ -268,7 +268,7 @@ class _Reading:
         fp32 = _duration(times[0]) if len(times) == 1 else None
         ratio = ratios[0].value if len(ratios) == 1 else None
         if not times and not ratios:
-            return self._without_numbers(common, named)
+            return self._without_numbers(common)
         reason = None
         candidates: list[str] = []
         if len(times) > 1 or len(ratios) > 1:
@@ -313,7 +313,7 @@ class _Reading:
                 return mark
         return best
 
-    def _without_numbers(self, common: dict, named: str | None) -> Query:
+    def _without_numbers(self, common: dict) -> Query:
         """Help for greetings and general questions; no_numbers when an estimate was asked."""
         words = [t for t in self.tokens if t.kind == WORD]
         asks_estimate = any(_is(t, ESTIMATE_CUES) for t in words) or self._asks_how_long(words)

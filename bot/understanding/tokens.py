@@ -49,13 +49,12 @@ def _read_number(text: str, i: int) -> tuple[str, int]:
     j = i
     while j < n and text[j].isdigit():
         j += 1
-    # Thousands groups: ",ddd" not followed by another digit.
+    # Thousands groups: ",ddd" not followed by another digit (1,200 is one number).
     while (
-        j + 3 < n + 0
+        j + 4 <= n
         and text[j] == ","
         and text[j + 1 : j + 4].isdigit()
-        and len(text[j + 1 : j + 4]) == 3
-        and (j + 4 >= n or not text[j + 4].isdigit())
+        and (j + 4 == n or not text[j + 4].isdigit())
     ):
         j += 4
     if j + 1 < n and text[j] == "." and text[j + 1].isdigit():
