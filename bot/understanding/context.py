@@ -244,6 +244,15 @@ def _classify(tokens: list[Token], i: int) -> str:
     tok = tokens[i]
     nxt, prev = _at(tokens, i + 1), _at(tokens, i - 1)
     suffix = tok.suffix.lstrip("-")
+    if not suffix and nxt is not None and nxt.text == "x":
+        after = _at(tokens, i + 2)
+        if after is not None and after.kind == NUM:
+            # "4 x 8 GPUs" (nodes times GPUs), "224 x 224" (a size): never a speed-up.
+            noun = _at(tokens, i + 3)
+            if noun is not None and (noun.role == "gpu" or _word_in(noun, GPU_NOUNS)):
+                return "nodes"
+            after.role = after.role or "count"
+            return "count"
     if suffix in PARAM_SUFFIXES and (_word_in(nxt, COUNT_NOUNS) or _word_in(nxt, PARAM_NOUNS)):
         return "params"  # "340M params": millions, not minutes
     if suffix in EN_UNITS or (suffix == "x" and not _count_after(tokens, i + 1)):

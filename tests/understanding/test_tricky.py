@@ -52,6 +52,8 @@ CASES = [
     ("my fp32 job takes 3 days and I must finish within 2 days; AMP ratio 2?", "dm", 72, 2, None),
     ("fp32 10h ratio 2 :+1: :100:", "dm", 10, 2, None),
     ("I love it &lt;3 fp32 10h ratio 2", "dm", 10, 2, None),
+    ("fp32 10h on 4 x 8 GPUs, ratio 2", "dm", 10, 2, None),
+    ("fp32 10h, images 224 x 224", "dm", 10, None, None),
     ("train 224x224 images for 10 hours fp32, ratio 1.5", "dm", 10, 1.5, None),
     ("fp32 10 hours, at $2.5 per GPU-hour on 8 GPUs, ratio 2", "dm", 10, 2, None),
     ("التدريب ١٠ ساعات بسعر ١٠ ريال للساعة والنسبة ٢", "dm", 10, 2, None),
