@@ -7,13 +7,16 @@ An installed wheel carries them inside the package as ``bot/locales`` (see
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import Protocol
 
 from babel.support import Translations
 
 import bot
 from bot.models import Lang
+from bot.rendering.numbers import NumberFormat
 
 DOMAIN = "messages"
 
@@ -35,3 +38,22 @@ def translations(lang: Lang) -> Translations:
     if not isinstance(catalog, Translations):
         raise FileNotFoundError(f"no compiled {lang.value} catalog in {locales_dir()}")
     return catalog
+
+
+class Phrases(Protocol):
+    """What a module that words one part of a reply needs from the reply being written.
+
+    One language, one digit style, one markup (Slack mrkdwn or plain text);
+    ``atom`` marks an already formatted value (an amount of money) that Arabic
+    isolation must keep whole.
+    """
+
+    fmt: NumberFormat
+    _: Callable[[str], str]
+    ngettext: Callable[[str, str, int], str]
+
+    def bold(self, text: str) -> str: ...
+
+    def echo(self, text: str) -> str: ...
+
+    def atom(self, text: str) -> str: ...

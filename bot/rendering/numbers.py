@@ -15,7 +15,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from babel.lists import format_list
-from babel.numbers import format_decimal
+from babel.numbers import format_compact_decimal, format_currency, format_decimal
 
 from bot.models import Lang
 
@@ -57,6 +57,14 @@ class NumberFormat:
         text = self._format(round(value, 1 if abs(value) < 10 else 0), "#,##0.#") + "%"
         return text.translate(_ARABIC_INDIC) if self.arab else text
 
+    def money(self, amount: float, currency: str) -> str:
+        """``amount`` in ``currency`` the locale's way, with that currency's decimals (KWD: 3)."""
+        return _money(round(amount, 6), currency, self.lang.value, self.arab)
+
+    def compact(self, value: float) -> str:
+        """Big counts the way people say them: "7B", "1.5B", "340M" / "7 مليار", "340 مليون"."""
+        return _compact(value, self.lang.value, self.arab)
+
     def span(self, low: float, high: float) -> str:
         return f"{self.number(low)}–{self.number(high)}"
 
@@ -78,6 +86,26 @@ def _formatted(value: float, pattern: str, locale: str, arab: bool) -> str:
     """Babel re-parses locale and pattern on every call; replies repeat small numbers."""
     system = "arab" if arab else "latn"
     text = format_decimal(value, format=pattern, locale=locale, numbering_system=system)
+    return text.translate(_ARABIC_INDIC) if arab else text
+
+
+# CLDR's currencySpacing (a no-break space between a letter symbol such as
+# "SAR" and the digits) which Babel's format_currency does not apply.
+_LETTER_THEN_DIGIT = re.compile(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
+
+
+@lru_cache(maxsize=1024)
+def _money(amount: float, currency: str, locale: str, arab: bool) -> str:
+    system = "arab" if arab else "latn"
+    text = format_currency(amount, currency, locale=locale, numbering_system=system)
+    text = _LETTER_THEN_DIGIT.sub("\u00a0", text)
+    return text.translate(_ARABIC_INDIC) if arab else text
+
+
+@lru_cache(maxsize=1024)
+def _compact(value: float, locale: str, arab: bool) -> str:
+    system = "arab" if arab else "latn"
+    text = format_compact_decimal(value, locale=locale, fraction_digits=1, numbering_system=system)
     return text.translate(_ARABIC_INDIC) if arab else text
 
 

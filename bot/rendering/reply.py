@@ -13,11 +13,15 @@ from dataclasses import dataclass
 from bot.advice.notes import Note
 from bot.advice.prediction import TYPICAL_HIGH, TYPICAL_LOW
 from bot.models import Advice, AdviceFactor, Kind, Lang, Reason, Reply
+from bot.rendering.cost import cost_range_sentence, cost_sentence, price_detail
 from bot.rendering.i18n import translations
-from bot.rendering.numbers import Digits, NumberFormat, duration, isolate_latin
+from bot.rendering.memory import memory_parts
+from bot.rendering.numbers import FSI, PDI, Digits, NumberFormat, duration, isolate_latin
 
 # The notes line shows the first notes while it stays about one phone line.
 NOTES_LINE_CHARS = 160
+# Private-use characters stand in for formatted amounts while a line is isolated.
+_SLOT_BASE = 0xE000
 
 
 def render(advice: Advice, lang: Lang, *, digits: Digits | str = Digits.LATN) -> Reply:
@@ -61,6 +65,7 @@ class _Words:
         catalog = translations(lang)
         self._ = catalog.gettext
         self.ngettext = catalog.ngettext
+        self._atoms: list[str] = []
 
     # -- small helpers -------------------------------------------------------
     def bold(self, text: str) -> str:
@@ -72,10 +77,25 @@ class _Words:
     def hours(self, value: float) -> str:
         return duration(value, self.fmt, self.ngettext, self._)
 
+    def atom(self, text: str) -> str:
+        """A formatted value (money) that Arabic isolation keeps whole, in one isolate.
+
+        Babel writes "1,234.50 US$" with marks and a no-break space; isolating
+        its pieces separately would split it, so a placeholder stands in for it
+        until :meth:`line` has isolated the rest.
+        """
+        if self.lang is not Lang.AR:
+            return text
+        self._atoms.append(text)
+        return chr(_SLOT_BASE + len(self._atoms) - 1)
+
     def line(self, text: str) -> str:
         if self.lang is not Lang.AR:
             return text
-        return isolate_latin(text, arab_digits=self.fmt.arab)
+        text = isolate_latin(text, arab_digits=self.fmt.arab)
+        for i, atom in enumerate(self._atoms):
+            text = text.replace(chr(_SLOT_BASE + i), f"{FSI}{atom}{PDI}")
+        return text
 
     def compose(self, advice: Advice) -> _Parts:
         build = {
@@ -83,6 +103,7 @@ class _Words:
             Kind.PRESET: self._preset,
             Kind.RANGE: self._range,
             Kind.ERROR: self._error,
+            Kind.MEMORY: self._memory,
         }.get(advice.kind, self._help)
         parts = build(advice)
         return _Parts(
@@ -144,6 +165,15 @@ class _Words:
         }
         return self._with_notes(summary, a, [])
 
+    def _memory(self, a: Advice) -> _Parts:
+        if a.memory is None:
+            return self._help(a)
+        summary, notes, details = memory_parts(
+            self, a.memory, memory_given=bool(a.facts.get("gpu_memory_given"))
+        )
+        details += [self._("Source: %(url)s") % {"url": url} for url in a.sources]
+        return _Parts(summary, notes, details)
+
     def _help(self, a: Advice) -> _Parts:
         _ = self._
         if Note.LANG_SET in a.notes:
@@ -164,6 +194,8 @@ class _Words:
             _("`/mpestimate 36h A100 BERT`: a suggested ratio for BERT on A100."),
             _("`@mpestimate 3 days on V100, ratio 2.1?`: ask in a channel or a direct message."),
             _("`/mpestimate ٤٨ ساعة ٢`: Arabic works too (48 hours, ratio 2)."),
+            _("`/mpestimate memory 7B adam on A100 80GB`: memory per regime and whether it fits."),
+            _("`/mpestimate 100h ratio 2 at $2.5 per GPU-hour on 8 GPUs`: the cost of both runs."),
             _("`/mpestimate lang ar` or `lang en`: choose the reply language."),
             _("`/mpestimate help`: this message."),
         ]
@@ -194,6 +226,14 @@ class _Words:
                 "limit": self.fmt.integer(int(a.facts.get("limit") or 0))
             }
             return _Parts(summary, [try_this], [])
+        if reason is Reason.NO_PARAMS:
+            summary = _("I need the model's parameter count to estimate memory.")
+            note = _("Try: `/mpestimate memory 7B adam on A100 80GB` (also 340M, 1.5B or 7e9).")
+            return _Parts(summary, [note], [])
+        if reason is Reason.UNKNOWN_OPTIMIZER:
+            summary = _("I know the memory of Adam/AdamW, SGD with momentum and plain SGD.")
+            note = _("Try: `/mpestimate memory 7B adam on A100 80GB` or `memory 340M sgd`.")
+            return _Parts(summary, [note], [])
         summary = {
             Reason.RATIO_NOT_POSITIVE: _("The ratio must be greater than zero."),
             Reason.TIME_NOT_POSITIVE: _("The FP32 training time must be greater than zero."),
@@ -210,7 +250,14 @@ class _Words:
 
     # -- notes, factors, names -----------------------------------------------
     def _with_notes(self, summary: str, a: Advice, details: list[str]) -> _Parts:
+        """The notes line: the cost first when a price was given, then the most relevant notes."""
         worded = [self.note(code, a) for code in a.notes]
+        if a.cost is not None:
+            worded.insert(0, cost_sentence(self, a.cost))
+            details = [price_detail(self, a.cost), *details]
+        elif a.cost_low is not None and a.cost_high is not None:
+            worded.insert(0, cost_range_sentence(self, a.cost_low, a.cost_high))
+            details = [price_detail(self, a.cost_low), *details]
         head = worded[:1]
         for extra in worded[1:]:
             if len(" ".join([*head, extra])) > NOTES_LINE_CHARS:
@@ -281,6 +328,11 @@ class _Words:
                     "That usually comes from small batches or layers, a GPU without Tensor "
                     "Cores, casting overhead, or an input-bound data pipeline."
                 )
+            case Note.PRICE_UNREADABLE:
+                return _(
+                    "I could not price this in “%(currency)s”: write an amount with a currency "
+                    "such as $, €, SAR, AED, EGP, QAR or KWD."
+                ) % {"currency": self.echo(str(f.get("currency") or ""))}
             case Note.WHICH_NUMBER:
                 return _("Which number is the FP32 time, and which the ratio?")
         return ""
