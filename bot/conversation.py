@@ -87,5 +87,28 @@ def to_json(turn: Turn) -> dict:
         "num_gpus": q.num_gpus,
         "precision": q.precision,
         "baseline": q.baseline,
+        "notes": list(a.notes),
+        "factors": [f.model_dump() for f in a.factors],
+        "memory": a.memory.model_dump(mode="json") if a.memory else None,
+        "cost": _cost_json(a),
         "text": turn.reply.text,
+    }
+
+
+def _cost_json(a: Advice) -> dict | None:
+    """One flat shape for a point and a range: the ends are null for a point, and vice versa."""
+    point, fast, slow = a.cost, a.cost_low, a.cost_high
+    first = point or fast
+    if first is None:
+        return None
+    return {
+        "currency": first.currency,
+        "num_gpus": first.num_gpus,
+        "fp32_cost": first.fp32_cost,
+        "mp_cost": point.mp_cost if point else None,
+        "mp_cost_low": fast.mp_cost if fast else None,
+        "mp_cost_high": slow.mp_cost if slow else None,
+        "saving": point.saving if point else None,
+        "saving_low": slow.saving if slow else None,
+        "saving_high": fast.saving if fast else None,
     }

@@ -104,7 +104,7 @@ def _memory(query: Query) -> Advice:
         model=query.model,
         memory=memory,
         sources=list(MEMORY_SOURCES),
-        facts={"gpu_memory_given": query.gpu_memory_gb is not None},
+        facts={"gpu_memory_given": int(query.gpu_memory_gb is not None)},
     )
 
 

@@ -1,0 +1,126 @@
+"""advise() for memory questions and for estimates that come with a price."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.advice import advise
+from bot.advice.estimate import MEMORY_SOURCES
+from bot.advice.memory import Regime, Suggestion
+from bot.advice.notes import Note
+from bot.models import Duration, Intent, Kind, Lang, Price, Query, Reason, TimeUnit
+
+
+def memory(**fields) -> Query:
+    return Query(intent=Intent.MEMORY, lang=Lang.EN, **fields)
+
+
+def priced(hours: float = 100.0, **fields) -> Query:
+    fp32 = Duration(value=hours, unit=TimeUnit.HOURS, hours=hours)
+    return Query(intent=Intent.ESTIMATE, lang=Lang.EN, fp32=fp32, **fields)
+
+
+def usd(amount: float, per_gpu: bool = True) -> Price:
+    return Price(amount=amount, currency="USD", per_gpu=per_gpu)
+
+
+def test_7b_adam_does_not_fit_one_a100_80gb():
+    advice = advise(memory(params=7e9, optimizer="adam", gpu="A100", gpu_memory_gb=80))
+    assert advice.kind is Kind.MEMORY and advice.reason is None
+    mixed = advice.memory.regime(Regime.MIXED)
+    assert mixed.bytes_per_param.total == 16
+    assert mixed.model_states_gb == pytest.approx(112)  # 7e9 x 16 B
+    assert advice.memory.regime(Regime.FP32).model_states_gb == pytest.approx(112)
+    assert mixed.fits is False and mixed.gpus_needed == 2
+    assert advice.memory.suggestions[0] is Suggestion.ZERO_FSDP
+    assert advice.sources == list(MEMORY_SOURCES)
+    assert advice.facts["gpu_memory_given"] == 1
+
+
+def test_340m_adam_fits_with_room_for_activations():
+    advice = advise(memory(params=340e6, optimizer="adamw", gpu="A100"))
+    mixed = advice.memory.regime(Regime.MIXED)
+    assert mixed.fits is True and mixed.model_states_gb == pytest.approx(5.44)
+    assert advice.memory.suggestions == []
+    assert advice.memory.gpu_memory_gb == 80  # the largest A100 when no size is named
+    assert advice.facts["gpu_memory_given"] == 0
+
+
+@pytest.mark.parametrize(
+    ("optimizer", "fp32", "bf16"), [("sgd_momentum", 12, 6), ("sgd", 8, 4), (None, 16, 8)]
+)
+def test_sgd_bytes_per_parameter(optimizer, fp32, bf16):
+    m = advise(memory(params=1e9, optimizer=optimizer)).memory
+    assert m.regime(Regime.FP32).bytes_per_param.total == fp32
+    assert m.regime(Regime.MIXED).bytes_per_param.total == fp32  # no saving in model states
+    assert m.regime(Regime.BF16).bytes_per_param.total == bf16
+    assert m.regime(Regime.MIXED).fits is None  # no GPU named
+
+
+def test_sgd_7b_fits_where_adam_does_not():
+    # 7e9 x 8 B = 56 GB fits 80 GB; Adam's 112 GB does not.
+    assert advise(memory(params=7e9, optimizer="sgd", gpu="A100")).memory.regime(Regime.MIXED).fits
+
+
+def test_memory_without_params_says_what_is_missing():
+    advice = advise(memory(gpu="A100"))
+    assert advice.kind is Kind.ERROR and advice.reason is Reason.NO_PARAMS
+
+
+@pytest.mark.parametrize("params", [0.0, -5.0, float("inf")])
+def test_memory_with_impossible_params_is_no_params(params):
+    assert advise(memory(params=params)).reason is Reason.NO_PARAMS
+
+
+def test_memory_with_unknown_optimizer():
+    assert advise(memory(params=1e9, optimizer="lion")).reason is Reason.UNKNOWN_OPTIMIZER
+
+
+def test_estimate_with_price_costs_both_runs_and_the_saving():
+    advice = advise(priced(100, ratio=2, price=usd(2.5), num_gpus=8))
+    cost = advice.cost
+    assert advice.kind is Kind.ESTIMATE and cost.currency == "USD" and cost.num_gpus == 8
+    assert (cost.fp32_cost, cost.mp_cost, cost.saving) == pytest.approx((2000, 1000, 1000))
+    assert advice.cost_low is None and advice.cost_high is None
+
+
+def test_price_for_the_whole_job_is_not_multiplied_by_gpus():
+    cost = advise(priced(100, ratio=2, price=usd(10, per_gpu=False), num_gpus=8)).cost
+    assert (cost.fp32_cost, cost.mp_cost) == pytest.approx((1000, 500))
+
+
+def test_range_with_price_costs_both_ends():
+    advice = advise(priced(100, price=Price(amount=10, currency="SAR")))
+    assert advice.kind is Kind.RANGE and advice.cost is None
+    fast, slow = advice.cost_low, advice.cost_high
+    assert fast.currency == slow.currency == "SAR"  # the written currency, never converted
+    assert fast.mp_cost == pytest.approx(1000 / 2.5)
+    assert slow.mp_cost == pytest.approx(1000 / 1.2)
+    assert fast.saving > slow.saving > 0
+
+
+def test_preset_with_price_uses_the_suggested_ratio():
+    advice = advise(priced(100, gpu="A100", model="BERT", price=Price(amount=3, currency="EUR")))
+    assert advice.kind is Kind.PRESET
+    assert advice.cost.mp_cost == pytest.approx(300 / advice.ratio)
+
+
+def test_unreadable_price_keeps_the_estimate_and_says_why():
+    advice = advise(priced(100, ratio=2, price=Price(amount=5, currency="XYZ")))
+    assert advice.kind is Kind.ESTIMATE and advice.mp_hours == 50
+    assert advice.cost is None and advice.notes[0] == Note.PRICE_UNREADABLE
+    assert advice.facts["currency"] == "XYZ"
+
+
+@given(
+    hours=st.floats(min_value=0.01, max_value=876_000),
+    ratio=st.floats(min_value=1.0, max_value=10.0),
+    amount=st.floats(min_value=0, max_value=1e4),
+    gpus=st.integers(min_value=1, max_value=4096),
+)
+def test_cost_is_time_times_rate(hours, ratio, amount, gpus):
+    cost = advise(priced(hours, ratio=ratio, price=usd(amount), num_gpus=gpus)).cost
+    assert cost.fp32_cost == pytest.approx(hours * amount * gpus)
+    assert cost.mp_cost + cost.saving == pytest.approx(cost.fp32_cost)
