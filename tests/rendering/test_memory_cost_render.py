@@ -1,0 +1,213 @@
+"""Memory and cost answers in both languages: headline, fit, table, money, plurals, bidi, JSON."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from babel.numbers import format_currency
+
+from bot.advice import advise
+from bot.conversation import Turn, to_json
+from bot.models import Duration, Intent, Kind, Lang, Price, Query, Reason, TimeUnit
+from bot.rendering import render
+from bot.rendering.numbers import FSI, PDI
+
+ISOLATED = re.compile(f"{FSI}[^{PDI}]*{PDI}")
+URL = re.compile(r"https?://\S+")
+CURRENCIES = ["USD", "EUR", "SAR", "AED", "EGP", "QAR", "KWD"]
+
+
+def memory(**fields) -> Query:
+    return Query(intent=Intent.MEMORY, lang=Lang.EN, **fields)
+
+
+def priced(hours: float = 100.0, **fields) -> Query:
+    fp32 = Duration(value=hours, unit=TimeUnit.HOURS, hours=hours)
+    return Query(intent=Intent.ESTIMATE, lang=Lang.EN, fp32=fp32, **fields)
+
+
+def english_outside_isolates(text: str) -> str:
+    return "".join(re.findall(r"[A-Za-z]+", URL.sub("", ISOLATED.sub("", text))))
+
+
+BIG = memory(params=7e9, optimizer="adam", gpu="A100", gpu_memory_gb=80)
+SMALL = memory(params=340e6, optimizer="adam", gpu="A100")
+SHARDED = memory(params=7e9, optimizer="adam", gpu="A100", num_gpus=8)
+SGD = memory(params=7e9, optimizer="sgd", gpu="A100")
+NO_GPU = memory(params=1.5e9, optimizer="sgd_momentum")
+COSTED = priced(100, ratio=2, price=Price(amount=2.5, currency="USD"), num_gpus=8)
+RANGED = priced(100, price=Price(amount=10, currency="SAR"))
+ANSWERS = [BIG, SMALL, SHARDED, SGD, NO_GPU, COSTED, RANGED]
+
+
+@pytest.mark.parametrize("lang", list(Lang))
+@pytest.mark.parametrize("query", ANSWERS)
+def test_answers_stay_short(query, lang):
+    reply = render(advise(query), lang)
+    assert reply.summary and "\n" not in reply.summary
+    assert len(reply.notes) == 1 and "\n" not in reply.notes[0]
+    assert reply.details  # the rest waits behind Details
+    assert "\n\n" not in reply.text and "*" not in reply.text
+
+
+@pytest.mark.parametrize("query", ANSWERS)
+def test_arabic_has_no_english_outside_isolates(query):
+    for digits in ("latn", "arab"):
+        assert english_outside_isolates(render(advise(query), Lang.AR, digits=digits).text) == ""
+
+
+def test_7b_adam_on_a100_english():
+    reply = render(advise(BIG), Lang.EN)
+    assert reply.kind is Kind.MEMORY
+    assert reply.summary.startswith("*7B parameters with Adam*: mixed precision does not shrink")
+    assert "16 bytes per parameter either way (*112 GB*)" in reply.summary
+    assert "activations roughly halve" in reply.summary
+    assert reply.notes == [
+        (
+            "Does not fit on one A100 (80 GB): the model states alone need 112 GB. "
+            "Shard them with ZeRO-3/FSDP across at least 2 GPUs."
+        )
+    ]
+    rows = [d for d in reply.details if d.startswith("• ")]
+    assert rows == [
+        "• *FP32*: 4 + 4 + 0 + 8 = 16 → 112 GB (104 GiB)",
+        "• *Mixed precision (FP32 master)*: 2 + 2 + 4 + 8 = 16 → 112 GB (104 GiB)",
+        "• *Pure BF16*: 2 + 2 + 0 + 4 = 8 → 56 GB (52.2 GiB)",
+    ]
+    text = reply.text
+    assert "Activation checkpointing" in text and "smaller batch" in text
+    assert "about 56 GB each on 2 GPUs" in text
+    assert "https://arxiv.org/abs/1910.02054" in text
+    assert "Assumed" not in text  # the user named 80GB
+
+
+def test_7b_adam_on_a100_arabic_plurals():
+    reply = render(advise(BIG), Lang.AR)
+    assert f"16{PDI} بايتًا لكل معامل" in reply.summary  # 16: the "many" form
+    assert "مليار" in reply.summary
+    assert "بطاقتين على الأقل" in reply.notes[0]  # 2 GPUs: the dual
+    arab = render(advise(BIG), Lang.AR, digits="arab")
+    assert "١٦ بايتًا" in arab.summary and "١١٢" in arab.summary
+
+
+def test_fits_and_sharded_and_sgd():
+    assert (
+        render(advise(SMALL), Lang.EN)
+        .notes[0]
+        .startswith("Fits on one A100 (80 GB): the model states take 5.44 GB, leaving 74.6 GB")
+    )
+    assert "Assumed the 80 GB A100" in render(advise(SMALL), Lang.EN).text
+    sharded = render(advise(SHARDED), Lang.EN).notes[0]
+    assert "across your 8 GPUs the model states take 14 GB each" in sharded
+    assert "8 bytes per parameter either way (*56 GB*)" in render(advise(SGD), Lang.EN).summary
+    assert f"8{PDI} بايتات لكل معامل" in render(advise(SGD), Lang.AR).summary  # 3-10: "few"
+    assert "Fits on one A100" in render(advise(SGD), Lang.EN).notes[0]
+
+
+def test_without_a_gpu_it_asks_for_one():
+    reply = render(advise(NO_GPU), Lang.EN)
+    assert "12 bytes per parameter" in reply.summary and "SGD with momentum" in reply.summary
+    assert reply.notes[0].startswith("Name a GPU")
+
+
+@pytest.mark.parametrize(
+    ("query", "reason"),
+    [
+        (memory(gpu="A100"), Reason.NO_PARAMS),
+        (memory(params=1e9, optimizer="lion"), Reason.UNKNOWN_OPTIMIZER),
+    ],
+)
+@pytest.mark.parametrize("lang", list(Lang))
+def test_memory_errors_say_what_to_type(query, reason, lang):
+    advice = advise(query)
+    reply = render(advice, lang)
+    assert advice.reason is reason and reply.kind is Kind.ERROR
+    assert "`/mpestimate memory 7B adam on A100 80GB`" in reply.notes[0]
+    if lang is Lang.AR:
+        assert english_outside_isolates(reply.text) == ""
+
+
+def test_cost_line_english():
+    reply = render(advise(COSTED), Lang.EN)
+    assert reply.notes[0].startswith(
+        "Cost: $2,000.00 in FP32 → *$1,000.00* with mixed precision (saves $1,000.00)."
+    )
+    assert reply.details[0] == (
+        "$2.50 per GPU-hour × 8 GPUs = $20.00 per hour. "
+        "Amounts stay in USD, the currency you wrote (no exchange rates)."
+    )
+
+
+def test_cost_range_english():
+    reply = render(advise(RANGED), Lang.EN)
+    assert reply.notes[0].startswith(
+        "Cost: SAR\xa01,000.00 in FP32 → *SAR\xa0400.00*–*SAR\xa0833.33* with mixed precision "
+        "(saves SAR\xa0166.67–SAR\xa0600.00)."
+    )
+
+
+@pytest.mark.parametrize("currency", CURRENCIES)
+@pytest.mark.parametrize("lang", list(Lang))
+def test_cost_in_each_currency_uses_babel_in_the_readers_locale(currency, lang):
+    query = priced(10, ratio=2, price=Price(amount=12.3456, currency=currency))
+    line = render(advise(query), lang).notes[0]
+    expected = format_currency(123.456, currency, locale=lang.value)
+    if lang is Lang.AR:  # one isolate around the whole amount, marks and symbol included
+        expected = f"{FSI}{expected}{PDI}"
+    else:  # CLDR currency spacing: "SAR 123.46", not Babel's "SAR123.46"
+        expected = expected.replace(currency, f"{currency}\xa0")
+    assert expected in line
+
+
+def test_kwd_keeps_three_decimals_in_both_languages():
+    query = priced(10, ratio=2, price=Price(amount=1.2345, currency="KWD"))
+    assert "KWD\xa012.345 in FP32" in render(advise(query), Lang.EN).notes[0]
+    arabic = render(advise(query), Lang.AR)
+    assert "12.345\xa0د.ك." in arabic.notes[0]
+    assert "١٢٫٣٤٥\xa0د.ك." in render(advise(query), Lang.AR, digits="arab").notes[0]
+
+
+def test_arabic_cost_sentence():
+    line = render(advise(COSTED), Lang.AR).notes[0]
+    assert line.startswith("التكلفة: ")
+    assert f"{FSI}\u200f2,000.00\xa0US${PDI}" in line
+    assert "توفير" in line
+
+
+def test_unreadable_currency_is_said_and_escaped():
+    query = priced(10, ratio=2, price=Price(amount=1, currency="<!channel>"))
+    reply = render(advise(query), Lang.EN)
+    assert "&lt;!channel&gt;" in reply.notes[0] and "<!channel>" not in reply.notes[0]
+
+
+def turn(query: Query) -> Turn:
+    advice = advise(query)
+    return Turn(query=query, advice=advice, reply=render(advice, query.lang))
+
+
+def test_json_memory_and_cost_objects():
+    data = to_json(turn(BIG))
+    assert data["kind"] == "memory" and data["cost"] is None
+    regimes = {r["regime"]: r for r in data["memory"]["regimes"]}
+    assert regimes["mixed"]["bytes_per_param"]["total"] == 16
+    assert regimes["mixed"]["fits"] is False
+    costed = to_json(turn(COSTED))
+    assert costed["memory"] is None
+    assert costed["cost"] == {
+        "currency": "USD",
+        "num_gpus": 8,
+        "fp32_cost": 2000.0,
+        "mp_cost": 1000.0,
+        "mp_cost_low": None,
+        "mp_cost_high": None,
+        "saving": 1000.0,
+        "saving_low": None,
+        "saving_high": None,
+    }
+    ranged = to_json(turn(RANGED))["cost"]
+    assert ranged["mp_cost"] is None
+    assert ranged["mp_cost_low"] == pytest.approx(400) and ranged["saving_high"] == pytest.approx(
+        600
+    )
+    assert "theoretical" in costed["notes"] and costed["factors"] == []
