@@ -179,3 +179,9 @@ def test_modal_fields_use_the_same_rules():
 )
 def test_modal_field_refusals(fields, reasons):
     assert read_fields(**fields) == reasons
+
+
+def test_arabic_throughput_units():
+    draft, ratio, lang = recorded("سجل V100 resnet50 fp32 367 صورة/ث amp 1200 صورة/ث")
+    assert lang is Lang.AR and draft.fp32_throughput.unit == "img/s"
+    assert ratio == pytest.approx(1200 / 367)
