@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from slack_bolt import Ack, App, BoltContext
@@ -386,11 +387,13 @@ def _outcome_text(words: RecordWords, outcome: DeleteOutcome, record_id: int) ->
     return words.not_found(record_id)
 
 
+@dataclass(frozen=True)
 class _Value:
     """A button's value: the language, the history page and (for delete) the record."""
 
-    def __init__(self, lang: Lang, page: int, record_id: int | None) -> None:
-        self.lang, self.page, self.record_id = lang, page, record_id
+    lang: Lang
+    page: int
+    record_id: int | None
 
 
 def _encode(lang: Lang, page: int, record_id: int | None = None) -> str:
