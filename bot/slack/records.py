@@ -100,11 +100,15 @@ class TeamRecords:
         self.store: Store = handlers.store
 
     def register(self, app: App) -> None:
-        app.action(ACTION_RECORD)(self.on_record_button)
-        app.view(RECORD_MODAL)(self.on_modal_submit)
-        app.action(ACTION_NEWER)(self.on_page)
-        app.action(ACTION_OLDER)(self.on_page)
-        app.action(ACTION_DELETE)(self.on_delete)
+        """Ack at once; the work (database, Web API with retries) runs lazily after it."""
+        for action, work in (
+            (ACTION_RECORD, self.on_record_button),
+            (ACTION_NEWER, self.on_page),
+            (ACTION_OLDER, self.on_page),
+            (ACTION_DELETE, self.on_delete),
+        ):
+            app.action(action)(ack=_ack_now, lazy=[work])
+        app.view(RECORD_MODAL)(ack=self.check_modal, lazy=[self.on_modal_submit])
 
     def for_team(self, team_id: str | None) -> list[Record]:
         """The workspace's records for estimates; none (logged) when the database fails."""
@@ -158,8 +162,7 @@ class TeamRecords:
 
         return apologize
 
-    def on_page(self, ack: Ack, action: dict, body: dict, context: BoltContext) -> None:
-        ack()
+    def on_page(self, action: dict, body: dict, context: BoltContext) -> None:
         value = _decode(action.get("value"))
         lang = value.lang
         url = body.get("response_url")
@@ -170,10 +173,7 @@ class TeamRecords:
                 url, {**message, "response_type": "ephemeral", "replace_original": True}, ids
             )
 
-    def on_delete(
-        self, ack: Ack, action: dict, body: dict, client: WebClient, context: BoltContext
-    ) -> None:
-        ack()
+    def on_delete(self, action: dict, body: dict, client: WebClient, context: BoltContext) -> None:
         value = _decode(action.get("value"))
         url = body.get("response_url")
         ids = {"team": context.team_id, "user": context.user_id, "action": ACTION_DELETE}
@@ -188,9 +188,8 @@ class TeamRecords:
             )
 
     def on_record_button(
-        self, ack: Ack, action: dict, body: dict, client: WebClient, context: BoltContext
+        self, action: dict, body: dict, client: WebClient, context: BoltContext
     ) -> None:
-        ack()
         value = action.get("value")
         lang = Lang(value) if value in (Lang.AR.value, Lang.EN.value) else Lang.EN
         ids = {"team": context.team_id, "user": context.user_id, "action": ACTION_RECORD}
@@ -198,18 +197,23 @@ class TeamRecords:
             client.views_open(trigger_id=body["trigger_id"], view=record_modal(lang))
 
     # -- the modal ---------------------------------------------------------------------
-    def on_modal_submit(
-        self, ack: Ack, view: dict, client: WebClient, context: BoltContext
-    ) -> None:
-        """Refusals go back under their fields in the user's language; else a DM."""
-        metadata = view.get("private_metadata")
-        lang = Lang(metadata) if metadata in (Lang.AR.value, Lang.EN.value) else Lang.EN
-        fields = _modal_values(view)
-        result = read_fields(**fields)
+    def check_modal(self, ack: Ack, view: dict) -> None:
+        """Refusals go back under their fields, in the user's language, before closing."""
+        result = read_fields(**_modal_values(view))
+        if isinstance(result, RecordDraft):
+            ack()
+        else:
+            ack(
+                response_action="errors",
+                errors=field_errors(result, _modal_values(view), _modal_lang(view)),
+            )
+
+    def on_modal_submit(self, view: dict, client: WebClient, context: BoltContext) -> None:
+        """After a clean submission: store it and confirm in a DM."""
+        result = read_fields(**_modal_values(view))
         if not isinstance(result, RecordDraft):
-            ack(response_action="errors", errors=field_errors(result, fields, lang))
-            return
-        ack()
+            return  # refused in check_modal
+        lang = _modal_lang(view)
         ids = {"team": context.team_id, "user": context.user_id, "view": RECORD_MODAL}
         with self.handlers.guard(ids, lambda: lang, None):
             record = self.add(context.team_id, context.user_id, result)
@@ -364,6 +368,15 @@ def _modal_values(view: dict) -> dict:
         "mixed": (element(MIXED).get("value") or "").strip(),
         "ratio": (element(RATIO).get("value") or "").strip(),
     }
+
+
+def _ack_now(ack: Ack) -> None:
+    ack()
+
+
+def _modal_lang(view: dict) -> Lang:
+    metadata = view.get("private_metadata")
+    return Lang(metadata) if metadata in (Lang.AR.value, Lang.EN.value) else Lang.EN
 
 
 def _is_admin(client: WebClient, user_id: str) -> bool:
