@@ -132,6 +132,8 @@ class Names:
     gpu: str | None = None
     model: str | None = None
     gpu_positions: tuple[int, ...] = ()
+    # The memory size written with the first GPU ("A100 40GB", "a100-80gb").
+    gpu_memory_gb: float | None = None
 
 
 def _key(text: str) -> str:
@@ -176,7 +178,9 @@ def find_names(tokens: list[Token]) -> Names:
             continue
         if gpu:
             gpu_positions.append(i)
-            found.gpu = found.gpu or gpu
+            if found.gpu is None:
+                found.gpu = gpu
+                found.gpu_memory_gb = _memory_size(tokens, i, span)
         else:
             found.model = found.model or model
     found.gpu_positions = tuple(gpu_positions)
@@ -210,6 +214,34 @@ def _two_token_name(tokens: list[Token], i: int) -> tuple[str | None, str | None
         if first.text == "transformer" and second.text == "xl":
             return None, "Transformer-XL", 2
     return None, None, 1
+
+
+_SIZES = (16.0, 24.0, 32.0, 40.0, 48.0, 80.0, 94.0, 96.0, 141.0, 180.0, 192.0)
+
+
+def _memory_size(tokens: list[Token], i: int, span: int) -> float | None:
+    """GB written with the GPU: "a100-80gb", "A100 40GB", "A100 80 GB", "H100 (80GB)".
+
+    Only sizes GPUs are sold with count, so "A100 40GB" is read but a stray
+    "A100 7GB" is not taken for the card; the tokens are marked so the size
+    can never become a time or a ratio.
+    """
+    _, _, tail = tokens[i].text.partition("-")
+    if tail.endswith("gb") and tail[:-2].isdigit():
+        return float(tail[:-2]) if float(tail[:-2]) in _SIZES else None
+    j = i + span
+    if j < len(tokens) and tokens[j].text in ("(", "-"):
+        j += 1
+    if j >= len(tokens) or tokens[j].kind != NUM or tokens[j].value not in _SIZES:
+        return None
+    size = tokens[j]
+    if size.suffix in ("gb", "g"):
+        size.role = "gpu"
+        return size.value
+    if size.suffix == "" and j + 1 < len(tokens) and tokens[j + 1].text == "gb":
+        size.role = tokens[j + 1].role = "gpu"
+        return size.value
+    return None
 
 
 def _negated(tokens: list[Token], i: int) -> bool:

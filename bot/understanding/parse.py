@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import math
 
-from bot.models import Channel, Duration, Intent, Lang, Query, Reason, TimeUnit
+from bot.models import MAX_MESSAGE_CHARS, Channel, Duration, Intent, Lang, Query, Reason, TimeUnit
 from bot.understanding.context import Context, mark_context
 from bot.understanding.durations import Quantity, find_durations, unit_of
 from bot.understanding.language import detect_language
@@ -39,7 +39,7 @@ from bot.understanding.tokens import ARABIC, NUM, WORD, Token, tokenize
 
 # Longer messages are refused before any work is done (Slack's own limit for
 # a slash command is 4,000 characters too).
-MAX_CHARS = 4000
+MAX_CHARS = MAX_MESSAGE_CHARS  # the limit the too_long reply quotes
 MAX_HOURS = 876_000.0  # 100 years
 MAX_RATIO = 1_000.0  # anything above is not a mixed-precision speed-up
 
@@ -100,7 +100,13 @@ class _Reading:
         times = self._times(durations, labelled_times)
         bare = self._is_bare() and not memory
         unplaced = self._by_position(times, ratios) if bare else []
-        common = dict(lang=lang, gpu=names.gpu, model=names.model, **self._context_fields(ctx))
+        common = dict(
+            lang=lang,
+            gpu=names.gpu,
+            gpu_memory_gb=names.gpu_memory_gb,
+            model=names.model,
+            **self._context_fields(ctx),
+        )
         if memory and not times:
             if ctx.params is None:
                 ctx.params = self._large_bare_number()

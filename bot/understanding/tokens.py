@@ -101,10 +101,13 @@ def tokenize(text: str) -> list[Token]:
             and not prev.isdigit()
         )
         if starts_number or signed or leading_dot:
-            start = i + 1 if signed else i
-            raw, j = _read_number(text, start if not leading_dot else i + 1)
-            if leading_dot:
-                raw = "0." + raw
+            if leading_dot:  # ".25": a fraction only, never a second decimal point
+                j = i + 1
+                while j < n and text[j].isascii() and text[j].isdigit():
+                    j += 1
+                raw = "0" + text[i:j]
+            else:
+                raw, j = _read_number(text, i + 1 if signed else i)
             value = float(raw)
             if signed:
                 value, raw = -value, "-" + raw

@@ -2,6 +2,7 @@
 
 import time
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -135,3 +136,8 @@ def test_typical_message_is_fast() -> None:
     for _ in range(200):
         understand(text, Channel.MENTION)
     assert (time.perf_counter() - start) / 200 < 0.002
+
+
+@pytest.mark.parametrize("text", ["¼¼", ".25.25 hours", "½½½ ratio", "-.5.5"])
+def test_runs_of_fractions_and_dots_never_raise(text: str) -> None:
+    understand(text, Channel.DM)

@@ -67,3 +67,26 @@ def test_a_negated_gpu_is_not_chosen() -> None:
 def test_name_numbers_are_never_values() -> None:
     q = understand("resnet 101 on rtx 3090", Channel.COMMAND)
     assert q.fp32 is None and q.ratio is None
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        ("memory 7B adam on A100 40GB", 40.0),
+        ("memory 7B adam on a100-80gb", 80.0),
+        ("A100 80 GB BERT 10h", 80.0),
+        ("H100 (80GB) 12 hours", 80.0),
+        ("ذاكرة 7B adam على A100 40GB", 40.0),
+        ("memory 7B adam on A100", None),
+        ("A100 7GB 10h", None),  # no A100 is sold with 7 GB: not read as its size
+    ],
+)
+def test_gpu_memory_size_written_with_the_gpu(text: str, size: float | None) -> None:
+    query = understand(text, Channel.DM)
+    assert query.gpu in ("A100", "H100")
+    assert query.gpu_memory_gb == size
+
+
+def test_gpu_memory_size_is_never_the_time() -> None:
+    query = understand("A100 40GB, fp32 takes 10 hours, ratio 2", Channel.DM)
+    assert (query.fp32.hours, query.ratio, query.gpu_memory_gb) == (10.0, 2.0, 40.0)
