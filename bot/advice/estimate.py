@@ -243,7 +243,8 @@ def _facts(query: Query) -> dict[str, float | int | str | None]:
 
 
 def _mentions_resnet50_or_v100(query: Query) -> bool:
-    return query.model == "ResNet-50" or query.gpu == "V100"
+    """ResNet-50 on any GPU, or a V100 with no other model: the guide's own example."""
+    return query.model == "ResNet-50" or (query.gpu == "V100" and query.model is None)
 
 
 def _names_something(query: Query) -> bool:

@@ -121,6 +121,7 @@ def test_resnet50_v100_honesty_note_and_its_numbers(named):
     assert advice.facts["rule_of_thumb"] == 2.1
     assert (advice.facts["published_low"], advice.facts["published_high"]) == (2.9, 3.6)
     assert Note.RESNET50_V100 not in advise(ask(ratio=2.1, gpu="A100")).notes
+    assert Note.RESNET50_V100 not in advise(ask(ratio=2.1, gpu="V100", model="BERT")).notes
 
 
 @pytest.mark.parametrize("reason", list(Reason))
