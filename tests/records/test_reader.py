@@ -1,6 +1,8 @@
 """The records command reader, in English and Arabic."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.models import Lang
 from bot.records import RecordReason, validate
@@ -185,3 +187,17 @@ def test_arabic_throughput_units():
     draft, ratio, lang = recorded("سجل V100 resnet50 fp32 367 صورة/ث amp 1200 صورة/ث")
     assert lang is Lang.AR and draft.fp32_throughput.unit == "img/s"
     assert ratio == pytest.approx(1200 / 367)
+
+
+@given(st.text(max_size=200))
+def test_any_text_is_read_without_raising(text):
+    command = read_command("record " + text)
+    assert isinstance(command, RecordCommand)
+    assert (command.draft is None) != (not command.reasons)
+    read_command(text)
+
+
+@given(st.text(max_size=40), st.text(max_size=40), st.text(max_size=20))
+def test_any_modal_fields_are_read_without_raising(fp32, mixed, ratio):
+    result = read_fields(gpu="T4", fp32=fp32, mixed=mixed, ratio=ratio)
+    assert isinstance(result, tuple) or validate(result).ok
