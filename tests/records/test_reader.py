@@ -201,3 +201,17 @@ def test_any_text_is_read_without_raising(text):
 def test_any_modal_fields_are_read_without_raising(fp32, mixed, ratio):
     result = read_fields(gpu="T4", fp32=fp32, mixed=mixed, ratio=ratio)
     assert isinstance(result, tuple) or validate(result).ok
+
+
+@pytest.mark.parametrize(
+    ("line", "gpu", "model", "ratio"),
+    [
+        ("record H100 BERT 8 GPUs tf32 420.00ms bf16 190.00ms", "H100", "BERT", 420 / 190),
+        ("record CPU model=MLP-tiny 1 GPU fp32 12.00ms bf16 8.00ms", None, "MLP-tiny", 1.5),
+    ],
+)
+def test_the_line_mpbot_experiment_prints_is_read(line, gpu, model, ratio):
+    """`mpbot experiment` ends with a record line to paste into Slack (bot/experiment/report.py)."""
+    draft, got, _ = recorded(line)
+    assert (draft.gpu, draft.model) == (gpu, model)
+    assert got == pytest.approx(ratio)
