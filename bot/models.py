@@ -180,6 +180,11 @@ class Advice(BaseModel):
     candidates: list[str] = Field(default_factory=list)
     basis: str | None = None  # measured | team | modelled | typical | given
     sources: list[str] = Field(default_factory=list)
+    # The setup a suggested ratio assumed where the user was silent (e.g. the
+    # family of a named model, a TF32 baseline on A100); else what they said.
+    family: str | None = None
+    precision: str | None = None
+    baseline: str | None = None
     # Stable note codes (e.g. "double_check", "loss_scaling"); rendering words them.
     notes: list[str] = Field(default_factory=list)
     # Free-form numbers a note or a detail needs (e.g. measurement counts).

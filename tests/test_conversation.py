@@ -1,0 +1,42 @@
+"""The pipeline seam: thread follow-ups and the JSON contract of ``mpbot ask``."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.conversation import answer, to_json
+from bot.models import Channel, Lang
+
+
+def test_follow_up_in_a_thread_reuses_the_fp32_time() -> None:
+    turn = answer("and with ratio 2.5?", Channel.MENTION, thread_fp32_hours=100.0)
+    got = to_json(turn)
+    assert (got["kind"], got["fp32_hours"], got["ratio"]) == ("estimate", 100.0, 2.5)
+    assert got["mp_hours"] == pytest.approx(40.0)
+
+
+def test_arabic_follow_up_answers_in_arabic() -> None:
+    got = to_json(answer("وبنسبة ٢٫٥؟", Channel.MENTION, thread_fp32_hours=100.0))
+    assert (got["kind"], got["lang"], got["mp_hours"]) == ("estimate", "ar", pytest.approx(40.0))
+
+
+def test_a_new_time_in_the_thread_wins_over_the_old_one() -> None:
+    got = to_json(answer("30 hours, ratio 2", Channel.MENTION, thread_fp32_hours=100.0))
+    assert got["fp32_hours"] == 30.0
+
+
+def test_without_a_thread_a_ratio_alone_asks_for_the_time() -> None:
+    got = to_json(answer("and with ratio 2.5?", Channel.MENTION))
+    assert (got["kind"], got["reason"]) == ("error", "no_numbers")
+
+
+def test_json_reports_the_setup_the_suggestion_assumed() -> None:
+    got = to_json(answer("BERT on A100, 10 hours", Channel.DM))
+    assert got["kind"] == "preset"
+    assert (got["family"], got["baseline"]) == ("language_model", "tf32")
+    assert got["sources"] and all(url.startswith("https://") for url in got["sources"])
+
+
+def test_bare_numbers_follow_the_preferred_language() -> None:
+    assert to_json(answer("100 2", Channel.COMMAND, preferred_lang=Lang.AR))["lang"] == "ar"
+    assert to_json(answer("100 2", Channel.COMMAND))["lang"] == "en"
