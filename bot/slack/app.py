@@ -38,6 +38,9 @@ def create_app(settings: Settings, store: Store) -> App:
     options: dict = {
         "signing_secret": secret.get_secret_value() if secret else "",
         "logger": logging.getLogger("slack_bolt"),
+        # Respond as soon as the ack function returns (handlers.register puts
+        # the work in lazy listeners), not after Bolt's 10 ms ack polling.
+        "process_before_response": True,
     }
     if settings.oauth_enabled:
         # Per-installation clients copy this one's base URL and retry handlers.

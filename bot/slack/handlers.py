@@ -1,8 +1,8 @@
 """What the app does with each kind of Slack request.
 
-Every listener acknowledges first (Bolt answers Slack's HTTP request at that
-moment), then asks the core and sends the reply with retrying clients. Any
-failure after that is logged with the request's ids and, when possible,
+Every listener acknowledges first, in the request's own thread (Bolt answers
+Slack's HTTP request at that moment); then, in Bolt's lazy-listener pool, it
+asks the core and sends the reply with retrying clients. Any failure after that is logged with the request's ids and, when possible,
 turned into a short apology in the user's language; nothing propagates.
 """
 
@@ -36,7 +36,14 @@ from bot.slack.blocks import (
 from bot.slack.clients import webhook_client
 from bot.slack.language import LanguagePreferences
 from bot.slack.records import TeamRecords, with_record_button
-from bot.slack.views import MODAL_CALLBACK, estimate_modal, field_errors, home_view, read_modal
+from bot.slack.views import (
+    MODAL_CALLBACK,
+    ModalInput,
+    estimate_modal,
+    field_errors,
+    home_view,
+    read_modal,
+)
 from bot.store import Store
 
 COMMAND = "/mpestimate"
@@ -53,24 +60,33 @@ class Handlers:
         self.records = TeamRecords(self)
 
     def register(self, app: App) -> None:
-        app.command(COMMAND)(self.on_command)
-        app.event("app_mention")(self.on_mention)
-        app.event("message")(self.on_message)
-        app.event("app_home_opened")(self.on_home_opened)
-        app.action(ACTION_NEW_ESTIMATE)(self.on_new_estimate)
-        app.view(MODAL_CALLBACK)(self.on_modal_submit)
+        """Ack in the request's own thread, then work in Bolt's lazy-listener pool.
+
+        The app runs with ``process_before_response``, so Slack gets its 200 as
+        soon as the ack function returns, and retries, Web API calls and the
+        core's work all happen after it.
+        """
+        lazily = {
+            app.command(COMMAND): self.on_command,
+            app.event("app_mention"): self.on_mention,
+            app.event("message"): self.on_message,
+            app.event("app_home_opened"): self.on_home_opened,
+            app.action(ACTION_NEW_ESTIMATE): self.on_new_estimate,
+            app.action(ACTION_LANG): self.on_language_button,
+            app.action(ACTION_DETAILS): self.on_details,
+            app.action(ACTION_EXPERIMENT): self.on_experiment,
+            app.action(ACTION_SHARE): self.on_share,
+        }
         for index in range(len(RATIOS)):
-            app.action(ACTION_RATIO.format(index=index))(self.on_reanswer)
-        app.action(ACTION_LANG)(self.on_language_button)
-        app.action(ACTION_DETAILS)(self.on_details)
-        app.action(ACTION_EXPERIMENT)(self.on_experiment)
-        app.action(ACTION_SHARE)(self.on_share)
+            lazily[app.action(ACTION_RATIO.format(index=index))] = self.on_reanswer
+        for listen, work in lazily.items():
+            listen(ack=_ack_now, lazy=[work])
+        app.view(MODAL_CALLBACK)(ack=self.check_modal, lazy=[self.on_modal_submit])
         self.records.register(app)
 
     # -- slash command ------------------------------------------------------
 
-    def on_command(self, ack: Ack, command: dict, client: WebClient, context: BoltContext) -> None:
-        ack()
+    def on_command(self, command: dict, client: WebClient, context: BoltContext) -> None:
         ids = _ids(context, trigger=command.get("trigger_id"))
         url = command.get("response_url")
         lang = None
@@ -172,27 +188,19 @@ class Handlers:
             lang = self.languages.preferred(client, context.team_id, event["user"]) or Lang.EN
             client.views_publish(user_id=event["user"], view=home_view(lang))
 
-    def on_new_estimate(
-        self, ack: Ack, body: dict, client: WebClient, context: BoltContext
-    ) -> None:
-        ack()
+    def on_new_estimate(self, body: dict, client: WebClient, context: BoltContext) -> None:
         ids = _ids(context, trigger=body.get("trigger_id"))
         with self.guard(ids, lambda: None, None):
             lang = self.languages.preferred(client, context.team_id, context.user_id) or Lang.EN
             client.views_open(trigger_id=body["trigger_id"], view=estimate_modal(lang))
 
-    def on_modal_submit(
-        self, ack: Ack, view: dict, client: WebClient, context: BoltContext
-    ) -> None:
-        """Invalid fields go back to the modal (``response_action: errors``); else a DM."""
-        ids = _ids(context)
+    def check_modal(self, ack: Ack, view: dict, context: BoltContext) -> None:
+        """Invalid fields go back to the modal (``response_action: errors``) at once."""
         fields = read_modal(view)
         try:
-            turn = Ask(fields.as_message(), Channel.DM, fields.lang, force_lang=True).answer(
-                self.records.for_team(context.team_id)
-            )
+            turn = self._modal_turn(fields, context)
         except Exception:
-            log.exception("modal answer failed %s", ids)
+            log.exception("modal answer failed %s", _ids(context))
             ack(
                 response_action="errors",
                 errors=field_errors(None, labels.label(fields.lang, labels.APOLOGY)),
@@ -202,7 +210,15 @@ class Handlers:
             ack(response_action="errors", errors=field_errors(turn.advice.reason, turn.reply.text))
             return
         ack()
+
+    def on_modal_submit(self, view: dict, client: WebClient, context: BoltContext) -> None:
+        """A valid modal's estimate goes to the user's DM with the bot."""
+        ids = _ids(context)
+        fields = read_modal(view)
         with self.guard(ids, lambda: fields.lang, None):
+            turn = self._modal_turn(fields, context)
+            if turn.advice.reason is not None:  # check_modal already showed the error
+                return
             ask = Ask(fields.as_message(), Channel.DM, fields.lang, force_lang=True)
             response = client.chat_postMessage(channel=context.user_id, **reply_message(turn, ask))
             if turn.advice.fp32_hours is not None:
@@ -210,11 +226,14 @@ class Handlers:
                     context.team_id, response["channel"], DM_THREAD, turn.advice.fp32_hours
                 )
 
+    def _modal_turn(self, fields: ModalInput, context: BoltContext) -> Turn:
+        ask = Ask(fields.as_message(), Channel.DM, fields.lang, force_lang=True)
+        return ask.answer(self.records.for_team(context.team_id))
+
     # -- buttons under a reply ----------------------------------------------
 
-    def on_reanswer(self, ack: Ack, action: dict, body: dict, context: BoltContext) -> None:
+    def on_reanswer(self, action: dict, body: dict, context: BoltContext) -> None:
         """Ratio buttons: the same question asked again with another ratio."""
-        ack()
         self._button(
             action,
             body,
@@ -223,8 +242,7 @@ class Handlers:
             replace=True,
         )
 
-    def on_language_button(self, ack: Ack, action: dict, body: dict, context: BoltContext) -> None:
-        ack()
+    def on_language_button(self, action: dict, body: dict, context: BoltContext) -> None:
         ask = Ask.decode(action.get("value"))
         if ask is not None and ask.lang is not None:
             with self.guard(_ids(context), lambda: ask.lang, None):
@@ -241,8 +259,7 @@ class Handlers:
             replace=True,
         )
 
-    def on_details(self, ack: Ack, action: dict, body: dict, context: BoltContext) -> None:
-        ack()
+    def on_details(self, action: dict, body: dict, context: BoltContext) -> None:
         self._button(
             action,
             body,
@@ -251,8 +268,7 @@ class Handlers:
             replace=False,
         )
 
-    def on_experiment(self, ack: Ack, action: dict, body: dict, context: BoltContext) -> None:
-        ack()
+    def on_experiment(self, action: dict, body: dict, context: BoltContext) -> None:
         value = action.get("value")
         lang = Lang(value) if value in (Lang.AR.value, Lang.EN.value) else Lang.EN
         ids = _ids(context)
@@ -266,9 +282,8 @@ class Handlers:
                 ids,
             )
 
-    def on_share(self, ack: Ack, action: dict, body: dict, context: BoltContext) -> None:
+    def on_share(self, action: dict, body: dict, context: BoltContext) -> None:
         """Post the ephemeral answer for everyone, then remove the private copy."""
-        ack()
         ids = _ids(context)
         ask = Ask.decode(action.get("value"))
         url = body.get("response_url")
@@ -370,6 +385,10 @@ class Handlers:
                 apologize(text_message(labels.label(lang() or Lang.EN, labels.APOLOGY)))
             except (SlackApiError, OSError) as error:  # the apology's own failure: one line
                 log.error("could not send the apology %s: %s", ids, type(error).__name__)
+
+
+def _ack_now(ack: Ack) -> None:
+    ack()
 
 
 def _ids(context: BoltContext, *, body: dict | None = None, trigger: str | None = None) -> dict:

@@ -31,10 +31,9 @@ class LanguagePreferences:
         self.store = store
 
     def preferred(self, client: WebClient, team_id: str, user_id: str) -> Lang | None:
-        chosen = self.store.lang_preference(team_id, user_id)
+        chosen, cached = self.store.user_language(team_id, user_id)
         if chosen is not None:
             return chosen
-        cached = self.store.cached_locale(team_id, user_id)
         if cached is not None and datetime.now(UTC) - cached.checked_at < LOCALE_TTL:
             return lang_of_locale(cached.locale)
         answered, locale = self._slack_locale(client, user_id)

@@ -151,18 +151,25 @@ class Store:
 
     def cached_locale(self, team_id: str, user_id: str) -> CachedLocale | None:
         """The last users.info answer, or None when it was never asked."""
+        return self.user_language(team_id, user_id)[1]
+
+    def user_language(self, team_id: str, user_id: str) -> tuple[Lang | None, CachedLocale | None]:
+        """The user's chosen language and cached Slack locale, in one query."""
         with self.engine.connect() as connection:
             row = connection.execute(
-                select(user_prefs.c.slack_locale, user_prefs.c.locale_checked_at).where(
-                    user_prefs.c.team_id == team_id, user_prefs.c.user_id == user_id
-                )
+                select(
+                    user_prefs.c.lang, user_prefs.c.slack_locale, user_prefs.c.locale_checked_at
+                ).where(user_prefs.c.team_id == team_id, user_prefs.c.user_id == user_id)
             ).one_or_none()
-        if row is None or row.locale_checked_at is None:
-            return None
+        if row is None:
+            return None, None
+        chosen = Lang(row.lang) if row.lang else None
+        if row.locale_checked_at is None:
+            return chosen, None
         checked = row.locale_checked_at
         if checked.tzinfo is None:  # SQLite hands back naive datetimes
             checked = checked.replace(tzinfo=UTC)
-        return CachedLocale(locale=row.slack_locale, checked_at=checked)
+        return chosen, CachedLocale(locale=row.slack_locale, checked_at=checked)
 
     def cache_locale(self, team_id: str, user_id: str, locale: str | None) -> None:
         now = _now()

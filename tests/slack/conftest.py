@@ -23,16 +23,12 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from slackmsg import BOT_TOKEN, BOT_USER, SIGNING_SECRET, TEAM
 
 from bot.settings import Settings
 from bot.slack.app import create_app
 from bot.slack.server import BackgroundServer, wsgi_app
 from bot.store import connect
-
-SIGNING_SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
-BOT_TOKEN = "xoxb-1111-2222-testtokenvalue"
-TEAM = "T0TEAM"
-BOT_USER = "U0BOT"
 
 
 @dataclass
@@ -146,7 +142,7 @@ def slack() -> Iterator[FakeSlack]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(fake))
     server.daemon_threads = True
     fake.url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     yield fake
     server.shutdown()

@@ -1,6 +1,11 @@
-"""Reading the Block Kit messages the app sent to the fake Slack."""
+"""The fake workspace's ids and secrets, and reading the Block Kit messages sent to it."""
 
 from __future__ import annotations
+
+SIGNING_SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
+BOT_TOKEN = "xoxb-1111-2222-testtokenvalue"
+TEAM = "T0TEAM"
+BOT_USER = "U0BOT"
 
 
 def buttons(message: dict) -> list[dict]:

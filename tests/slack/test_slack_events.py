@@ -7,8 +7,7 @@ import logging
 import time
 import urllib.request
 
-from conftest import BOT_TOKEN, BOT_USER, SIGNING_SECRET
-from slackmsg import block_text
+from slackmsg import BOT_TOKEN, BOT_USER, SIGNING_SECRET, block_text
 
 ARABIC_LETTERS = set("ابتثجحخدذرزسشصضطظعغفقكلمنهوي")
 
