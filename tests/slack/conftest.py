@@ -294,15 +294,14 @@ def start_app(slack: FakeSlack, database_url: str) -> Iterator[Callable[..., Run
     servers: list[BackgroundServer] = []
 
     def start(**overrides: object) -> Running:
-        settings = Settings(
-            _env_file=None,
-            slack_bot_token=BOT_TOKEN,
-            slack_signing_secret=SIGNING_SECRET,
-            slack_api_url=slack.url + "/api/",
-            database_url=database_url,
-            slack_retry_backoff_s=0.05,
-            **overrides,
-        )
+        values = {
+            "slack_bot_token": BOT_TOKEN,
+            "slack_signing_secret": SIGNING_SECRET,
+            "slack_api_url": slack.url + "/api/",
+            "database_url": database_url,
+            "slack_retry_backoff_s": 0.05,
+        }
+        settings = Settings(_env_file=None, **(values | overrides))
         store = connect(settings.database_url.get_secret_value())
         server = BackgroundServer(wsgi_app(create_app(settings, store), store)).__enter__()
         servers.append(server)
