@@ -2,6 +2,7 @@
 
 import importlib.util
 import math
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -256,6 +257,8 @@ def _bench():
     path = Path(__file__).parents[2] / "bench" / "prediction_eval.py"
     spec = importlib.util.spec_from_file_location("prediction_eval", path)
     module = importlib.util.module_from_spec(spec)
+    # Registered first, as importlib's recipe does, so its classes can resolve their annotations.
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
 
@@ -267,4 +270,18 @@ def test_leave_one_model_out_error_and_coverage_targets_hold():
     assert ours.median_error <= bench.TARGET_ERROR < rule.median_error
     assert ours.coverage >= bench.TARGET_COVERAGE > rule.coverage
     # The 2.0x width target is NOT met (about 2.4x); bench/prediction_eval.py prints it.
-    assert ours.median_width < 3.0
+    assert ours.median_width < 2.6
+
+
+def test_range_is_calibrated_for_models_it_has_not_seen():
+    """With every held-out model weighing the same, the 80% range still holds about 80%.
+
+    The point is no better than the guide's 1.73 for an unseen model (about 30% error
+    either way) and the range is about 3x wide, not 2x: both said, not hidden.
+    """
+    bench = _bench()
+    ours, rule = bench.lomo_figures(by_model=True)
+    assert ours.models == rule.models >= 11
+    assert ours.coverage >= bench.TARGET_COVERAGE > rule.coverage
+    assert ours.median_error < 0.35
+    assert ours.median_width < 3.5
