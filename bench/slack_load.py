@@ -188,6 +188,15 @@ def answered(fake_port: int) -> int:
         return int(response.read())
 
 
+def settled(fake_port: int) -> int:
+    """The answer count once it has stopped moving for a second."""
+    last = -1
+    while (count := answered(fake_port)) != last:
+        last = count
+        time.sleep(1.0)
+    return count
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clients", type=int, default=16)
@@ -224,8 +233,7 @@ def main() -> int:
         hook = fake_url + "/hook/T0BENCH/1/x"
         load(bare_port, args.clients, 1.0, hook)  # warm up both
         load(bot_port, args.clients, 1.0, hook)
-        time.sleep(1.0)
-        before = answered(fake_port)
+        before = settled(fake_port)  # the warm-up's answers are all in
         bare = load(bare_port, args.clients, args.seconds, hook)
         ours = load(bot_port, args.clients, args.seconds, hook)
         drain_started = time.monotonic()
