@@ -159,3 +159,15 @@ def test_response_url_rate_limit_is_retried_after_retry_after(bot):
     assert time.monotonic() - started >= 1.0
     assert "50" in message["text"]
     assert [c.scripted for c in bot.slack.calls if c.path.startswith("/hook")] == [True, False]
+
+
+def test_an_unexpected_error_gets_a_localized_apology_and_a_log_line(bot, monkeypatch, caplog):
+    def broken(*args, **kwargs):
+        raise RuntimeError("core exploded")
+
+    monkeypatch.setattr("bot.slack.asks.answer", broken)
+    bot.slack.locales["U0SARA"] = "ar-SA"
+    message = _answer(bot, "100 2", user="U0SARA")
+    assert message["response_type"] == "ephemeral"
+    assert _has_arabic(message["text"]) and "core exploded" not in message["text"]
+    assert any("could not answer" in r.getMessage() and r.exc_info for r in caplog.records)
