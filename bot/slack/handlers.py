@@ -164,6 +164,10 @@ class Handlers:
 
         with self.guard(ids, lambda: lang, apologize):
             lang = self.languages.preferred(client, context.team_id, event.get("user"))
+            recorded = self.records.command(text, client, context)
+            if recorded is not None:  # record / history / delete
+                client.chat_postMessage(channel=event["channel"], thread_ts=reply_ts, **recorded)
+                return
             hours = self.store.thread_hours(context.team_id, event["channel"], key) if key else None
             ask = Ask(text, channel, lang, thread_hours=hours)
             turn = ask.answer(self.records.for_team(context.team_id))

@@ -169,9 +169,7 @@ class TeamRecords:
         ids = {"team": context.team_id, "user": context.user_id, "action": action.get("action_id")}
         with self.handlers.guard(ids, lambda: lang, self._apology(url, ids)):
             message = self.history(context.team_id, value.page, lang)
-            self.handlers.respond(
-                url, {**message, "response_type": "ephemeral", "replace_original": True}, ids
-            )
+            self.handlers.respond(url, _in_place(message, body), ids)
 
     def on_delete(self, action: dict, body: dict, client: WebClient, context: BoltContext) -> None:
         value = _decode(action.get("value"))
@@ -183,9 +181,7 @@ class TeamRecords:
             outcome = self.delete(client, context.team_id, context.user_id, value.record_id)
             notice = _outcome_text(RecordWords(value.lang), outcome, value.record_id)
             message = self.history(context.team_id, value.page, value.lang, notice)
-            self.handlers.respond(
-                url, {**message, "response_type": "ephemeral", "replace_original": True}, ids
-            )
+            self.handlers.respond(url, _in_place(message, body), ids)
 
     def on_record_button(
         self, action: dict, body: dict, client: WebClient, context: BoltContext
@@ -368,6 +364,12 @@ def _modal_values(view: dict) -> dict:
         "mixed": (element(MIXED).get("value") or "").strip(),
         "ratio": (element(RATIO).get("value") or "").strip(),
     }
+
+
+def _in_place(message: dict, body: dict) -> dict:
+    """A private history is updated in place; one posted in a channel gets a private copy."""
+    private = bool((body.get("container") or {}).get("is_ephemeral"))
+    return {**message, "response_type": "ephemeral", "replace_original": private}
 
 
 def _ack_now(ack: Ack) -> None:

@@ -11,20 +11,22 @@ from pathlib import Path
 SLACK_TESTS = Path(__file__).parents[1] / "slack"
 
 
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(
-        f"records_harness_{name}", SLACK_TESTS / f"{name}.py"
-    )
+def _load(name: str, as_name: str):
+    if as_name in sys.modules:  # tests/slack already loaded it in this session
+        return sys.modules[as_name]
+    spec = importlib.util.spec_from_file_location(as_name, SLACK_TESTS / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
+    sys.modules[as_name] = module
     spec.loader.exec_module(module)
     return module
 
 
-_conftest = _load("conftest")
-slackmsg = _load("slackmsg")
+# The harness imports its helpers as the top-level module ``slackmsg``.
+slackmsg = _load("slackmsg", "slackmsg")
+_conftest = _load("conftest", "records_harness_conftest")
 
 slack = _conftest.slack
 start_app = _conftest.start_app
 bot = _conftest.bot
-TEAM = _conftest.TEAM
+TEAM = slackmsg.TEAM
+BOT_USER = slackmsg.BOT_USER

@@ -8,7 +8,7 @@ import pytest
 from bot.store import connect
 from bot.store.records import list_records
 
-from .harness import TEAM, slackmsg
+from .harness import BOT_USER, TEAM, slackmsg
 
 ARABIC = set("ابتثجحخدذرزسشصضطظعغفقكلمنهوي")
 ADMIN = "U0ADMIN"
@@ -207,3 +207,42 @@ def test_parallel_records_from_many_users_are_all_kept(database_url, start_app):
     assert page.total - team_before == len(users)
     assert {r.user_id for r in page.records} >= set(users)
     store.engine.dispose()
+
+
+def _posts(bot) -> list:
+    return bot.slack.api("chat.postMessage")
+
+
+def test_record_and_history_in_a_dm_and_a_mention(bot):
+    dm = {
+        "type": "message",
+        "channel_type": "im",
+        "channel": "D0ALICE",
+        "user": "U0ALICE",
+        "text": "record A100 BERT fp32 420ms amp 190ms",
+        "ts": "1700000000.000100",
+        "event_ts": "1700000000.000100",
+    }
+    bot.client.event(dm, event_id="EvRec1")
+    (post,) = bot.slack.wait(lambda: _posts(bot))
+    assert post.body["channel"] == "D0ALICE" and "Recorded #1" in post.body["text"]
+    mention = {
+        "type": "app_mention",
+        "user": "U0BOB",
+        "channel": "C0GENERAL",
+        "text": f"<@{BOT_USER}> history",
+        "ts": "1700000001.000100",
+        "event_ts": "1700000001.000100",
+    }
+    bot.client.event(mention, event_id="EvRec2")
+    posts = bot.slack.wait(lambda: _posts(bot), 2)
+    history = posts[-1].body
+    assert history["thread_ts"] == "1700000001.000100"
+    assert "#1 · *2.21×* · A100 · BERT" in history["text"]
+    # A history posted in the channel is never replaced for everyone by one person's click.
+    button = next(b["accessory"] for b in history["blocks"] if "accessory" in b)
+    before = len(bot.slack.responses())
+    bot.client.click(button, response_url=bot.slack.response_url(), user="U0BOB", ephemeral=False)
+    refused = bot.slack.wait(bot.slack.responses, before + 1)[-1].body
+    assert refused["replace_original"] is False and refused["response_type"] == "ephemeral"
+    assert refused["text"].startswith("Only the person who recorded #1")
