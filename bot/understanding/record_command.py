@@ -176,7 +176,7 @@ def _normalise(text: str) -> str:
 # --- keywords ----------------------------------------------------------------------
 
 _B = r"(?![\w])"  # end of a word (Arabic letters are \w too)
-_RECORD = re.compile(rf"^(?:record|log|سجل|أضف قياسا|اضف قياسا){_B}\s*", re.IGNORECASE)
+_RECORD = re.compile(rf"^(?:record|سجل|أضف قياسا|اضف قياسا){_B}\s*", re.IGNORECASE)
 _HISTORY = re.compile(
     r"^(?:history|records|measurements|سجل القياسات|القياسات|قياسات الفريق|سجل الفريق|السجل)"
     r"(?:\s*(?:page|الصفحة|صفحة)?\s*#?(?P<page>\d{1,6}))?$",

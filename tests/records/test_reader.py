@@ -136,7 +136,16 @@ def test_delete(text, record_id, lang):
 
 
 @pytest.mark.parametrize(
-    "text", ["100 2", "ResNet-50 on V100, 30 hours in FP32?", "help", "delete", "history of AMP?"]
+    "text",
+    [
+        "100 2",
+        "ResNet-50 on V100, 30 hours in FP32?",
+        "help",
+        "delete",
+        "history of AMP?",
+        "log: training takes 100 hours, ratio 2",
+        "recording 100 hours of audio, ratio 2",
+    ],
 )
 def test_questions_are_not_commands(text):
     assert read_command(text) is None
