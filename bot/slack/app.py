@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from slack_bolt import App, BoltRequest, BoltResponse
 from slack_bolt.oauth.oauth_settings import OAuthSettings
+from slack_sdk.errors import SlackApiError
 from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
 from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 from sqlalchemy.exc import SQLAlchemyError
@@ -62,6 +63,9 @@ def create_app(settings: Settings, store: Store) -> App:
     else:
         token = settings.slack_bot_token.get_secret_value()  # type: ignore[union-attr]
         options["client"] = web_client(settings, token=token)
+        # Start even while Slack is unreachable; the first request checks the
+        # token (Bolt's authorization), and check_slack() reports it at startup.
+        options["token_verification_enabled"] = False
     app = App(**options)
     app.use(answer_each_event_once(store))
     Handlers(settings, store).register(app)
@@ -98,3 +102,21 @@ def answer_each_event_once(store: Store) -> Callable:
         return next()
 
     return middleware
+
+
+def check_slack(app: App) -> None:
+    """Say at startup whether Slack accepts the bot token; serve either way."""
+    if app.client.token is None:  # OAuth: each workspace's token is checked per request
+        return
+    try:
+        identity = app.client.auth_test()
+    except SlackApiError as error:
+        log.error("Slack rejected SLACK_BOT_TOKEN: %s", error.response.get("error"))
+    except OSError as error:
+        log.error(
+            "Slack API unreachable at SLACK_API_URL: %s; serving anyway", type(error).__name__
+        )
+    else:
+        log.info(
+            "connected to Slack as %s in team %s", identity.get("user_id"), identity.get("team_id")
+        )

@@ -18,7 +18,7 @@ from slack_bolt.adapter.wsgi import SlackRequestHandler
 from waitress.server import create_server
 
 from bot.settings import Settings
-from bot.slack.app import EVENTS_PATH, create_app
+from bot.slack.app import EVENTS_PATH, check_slack, create_app
 from bot.store import Store, connect
 
 HEALTH_PATH = "/healthz"
@@ -47,7 +47,9 @@ def wsgi_app(app: App, store: Store) -> Callable:
 def serve(settings: Settings, host: str, port: int) -> int:
     """Run until interrupted (the ``mpbot serve`` command)."""
     store = connect(settings.database_url.get_secret_value())
-    application = wsgi_app(create_app(settings, store), store)
+    app = create_app(settings, store)
+    check_slack(app)
+    application = wsgi_app(app, store)
     log.info("serving Slack on http://%s:%s%s (health: %s)", host, port, EVENTS_PATH, HEALTH_PATH)
     waitress.serve(application, host=host, port=port, threads=THREADS, ident="mpbot")
     return 0
