@@ -257,3 +257,19 @@ def test_modal_sends_a_valid_estimate_to_the_user(bot):
     assert sent.status == 200 and sent.body == ""
     (post,) = bot.slack.wait(lambda: _posts(bot))
     assert post.body["channel"] == "U0ALICE" and "50" in post.body["text"]
+
+
+def test_dm_follow_up_reuses_the_last_time_and_channel_messages_are_ignored(bot):
+    bot.client.event(_dm("100 2", ts="1700000010.1"), event_id="Ev81")
+    bot.slack.wait(lambda: _posts(bot))
+    channel_message = {
+        **_dm("100 2", ts="1700000010.2"),
+        "channel_type": "channel",
+        "channel": "C0GENERAL",
+    }
+    bot.client.event(channel_message, event_id="Ev82")
+    bot.client.event(_dm("and with ratio 2.5?", ts="1700000010.3"), event_id="Ev83")
+    posts = bot.slack.wait(lambda: _posts(bot), 2)
+    time.sleep(0.3)
+    assert len(_posts(bot)) == 2 and posts[1].body["channel"] == "D0ALICE"
+    assert "40" in posts[1].body["text"]
