@@ -195,14 +195,12 @@ class TeamRecords:
     # -- the modal ---------------------------------------------------------------------
     def check_modal(self, ack: Ack, view: dict) -> None:
         """Refusals go back under their fields, in the user's language, before closing."""
-        result = read_fields(**_modal_values(view))
+        fields = _modal_values(view)
+        result = read_fields(**fields)
         if isinstance(result, RecordDraft):
             ack()
         else:
-            ack(
-                response_action="errors",
-                errors=field_errors(result, _modal_values(view), _modal_lang(view)),
-            )
+            ack(response_action="errors", errors=field_errors(result, fields, _modal_lang(view)))
 
     def on_modal_submit(self, view: dict, client: WebClient, context: BoltContext) -> None:
         """After a clean submission: store it and confirm in a DM."""
