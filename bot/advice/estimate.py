@@ -190,7 +190,7 @@ def _preset(query: Query, fp32_hours: float, prediction: Prediction) -> Advice:
         baseline=prediction.baseline or query.baseline,
         notes=notes,
         facts=_facts(query),
-        factors=[AdviceFactor(code=str(f.code), params=dict(f.params)) for f in prediction.factors],
+        factors=_factors(prediction),
         **_savings(fp32_hours, mp_hours),
     )
 
@@ -208,6 +208,18 @@ def _range(query: Query, fp32_hours: float) -> Advice:
         notes=notes,
         facts=_facts(query),
     )
+
+
+def _factors(prediction: Prediction) -> list[AdviceFactor]:
+    """Prediction factors as advice; the team's figure carries the published one beside it."""
+    reference = prediction.reference
+    factors = []
+    for f in prediction.factors:
+        params = dict(f.params)
+        if f.code == "team_records" and reference is not None:
+            params |= {"reference_ratio": reference.ratio, "reference_basis": str(reference.basis)}
+        factors.append(AdviceFactor(code=str(f.code), params=params))
+    return factors
 
 
 def _savings(fp32_hours: float, mp_hours: float) -> dict[str, float]:

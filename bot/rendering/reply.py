@@ -149,9 +149,14 @@ class _Words:
                 "percent": self.fmt.percent(a.saved_percent),
             }
         ]
-        details += [_("Why: %(reason)s.") % {"reason": self.factor(f)} for f in a.factors]
+        team = [f for f in a.factors if f.code == "team_records"]
+        details += [
+            _("Why: %(reason)s.") % {"reason": self.factor(f)} for f in a.factors if f not in team
+        ]
         details += [_("Source: %(url)s") % {"url": url} for url in a.sources]
-        return self._with_notes(summary, a, details)
+        # The team's own figure leads the visible notes, with the published one beside it.
+        lead = [_("Why: %(reason)s.") % {"reason": self.factor(f)} for f in team]
+        return self._with_notes(summary, a, details, lead=lead)
 
     def _range(self, a: Advice) -> _Parts:
         summary = self._(
@@ -249,9 +254,11 @@ class _Words:
         return _Parts(summary, [try_this], [])
 
     # -- notes, factors, names -----------------------------------------------
-    def _with_notes(self, summary: str, a: Advice, details: list[str]) -> _Parts:
+    def _with_notes(
+        self, summary: str, a: Advice, details: list[str], *, lead: list[str] | None = None
+    ) -> _Parts:
         """The notes line: the cost first when a price was given, then the most relevant notes."""
-        worded = [self.note(code, a) for code in a.notes]
+        worded = [*(lead or []), *(self.note(code, a) for code in a.notes)]
         if a.cost is not None:
             worded.insert(0, cost_sentence(self, a.cost))
             details = [price_detail(self, a.cost), *details]
@@ -369,11 +376,17 @@ class _Words:
                 return f"{text} ({what})" if what else text
             case "team_records":
                 n = count("n")
-                return self.ngettext(
+                text = self.ngettext(
                     "your team measured %(ratio)s× in %(n)s run",
                     "your team measured %(ratio)s× in %(n)s runs",
                     n,
                 ) % {"ratio": self.fmt.number(number("ratio")), "n": self.fmt.integer(n)}
+                if number("reference_ratio"):
+                    text += " " + _("(%(basis)s: %(ratio)s×)") % {
+                        "basis": self._basis(str(p.get("reference_basis", ""))),
+                        "ratio": self.fmt.number(number("reference_ratio")),
+                    }
+                return text
             case "gpu_generation":
                 values = {"gpu": name("gpu"), "architecture": name("architecture")}
                 if number("peak_ratio"):

@@ -284,7 +284,8 @@ def test_every_factor_is_worded_in_both_languages(code, params):
         factors=[AdviceFactor(code=code.value, params=params)],
     )
     en = render(advice, Lang.EN)
-    why = [d for d in en.details if d.startswith("Why: ")]
+    # The team's figure leads the visible notes line; the other factors sit in details.
+    why = [d for d in [*en.notes, *en.details] if d.startswith("Why: ")]
     assert len(why) == 1 and "_" not in why[0] and len(why[0]) > 20
     for key, value in params.items():
         if key != "family":  # family codes are worded, not echoed
@@ -292,7 +293,7 @@ def test_every_factor_is_worded_in_both_languages(code, params):
             assert key in ("assumed", "supported") or shown in why[0].upper()
     ar = render(advice, Lang.AR)
     assert arabic_leftovers(ar.text) == ""
-    assert any(d.startswith("السبب: ") for d in ar.details)
+    assert any(d.startswith("السبب: ") for d in [*ar.notes, *ar.details])
 
 
 def test_factor_plural_in_arabic():
@@ -324,3 +325,29 @@ def test_any_estimate_renders_cleanly(hours, ratio, lang, digits):
     assert "\n" not in reply.summary and "e+" not in reply.text and "nan" not in reply.text
     if lang is Lang.AR:
         assert arabic_leftovers(reply.text) == ""
+
+
+def test_the_team_figure_is_visible_with_the_published_one_beside_it():
+    advice = Advice(
+        kind=Kind.PRESET,
+        fp32_hours=10,
+        ratio=2.2,
+        ratio_low=2.0,
+        ratio_high=2.4,
+        mp_hours=4.5,
+        mp_hours_low=4.2,
+        mp_hours_high=5,
+        saved_hours=5.5,
+        saved_percent=55,
+        basis="team",
+        factors=[
+            AdviceFactor(
+                code="team_records",
+                params={"n": 3, "ratio": 2.2, "reference_ratio": 1.84, "reference_basis": "measured"},
+            )
+        ],
+    )
+    en = render(advice, Lang.EN)
+    assert en.notes[0].startswith("Why: your team measured 2.2× in 3 runs (published measurements: 1.84×)")
+    ar = render(advice, Lang.AR)
+    assert "1.84" in ar.notes[0] and "قياسات منشورة" in ar.notes[0]
