@@ -201,6 +201,11 @@ class _Words:
             _("`/mpestimate ٤٨ ساعة ٢`: Arabic works too (48 hours, ratio 2)."),
             _("`/mpestimate memory 7B adam on A100 80GB`: memory per regime and whether it fits."),
             _("`/mpestimate 100h ratio 2 at $2.5 per GPU-hour on 8 GPUs`: the cost of both runs."),
+            _(
+                "`/mpestimate record A100 BERT fp32 420ms amp 190ms`: save your team's measured "
+                "ratio; later estimates for that setup use it first."
+            ),
+            _("`/mpestimate history` and `/mpestimate delete 12`: list or remove measurements."),
             _("`/mpestimate lang ar` or `lang en`: choose the reply language."),
             _("`/mpestimate help`: this message."),
         ]
