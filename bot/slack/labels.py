@@ -56,6 +56,9 @@ HOME_GUIDE = (
     "• `/mpestimate 100 2`: 100 hours at ratio 2\n"
     "• `/mpestimate 36h A100 BERT`: I suggest the ratio\n"
     "• `/mpestimate lang ar`: answer me in Arabic\n"
+    "• `/mpestimate memory 7B adam on A100 80GB`: will it fit?\n"
+    "• `/mpestimate record A100 BERT fp32 420ms amp 190ms`: save your team's ratio; "
+    "`/mpestimate history` lists them\n"
     "• Mention me in a channel, or write to me here in Messages."
 )
 MODAL_SUBMIT = "Estimate"
