@@ -21,22 +21,26 @@ from bot.rendering.numbers import NumberFormat
 DOMAIN = "messages"
 
 
-def locales_dir() -> Path:
+def locales_dir(domain: str = DOMAIN) -> Path:
+    """``bot/locales`` in an installed wheel, the repository's ``locales/`` otherwise."""
     package = Path(bot.__file__).resolve().parent
     for candidate in (package / "locales", package.parent / "locales"):
-        if (candidate / "en" / "LC_MESSAGES" / f"{DOMAIN}.mo").is_file():
+        if (candidate / "en" / "LC_MESSAGES" / f"{domain}.mo").is_file():
             return candidate
     raise FileNotFoundError(
-        f"compiled catalogs not found next to {package}; run `pybabel compile -d locales -D {DOMAIN}`"
+        f"compiled catalogs not found next to {package}; run `pybabel compile -d locales -D {domain}`"
     )
 
 
 @cache
-def translations(lang: Lang) -> Translations:
-    """The catalog for ``lang``; a missing one is a packaging bug, so it fails loudly."""
-    catalog = Translations.load(str(locales_dir()), locales=[lang.value], domain=DOMAIN)
+def translations(lang: Lang, domain: str = DOMAIN) -> Translations:
+    """The ``domain`` catalog for ``lang`` (messages, records, slack).
+
+    A missing one is a packaging bug, so it fails loudly.
+    """
+    catalog = Translations.load(str(locales_dir(domain)), locales=[lang.value], domain=domain)
     if not isinstance(catalog, Translations):
-        raise FileNotFoundError(f"no compiled {lang.value} catalog in {locales_dir()}")
+        raise FileNotFoundError(f"no compiled {lang.value} {domain} catalog in {locales_dir(domain)}")
     return catalog
 
 

@@ -7,36 +7,17 @@ Replies themselves are worded by ``bot.rendering``; these are only the chrome.
 
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
-
-from babel.support import NullTranslations, Translations
-
-import bot
 from bot.models import Lang
+from bot.rendering.i18n import translations
 
 DOMAIN = "slack"
 # Each language named in itself: the label of the button that switches to it.
 LANGUAGE_NAMES = {Lang.AR: "العربية", Lang.EN: "English"}
 
 
-def _locales_dir() -> Path:
-    """``bot/locales`` in an installed wheel, the repository's ``locales/`` otherwise."""
-    package = Path(bot.__file__).resolve().parent
-    for candidate in (package / "locales", package.parent / "locales"):
-        if (candidate / "en" / "LC_MESSAGES" / f"{DOMAIN}.mo").is_file():
-            return candidate
-    raise FileNotFoundError(f"compiled {DOMAIN} catalogs not found near {package}")
-
-
-@cache
-def _catalog(lang: Lang) -> NullTranslations:
-    return Translations.load(str(_locales_dir()), locales=[lang.value], domain=DOMAIN)
-
-
 def label(lang: Lang, msgid: str, **values: object) -> str:
     """``msgid`` in ``lang``, with ``{name}`` placeholders filled."""
-    text = _catalog(lang).gettext(msgid)
+    text = translations(lang, DOMAIN).gettext(msgid)
     return text.format(**values) if values else text
 
 
