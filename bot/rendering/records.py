@@ -19,16 +19,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cache
-from pathlib import Path
 
 from babel.dates import format_date
-from babel.support import Translations
 
-import bot
 from bot.models import Lang
 from bot.records.models import Measure, Record, RecordPage, RecordSetup
 from bot.records.ratio import PLAUSIBLE_HIGH, PLAUSIBLE_LOW, RecordReason
+from bot.rendering.i18n import translations
 from bot.rendering.numbers import FSI, PDI, NumberFormat, isolate_latin
 from bot.rendering.reply import escape
 
@@ -40,31 +37,13 @@ _ARABIC_LETTER = re.compile(r"[\u0621-\u064A]")
 _LATIN = re.compile(r"[A-Za-z0-9]")
 
 
-def _locales_dir() -> Path:
-    package = Path(bot.__file__).resolve().parent
-    for candidate in (package / "locales", package.parent / "locales"):
-        if (candidate / "en" / "LC_MESSAGES" / f"{DOMAIN}.mo").is_file():
-            return candidate
-    raise FileNotFoundError(
-        f"compiled {DOMAIN} catalogs not found; run pybabel compile -D {DOMAIN}"
-    )
-
-
-@cache
-def _catalog(lang: Lang) -> Translations:
-    catalog = Translations.load(str(_locales_dir()), locales=[lang.value], domain=DOMAIN)
-    if not isinstance(catalog, Translations):
-        raise FileNotFoundError(f"no compiled {lang.value} {DOMAIN} catalog")
-    return catalog
-
-
 class RecordWords:
     """The phrases of one language (numbers with Babel, plurals from the catalog)."""
 
     def __init__(self, lang: Lang) -> None:
         self.lang = lang
         self.fmt = NumberFormat(lang)
-        catalog = _catalog(lang)
+        catalog = translations(lang, DOMAIN)
         self.tr = catalog.gettext
         self.ntr = catalog.ngettext
 
@@ -291,6 +270,12 @@ class RecordWords:
         return self.fill(
             self.tr("There is no record #%(id)s in this workspace; `history` lists them."),
             id=record_id,
+        )
+
+    def unavailable(self) -> str:
+        """The database did not answer: say nothing changed, so a retry is safe."""
+        return self.line(
+            self.tr("Your team's measurements cannot be reached right now; nothing was changed.")
         )
 
     # -- Slack chrome (buttons, the modal, confirmations) -------------------------

@@ -1,9 +1,9 @@
 """The team's measurements in Slack: record, history, delete, and the "Record my result" modal.
 
 ``/mpestimate record ...``, ``history [page]`` and ``delete N`` (and their
-Arabic forms) are read by :mod:`bot.understanding.record_command`; this module
-only moves them between Slack, the store and the words in
-:mod:`bot.rendering.records`. History is an ephemeral message with "Newer" /
+Arabic forms) are answered by :mod:`bot.records.service`, as in the console;
+this module only adds Slack's chrome (blocks, buttons, the modal) and asks
+Slack whether someone is a workspace admin. History is an ephemeral message with "Newer" /
 "Older" buttons and a delete button (with a confirmation) on each record;
 deleting is allowed to the person who recorded it or a workspace admin
 (``users.info``: ``is_admin``/``is_owner``), checked again on every click.
@@ -34,28 +34,15 @@ from slack_sdk.models.blocks import (
     StaticSelectElement,
 )
 from slack_sdk.models.views import View
-from sqlalchemy.exc import SQLAlchemyError
 
 from bot.models import Lang
-from bot.records import RecordDraft, RecordReason, validate
+from bot.records import RecordDraft, RecordReason
 from bot.records.models import MAX_GPU_CHARS, MAX_MODEL_CHARS, Record, RecordPage
+from bot.records.service import RecordsKind, TeamRecordsService, deletion_reply
 from bot.rendering.records import RecordWords
 from bot.store import Store
-from bot.store.records import (
-    DeleteOutcome,
-    add_record,
-    delete_record,
-    get_record,
-    list_records,
-    records_for_team,
-)
-from bot.understanding.record_command import (
-    DeleteCommand,
-    HistoryCommand,
-    RecordCommand,
-    read_command,
-    read_fields,
-)
+from bot.store.records import DeleteOutcome
+from bot.understanding.record_command import read_fields
 
 if TYPE_CHECKING:
     from bot.slack.handlers import Handlers
@@ -98,6 +85,7 @@ class TeamRecords:
     def __init__(self, handlers: Handlers) -> None:
         self.handlers = handlers
         self.store: Store = handlers.store
+        self.service = TeamRecordsService(self.store.engine)
 
     def register(self, app: App) -> None:
         """Ack at once; the work (database, Web API with retries) runs lazily after it."""
@@ -112,47 +100,33 @@ class TeamRecords:
 
     def for_team(self, team_id: str | None) -> list[Record]:
         """The workspace's records for estimates; none (logged) when the database fails."""
-        if not team_id:
-            return []
-        try:
-            return records_for_team(self.store.engine, team_id)
-        except SQLAlchemyError as error:
-            log.warning("team records unavailable (team=%s): %s", team_id, type(error).__name__)
-            return []
+        return self.service.for_team(team_id)
 
     # -- /mpestimate record | history | delete ------------------------------------
     def command(self, text: str, client: WebClient, context: BoltContext) -> dict | None:
         """The reply to a records command, or None when ``text`` is a question."""
-        parsed = read_command(text)
-        if parsed is None:
+        user_id = context.user_id
+        reply = self.service.handle(
+            text, context.team_id, user_id, is_admin=lambda: _is_admin(client, user_id)
+        )
+        if reply is None:
             return None
-        words = RecordWords(parsed.lang)
-        if isinstance(parsed, HistoryCommand):
-            return self.history(context.team_id, parsed.page, parsed.lang)
-        if isinstance(parsed, DeleteCommand):
-            outcome = self.delete(client, context.team_id, context.user_id, parsed.record_id)
-            return _text(_outcome_text(words, outcome, parsed.record_id))
-        if isinstance(parsed, RecordCommand) and parsed.draft is not None:
-            record = self.add(context.team_id, context.user_id, parsed.draft)
-            return _text(words.recorded(record))
-        message = _text(words.refused(parsed.reasons))
-        return with_record_button(message, parsed.lang)
+        if reply.kind is RecordsKind.HISTORY and reply.page is not None:
+            return history_message(reply.page, reply.lang)
+        message = _text(reply.text)
+        return with_record_button(message, reply.lang) if reply.refused else message
 
     def add(self, team_id: str, user_id: str, draft: RecordDraft) -> Record:
-        return add_record(self.store.engine, team_id, user_id, draft, validate(draft))
+        return self.service.add(team_id, user_id, draft)
 
     def delete(
         self, client: WebClient, team_id: str, user_id: str, record_id: int
     ) -> DeleteOutcome:
         """Recorder or workspace admin; Slack is asked only when it is someone else's."""
-        record = get_record(self.store.engine, team_id, record_id)
-        if record is None:
-            return DeleteOutcome.NOT_FOUND
-        admin = record.user_id != user_id and _is_admin(client, user_id)
-        return delete_record(self.store.engine, team_id, record_id, user_id, is_admin=admin)
+        return self.service.delete(team_id, user_id, record_id, lambda: _is_admin(client, user_id))
 
     def history(self, team_id: str, page: int, lang: Lang, notice: str | None = None) -> dict:
-        return history_message(list_records(self.store.engine, team_id, page), lang, notice)
+        return history_message(self.service.history(team_id, page), lang, notice)
 
     # -- buttons -----------------------------------------------------------------------
     def _apology(self, url: str | None, ids: dict) -> Callable[[dict], None]:
@@ -179,7 +153,7 @@ class TeamRecords:
             if value.record_id is None:
                 return
             outcome = self.delete(client, context.team_id, context.user_id, value.record_id)
-            notice = _outcome_text(RecordWords(value.lang), outcome, value.record_id)
+            notice = deletion_reply(RecordWords(value.lang), outcome, value.record_id).text
             message = self.history(context.team_id, value.page, value.lang, notice)
             self.handlers.respond(url, _in_place(message, body), ids)
 
@@ -390,14 +364,6 @@ def _is_admin(client: WebClient, user_id: str) -> bool:
         log.warning("users.info unreachable for user=%s: %s", user_id, error)
         return False
     return bool(user.get("is_admin") or user.get("is_owner") or user.get("is_primary_owner"))
-
-
-def _outcome_text(words: RecordWords, outcome: DeleteOutcome, record_id: int) -> str:
-    if outcome is DeleteOutcome.DELETED:
-        return words.deleted(record_id)
-    if outcome is DeleteOutcome.FORBIDDEN:
-        return words.delete_forbidden(record_id)
-    return words.not_found(record_id)
 
 
 @dataclass(frozen=True)
