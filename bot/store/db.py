@@ -9,7 +9,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, delete, event, select, text
+from sqlalchemy import Engine, bindparam, create_engine, delete, event, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
@@ -22,6 +22,17 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 EVENT_ID_TTL = timedelta(hours=2)
 # Any constant works; it only has to be the same for every replica.
 _MIGRATION_LOCK_ID = 7_270_001
+
+# The reads every message does, built once: constructing a select costs more
+# than running it on SQLite (~80 of ~140 us), and the compiled form is cached.
+_USER_LANGUAGE = select(
+    user_prefs.c.lang, user_prefs.c.slack_locale, user_prefs.c.locale_checked_at
+).where(user_prefs.c.team_id == bindparam("team_id"), user_prefs.c.user_id == bindparam("user_id"))
+_THREAD_HOURS = select(thread_estimates.c.fp32_hours).where(
+    thread_estimates.c.team_id == bindparam("team_id"),
+    thread_estimates.c.channel_id == bindparam("channel_id"),
+    thread_estimates.c.thread_ts == bindparam("thread_ts"),
+)
 
 
 def make_engine(url: str) -> Engine:
@@ -115,11 +126,8 @@ class Store:
     def thread_hours(self, team_id: str, channel_id: str, thread_ts: str) -> float | None:
         with self.engine.connect() as connection:
             return connection.execute(
-                select(thread_estimates.c.fp32_hours).where(
-                    thread_estimates.c.team_id == team_id,
-                    thread_estimates.c.channel_id == channel_id,
-                    thread_estimates.c.thread_ts == thread_ts,
-                )
+                _THREAD_HOURS,
+                {"team_id": team_id, "channel_id": channel_id, "thread_ts": thread_ts},
             ).scalar_one_or_none()
 
     def remember_thread(
@@ -157,9 +165,7 @@ class Store:
         """The user's chosen language and cached Slack locale, in one query."""
         with self.engine.connect() as connection:
             row = connection.execute(
-                select(
-                    user_prefs.c.lang, user_prefs.c.slack_locale, user_prefs.c.locale_checked_at
-                ).where(user_prefs.c.team_id == team_id, user_prefs.c.user_id == user_id)
+                _USER_LANGUAGE, {"team_id": team_id, "user_id": user_id}
             ).one_or_none()
         if row is None:
             return None, None

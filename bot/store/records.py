@@ -21,10 +21,12 @@ from sqlalchemy import (
     Integer,
     String,
     Table,
+    bindparam,
     delete,
     func,
     select,
 )
+from sqlalchemy.sql.elements import BindParameter
 
 from bot.records.models import (
     SECONDS_PER_STEP_UNIT,
@@ -129,7 +131,7 @@ def list_records(engine: Engine, team_id: str, page: int = 1, size: int = PAGE_S
 def records_for_team(engine: Engine, team_id: str, limit: int = MATCH_WINDOW) -> list[Record]:
     """The workspace's newest records, for matching against a setup."""
     with engine.connect() as connection:
-        rows = connection.execute(_newest_first(team_id).limit(limit)).all()
+        rows = connection.execute(_FOR_TEAM, {"team_id": team_id, "limit": limit}).all()
     return [_record(r) for r in rows]
 
 
@@ -150,12 +152,17 @@ def delete_record(
     return DeleteOutcome.FORBIDDEN if exists else DeleteOutcome.NOT_FOUND
 
 
-def _newest_first(team_id: str):
+def _newest_first(team_id: str | BindParameter):
     return (
         select(team_records)
         .where(team_records.c.team_id == team_id)
         .order_by(team_records.c.created_at.desc(), team_records.c.id.desc())
     )
+
+
+# Read for every estimate, so built once (building a select costs more than
+# running it on SQLite).
+_FOR_TEAM = _newest_first(bindparam("team_id")).limit(bindparam("limit"))
 
 
 def _numbers(
