@@ -63,6 +63,9 @@ def advise(query: Query, team_records: Sequence[Record] = ()) -> Advice:
         )
     if query.intent is Intent.MEMORY:
         return _memory(query)
+    if query.intent in (Intent.RECORD, Intent.HISTORY, Intent.DELETE_RECORD):
+        # Answered by the records service; here only a pointer, never numbers.
+        return Advice(kind=Kind.HELP, facts={"team_command": query.intent.value})
     if query.intent is not Intent.ESTIMATE:
         return Advice(kind=Kind.HELP)
     if query.fp32 is None:

@@ -1,18 +1,26 @@
-"""``mpbot ask``: answer one message, or a JSON Lines stream, for scripts and checks."""
+"""``mpbot ask``: answer one message, or a JSON Lines stream, for scripts and checks.
+
+``record``/``history``/``delete N`` are answered as in Slack, for the local
+workspace (:mod:`bot.cli.local`); with ``--json`` they print one object each
+too, with ``kind`` ``record``, ``history`` or ``error``.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
 
-from bot.conversation import answer, to_json
+from bot.cli.local import LocalTeam
 from bot.models import Channel, Lang
 
 
 def run_ask(text: str | None, channel: Channel, lang: Lang | None, *, as_json: bool) -> int:
     """With ``text`` answer it; otherwise answer each stdin line, in order."""
+    team = LocalTeam.open()
+    if team is None:
+        return 2
     if text is not None:
-        _emit(text, channel, lang, as_json)
+        _emit(team, text, channel, lang, as_json)
         return 0
     status = 0
     for raw in sys.stdin:
@@ -29,7 +37,7 @@ def run_ask(text: str | None, channel: Channel, lang: Lang | None, *, as_json: b
             _emit_error('expected a JSON string or an object with "text"', as_json)
             status = 1
             continue
-        _emit(message, where, lang, as_json)
+        _emit(team, message, where, lang, as_json)
     return status
 
 
@@ -44,12 +52,11 @@ def _unpack(item: object, default: Channel) -> tuple[str | None, Channel]:
     return None, default
 
 
-def _emit(text: str, channel: Channel, lang: Lang | None, as_json: bool) -> None:
-    turn = answer(text, channel, preferred_lang=lang)
+def _emit(team: LocalTeam, text: str, channel: Channel, lang: Lang | None, as_json: bool) -> None:
     if as_json:
-        print(json.dumps(to_json(turn), ensure_ascii=False), flush=True)
+        print(team.reply_json(text, channel, lang), flush=True)
     else:
-        print(turn.reply.text, flush=True)
+        print(team.reply_text(text, channel, lang), flush=True)
 
 
 def _emit_error(message: str, as_json: bool) -> None:

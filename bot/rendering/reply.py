@@ -189,6 +189,13 @@ class _Words:
                 else _("Done: I will answer in Arabic.")
             )
             return _Parts(summary, [], [])
+        if "team_command" in a.facts:  # record/history/delete that skipped the records service
+            summary = _(
+                "That is a team-measurements command (`record`, `history`, `delete N`), "
+                "not a question: nothing was estimated. Send it to the bot in Slack, "
+                "`mpbot console` or `mpbot ask`."
+            )
+            return _Parts(summary, [], [])
         summary = _(
             "I estimate training time with mixed precision: FP32 time ÷ ratio "
             "(the ratio is usually 1.2–2.5)."

@@ -35,6 +35,12 @@ from bot.understanding.names import find_names
 from bot.understanding.normalise import normalise
 from bot.understanding.numbers import merge_number_words
 from bot.understanding.ratios import RatioCand, find_ratios
+from bot.understanding.record_command import (
+    DeleteCommand,
+    HistoryCommand,
+    RecordCommand,
+    read_command,
+)
 from bot.understanding.tokens import ARABIC, NUM, WORD, Token, tokenize
 
 # Longer messages are refused before any work is done (Slack's own limit for
@@ -65,8 +71,19 @@ def understand(text: str, channel: Channel, *, preferred_lang: Lang | None = Non
         head = tokenize(normalise(text[:MAX_CHARS]))
         lang = detect_language(head, preferred_lang)
         return Query(intent=Intent.ESTIMATE, lang=lang, reason=Reason.TOO_LONG)
+    if (command := read_command(text)) is not None:
+        # "record A100 BERT fp32 420ms amp 190ms" holds numbers but is no question:
+        # the records service answers it; here it must never become an estimate.
+        return Query(intent=_COMMAND_INTENTS[type(command)], lang=command.lang)
     tokens = merge_number_words(tokenize(normalise(text)))
     return _Reading(tokens, channel, preferred_lang).query()
+
+
+_COMMAND_INTENTS = {
+    RecordCommand: Intent.RECORD,
+    HistoryCommand: Intent.HISTORY,
+    DeleteCommand: Intent.DELETE_RECORD,
+}
 
 
 def _is(tok: Token, table) -> bool:

@@ -6,10 +6,13 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
 _ENV = {k: v for k, v in os.environ.items() if not k.startswith("SLACK_")}
+# The CLI opens the team-records database; keep it out of the working tree.
+_ENV["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp(prefix='mpbot-cli-')}/cli.db"
 
 
 def mpbot(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -29,8 +32,19 @@ def test_ask_json_answers_one_message() -> None:
     assert run.returncode == 0, run.stderr
     got = json.loads(run.stdout)
     for key in (
-        "kind", "lang", "fp32_hours", "ratio", "ratio_low", "ratio_high", "mp_hours",
-        "mp_hours_low", "mp_hours_high", "gpu", "model", "reason", "text",
+        "kind",
+        "lang",
+        "fp32_hours",
+        "ratio",
+        "ratio_low",
+        "ratio_high",
+        "mp_hours",
+        "mp_hours_low",
+        "mp_hours_high",
+        "gpu",
+        "model",
+        "reason",
+        "text",
     ):
         assert key in got
     assert got["kind"] == "estimate"
