@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 from slack_bolt import App, BoltRequest, BoltResponse
 from slack_bolt.oauth.oauth_settings import OAuthSettings
@@ -30,6 +31,8 @@ REDIRECT_PATH = "/slack/oauth_redirect"
 # The least scopes the listeners use (see deploy/slack manifests).
 BOT_SCOPES = ("commands", "app_mentions:read", "chat:write", "im:history", "users:read")
 OAUTH_STATE_TTL_S = 600
+# Threads for the work after each ack (Bolt's default size).
+WORKERS = 5
 log = logging.getLogger(__name__)
 
 
@@ -40,7 +43,7 @@ def create_app(settings: Settings, store: Store) -> App:
         "signing_secret": secret.get_secret_value() if secret else "",
         "logger": logging.getLogger("slack_bolt"),
         # Respond as soon as the ack function returns (handlers.register puts
-        # the work in lazy listeners), not after Bolt's 10 ms ack polling.
+        # the work in the listener pool), not after Bolt's 10 ms ack polling.
         "process_before_response": True,
     }
     if settings.oauth_enabled:
@@ -66,9 +69,11 @@ def create_app(settings: Settings, store: Store) -> App:
         # Start even while Slack is unreachable; the first request checks the
         # token (Bolt's authorization), and check_slack() reports it at startup.
         options["token_verification_enabled"] = False
-    app = App(**options)
+    # One pool runs all after-ack work; Bolt's own (for records' listeners) too.
+    pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="mpbot-work")
+    app = App(**options, listener_executor=pool)
     app.use(answer_each_event_once(store))
-    Handlers(settings, store).register(app)
+    Handlers(settings, store).register(app, pool)
     return app
 
 

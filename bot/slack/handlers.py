@@ -1,15 +1,18 @@
 """What the app does with each kind of Slack request.
 
 Every listener acknowledges first, in the request's own thread (Bolt answers
-Slack's HTTP request at that moment); then, in Bolt's lazy-listener pool, it
-asks the core and sends the reply with retrying clients. Any failure after that is logged with the request's ids and, when possible,
-turned into a short apology in the user's language; nothing propagates.
+Slack's HTTP request at that moment); then, in the app's listener pool (see
+:mod:`bot.slack.listeners`), it asks the core and sends the reply with
+retrying clients. Any failure after that is logged with the request's ids and,
+when possible, turned into a short apology in the user's language; nothing
+propagates.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
 from contextlib import contextmanager
 
 from slack_bolt import Ack, App, BoltContext
@@ -35,6 +38,7 @@ from bot.slack.blocks import (
 )
 from bot.slack.clients import webhook_client
 from bot.slack.language import LanguagePreferences
+from bot.slack.listeners import ack_then
 from bot.slack.records import TeamRecords, with_record_button
 from bot.slack.views import (
     MODAL_CALLBACK,
@@ -59,12 +63,12 @@ class Handlers:
         self.languages = LanguagePreferences(store)
         self.records = TeamRecords(self)
 
-    def register(self, app: App) -> None:
-        """Ack in the request's own thread, then work in Bolt's lazy-listener pool.
+    def register(self, app: App, pool: Executor) -> None:
+        """Ack in the request's own thread, then work in the app's listener pool.
 
         The app runs with ``process_before_response``, so Slack gets its 200 as
         soon as the ack function returns, and retries, Web API calls and the
-        core's work all happen after it.
+        core's work all happen after it (see :mod:`bot.slack.listeners`).
         """
         lazily = {
             app.command(COMMAND): self.on_command,
@@ -80,8 +84,8 @@ class Handlers:
         for index in range(len(RATIOS)):
             lazily[app.action(ACTION_RATIO.format(index=index))] = self.on_reanswer
         for listen, work in lazily.items():
-            listen(ack=_ack_now, lazy=[work])
-        app.view(MODAL_CALLBACK)(ack=self.check_modal, lazy=[self.on_modal_submit])
+            listen(ack_then(pool, _ack_now, work))
+        app.view(MODAL_CALLBACK)(ack_then(pool, self.check_modal, self.on_modal_submit))
         self.records.register(app)
 
     # -- slash command ------------------------------------------------------
