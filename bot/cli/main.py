@@ -23,9 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     console = sub.add_parser("console", help="chat with the bot in this terminal")
     console.add_argument("--lang", choices=[lang.value for lang in Lang], default=None)
-    console.add_argument(
-        "--channel", choices=[c.value for c in Channel], default=Channel.DM.value
-    )
+    console.add_argument("--channel", choices=[c.value for c in Channel], default=Channel.DM.value)
 
     ask = sub.add_parser("ask", help="answer one message (or JSON Lines from stdin)")
     ask.add_argument("--json", action="store_true", help="print one JSON object per answer")
