@@ -8,9 +8,11 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from slack_sdk.models.blocks import Block
 
 from bot.conversation import Turn
 from bot.models import Advice, Channel, Intent, Kind, Lang, Query, Reply
+from bot.rendering.i18n import locales_dir
 from bot.slack import labels
 from bot.slack.asks import MAX_VALUE_CHARS, Ask
 from bot.slack.blocks import reply_message
@@ -21,7 +23,7 @@ MSGIDS = [
 
 
 def _catalog(lang: str, kind: str):
-    path = labels._locales_dir() / lang / "LC_MESSAGES" / f"slack.{kind}"
+    path = locales_dir("slack") / lang / "LC_MESSAGES" / f"slack.{kind}"
     with path.open("rb") as handle:
         return read_po(handle) if kind == "po" else read_mo(io.BytesIO(handle.read()))
 
@@ -56,6 +58,9 @@ def test_any_reply_fits_slacks_limits(summary, notes, details, kind, asked):
     )
     assert message["text"] == summary
     for block in message["blocks"]:
+        # slack_sdk's own models re-read each block and run their validators
+        # (text lengths, element counts, button styles) on serializing it.
+        assert Block.parse(block).to_dict() == block
         if block["type"] == "section":
             assert len(block["text"]["text"]) <= 3000
         if block["type"] == "context":
