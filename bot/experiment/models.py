@@ -210,5 +210,7 @@ def odd_dimensions(model: nn.Module, batch: int) -> list[str]:
             continue
         odd = [f"{k}={v}" for k, v in dims.items() if v % 8]
         if odd:
-            found.append(f"{name or type(module).__name__} ({', '.join(odd)})")
+            # Sequential children are named "0", "4": say which kind of layer they are.
+            label = f"{type(module).__name__} {name}" if name.isdigit() else name
+            found.append(f"{label or type(module).__name__} ({', '.join(odd)})")
     return found

@@ -194,7 +194,7 @@ def test_post_saves_a_gpu_result_through_the_bots_store(capsys, monkeypatch, tmp
 def test_odd_dimensions_lists_what_keeps_tensor_cores_idle():
     model = torch.nn.Sequential(torch.nn.Conv2d(3, 64, 3), torch.nn.Conv2d(64, 30, 3),
                                 torch.nn.Flatten(), torch.nn.Linear(64, 10))
-    assert odd_dimensions(model, 12) == ["batch 12", "1 (out=30)", "3 (out=10)"]
+    assert odd_dimensions(model, 12) == ["batch 12", "Conv2d 1 (out=30)", "Linear 3 (out=10)"]
     assert odd_dimensions(torch.nn.Linear(64, 64), 32) == []
 
 
