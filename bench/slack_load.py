@@ -1,14 +1,17 @@
 """Closed-loop load on the Slack app: signed slash commands, 16 clients, loopback.
 
-Runs, in one go, the real ``mpbot serve`` and a bare Bolt app on the same
+Runs, in one go, the real ``mpbot serve`` (its HTTP process acks; its worker
+processes, niced, do the work after each ack) and a bare Bolt app on the same
 server stack (sync App on waitress, same thread count) that acks every command
-with a fixed text, each in its own process. A third process stands in for
+with a fixed text, each in its own process(es). A third process stands in for
 Slack (Web API and response_url) and counts the answers the bot sends. Prints
 throughput, p50 and p99 of both and their ratio, next to the issue's targets:
 zero errors, our p50 within 1.25x of the bare app, p99 under 100 ms. It also
 prints mpbot's time to answer: from sending the command to the fake Slack
 receiving the reply on the command's ``response_url`` (which carries its send
-time), so work deferred past the ack cannot hide.
+time), so work deferred past the ack cannot hide: the clients send as fast as
+the acks come back, faster than the workers answer, so on a small machine the
+answers queue up and the time to answer measures that backlog.
 
     python bench/slack_load.py [--clients 16] [--seconds 10]
 """

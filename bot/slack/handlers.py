@@ -1,8 +1,8 @@
 """What the app does with each kind of Slack request.
 
 Every listener acknowledges first, in the request's own thread (Bolt answers
-Slack's HTTP request at that moment); then, in the app's listener pool (see
-:mod:`bot.slack.listeners`), it asks the core and sends the reply with
+Slack's HTTP request at that moment); then, in the app's listener pool or a
+worker process (see :mod:`bot.slack.listeners`), it asks the core and sends the reply with
 retrying clients. Any failure after that is logged with the request's ids and,
 when possible, turned into a short apology in the user's language; nothing
 propagates.
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor
 from contextlib import contextmanager
 
 from slack_bolt import Ack, App, BoltContext
@@ -38,7 +37,7 @@ from bot.slack.blocks import (
 )
 from bot.slack.clients import webhook_client
 from bot.slack.language import LanguagePreferences
-from bot.slack.listeners import ack_then
+from bot.slack.listeners import Handoff, ack_then
 from bot.slack.records import TeamRecords, with_record_button
 from bot.slack.views import (
     MODAL_CALLBACK,
@@ -63,12 +62,15 @@ class Handlers:
         self.languages = LanguagePreferences(store)
         self.records = TeamRecords(self)
 
-    def register(self, app: App, pool: Executor) -> None:
-        """Ack in the request's own thread, then work in the app's listener pool.
+    def register(self, app: App, handoff: Handoff | None) -> None:
+        """Ack in the request's own thread, then hand the work on (``handoff``).
 
         The app runs with ``process_before_response``, so Slack gets its 200 as
         soon as the ack function returns, and retries, Web API calls and the
         core's work all happen after it (see :mod:`bot.slack.listeners`).
+        Without a ``handoff`` (a worker process, :mod:`bot.slack.workers`) the
+        work is registered as Bolt lazy listeners, so a request re-dispatched
+        as ``lazy_only`` runs exactly the work its ack process picked.
         """
         lazily = {
             app.command(COMMAND): self.on_command,
@@ -83,9 +85,13 @@ class Handlers:
         }
         for index in range(len(RATIOS)):
             lazily[app.action(ACTION_RATIO.format(index=index))] = self.on_reanswer
-        for listen, work in lazily.items():
-            listen(ack_then(pool, _ack_now, work))
-        app.view(MODAL_CALLBACK)(ack_then(pool, self.check_modal, self.on_modal_submit))
+        acks = [(listen, _ack_now, work) for listen, work in lazily.items()]
+        acks.append((app.view(MODAL_CALLBACK), self.check_modal, self.on_modal_submit))
+        for listen, acknowledge, work in acks:
+            if handoff is None:
+                listen(ack=acknowledge, lazy=[work])
+            else:
+                listen(ack_then(handoff, acknowledge, work))
         self.records.register(app)
 
     # -- slash command ------------------------------------------------------

@@ -8,6 +8,8 @@ check that load balancers and Kubernetes probe.
 from __future__ import annotations
 
 import logging
+import os
+import signal
 import threading
 from collections.abc import Callable, Iterable
 from typing import Self
@@ -19,15 +21,18 @@ from waitress.server import create_server
 
 from bot.settings import Settings
 from bot.slack.app import EVENTS_PATH, check_slack, create_app
+from bot.slack.workers import WorkQueue
 from bot.store import Store, connect
 
 HEALTH_PATH = "/healthz"
 # Enough to keep both cores busy while some requests wait on the database.
 THREADS = 16
+# Processes for the work after each ack, one per core: niced, they take the CPU the acks leave.
+WORK_PROCESSES = os.cpu_count() or 2
 log = logging.getLogger(__name__)
 
 
-def wsgi_app(app: App, store: Store) -> Callable:
+def wsgi_app(app: App, store: Store, workers_alive: Callable[[], bool] = lambda: True) -> Callable:
     slack = SlackRequestHandler(app, path=EVENTS_PATH)
 
     def application(environ: dict, start_response: Callable) -> Iterable[bytes]:
@@ -35,24 +40,50 @@ def wsgi_app(app: App, store: Store) -> Callable:
             "GET",
             "HEAD",
         ):
-            healthy = store.ping()
-            status = "200 OK" if healthy else "503 Service Unavailable"
+            problem = None
+            if not store.ping():
+                problem = b"database unreachable\n"
+            elif not workers_alive():
+                problem = b"a worker process stopped\n"
+            status = "503 Service Unavailable" if problem else "200 OK"
             start_response(status, [("Content-Type", "text/plain; charset=utf-8")])
-            return [b"ok\n" if healthy else b"database unreachable\n"]
+            return [problem or b"ok\n"]
         return slack(environ, start_response)
 
     return application
 
 
-def serve(settings: Settings, host: str, port: int) -> int:
-    """Run until interrupted (the ``mpbot serve`` command)."""
+def serve(settings: Settings, host: str, port: int, processes: int = WORK_PROCESSES) -> int:
+    """Run until interrupted or terminated (the ``mpbot serve`` command).
+
+    This process verifies and acks; ``processes`` worker processes do the work
+    after each ack (:mod:`bot.slack.workers`). On SIGTERM or Ctrl-C the server
+    stops taking requests and the workers finish what is queued.
+    """
     store = connect(settings.database_url.get_secret_value())
-    app = create_app(settings, store)
+    workers = WorkQueue(settings, processes)
+    app = create_app(settings, store, workers)
     check_slack(app)
-    application = wsgi_app(app, store)
-    log.info("serving Slack on http://%s:%s%s (health: %s)", host, port, EVENTS_PATH, HEALTH_PATH)
-    waitress.serve(application, host=host, port=port, threads=THREADS, ident="mpbot")
+    workers.start()
+    application = wsgi_app(app, store, workers.alive)
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)  # waitress closes on SystemExit
+    log.info(
+        "serving Slack on http://%s:%s%s (health: %s) with %d worker process(es)",
+        host,
+        port,
+        EVENTS_PATH,
+        HEALTH_PATH,
+        processes,
+    )
+    try:
+        waitress.serve(application, host=host, port=port, threads=THREADS, ident="mpbot")
+    finally:
+        workers.stop()
     return 0
+
+
+def _exit_on_sigterm(_signum: int, _frame: object) -> None:
+    raise SystemExit(0)
 
 
 class BackgroundServer:

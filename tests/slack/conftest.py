@@ -315,3 +315,9 @@ def start_app(slack: FakeSlack, database_url: str) -> Iterator[Callable[..., Run
 @pytest.fixture
 def bot(start_app) -> Running:
     return start_app()
+
+
+@pytest.fixture
+def signed_client() -> Callable[[str], SlackClient]:
+    """Signs requests for an app at any base URL (an ``mpbot serve`` subprocess, say)."""
+    return SlackClient

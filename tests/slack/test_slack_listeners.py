@@ -7,7 +7,7 @@ from concurrent.futures import Executor, Future
 
 import pytest
 
-from bot.slack.listeners import ack_then
+from bot.slack.listeners import ack_then, in_pool
 
 
 class Later(Executor):
@@ -29,11 +29,13 @@ def test_ack_runs_now_and_the_work_later_with_the_requests_own_arguments():
     seen: list = []
     pool = Later()
     listener = ack_then(
-        pool,
+        in_pool(pool),
         lambda ack: seen.append(("ack", ack)),
         lambda command, context: seen.append(("work", command, context)),
     )
-    listener(ack="ACK", body={"b": 1}, payload={"text": "100 2"}, client="C", context="CTX")
+    listener(
+        ack="ACK", body={"b": 1}, payload={"text": "100 2"}, client="C", context="CTX", request=None
+    )
     assert seen == [("ack", "ACK")]
     pool.run()
     assert seen[1] == ("work", {"text": "100 2"}, "CTX")
@@ -44,7 +46,8 @@ def test_a_failing_work_is_logged_not_lost(caplog):
         raise RuntimeError("boom")
 
     pool = Later()
-    ack_then(pool, lambda ack: None, work)(ack=None, body={}, payload={}, client=None, context={})
+    listener = ack_then(in_pool(pool), lambda ack: None, work)
+    listener(ack=None, body={}, payload={}, client=None, context={}, request=None)
     with caplog.at_level(logging.ERROR):
         pool.run()
     assert "work" in caplog.text and "boom" in caplog.text
@@ -52,4 +55,4 @@ def test_a_failing_work_is_logged_not_lost(caplog):
 
 def test_a_listener_asking_for_an_unknown_argument_is_refused_at_registration():
     with pytest.raises(TypeError, match="say"):
-        ack_then(Later(), lambda ack: None, lambda say: None)
+        ack_then(in_pool(Later()), lambda ack: None, lambda say: None)
