@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,6 +32,10 @@ def _free_port() -> int:
 def _children(pid: int) -> list[int]:
     path = Path(f"/proc/{pid}/task/{pid}/children")
     return [int(child) for child in path.read_text().split()] if path.exists() else []
+
+
+def _cmdline(pid: int) -> bytes:
+    return Path(f"/proc/{pid}/cmdline").read_bytes()
 
 
 def _all_gone(pids: list[int], timeout: float = 5.0) -> bool:
@@ -130,6 +135,14 @@ def test_serve_answers_through_a_worker_process_and_stops_cleanly(served, slack,
     slack.wait(lambda: slack.api("views.open"))
     time.sleep(0.3)
     assert len(slack.api("chat.postMessage")) == 1
+
+    # A dead worker shows on /healthz, so an orchestrator restarts the pod.
+    worker = next(pid for pid in workers if b"spawn_main" in _cmdline(pid))
+    os.kill(worker, signal.SIGKILL)
+    time.sleep(0.3)
+    with pytest.raises(urllib.error.HTTPError) as unhealthy:
+        urllib.request.urlopen(client.url.replace("/slack/events", "/healthz"), timeout=5)
+    assert unhealthy.value.code == 503
 
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=20) == 0
