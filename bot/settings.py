@@ -52,6 +52,8 @@ class Settings(BaseSettings):
     # Pause before the first retry of a failed Slack call (doubles each time).
     slack_retry_backoff_s: float = 0.5
     slack_retry_count: int = 2
+    # ``mpbot serve``: processes that do the work after each ack (~80 MB each).
+    work_processes: int = 2
 
     @field_validator(
         "slack_bot_token",
@@ -103,6 +105,13 @@ class Settings(BaseSettings):
     def _backoff_not_negative(cls, value: float) -> float:
         if value < 0:
             raise ValueError("must be zero or more seconds")
+        return value
+
+    @field_validator("work_processes")
+    @classmethod
+    def _some_processes(cls, value: int) -> int:
+        if not 1 <= value <= 32:
+            raise ValueError("must be a whole number from 1 to 32")
         return value
 
     @property

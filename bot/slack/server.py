@@ -8,7 +8,6 @@ check that load balancers and Kubernetes probe.
 from __future__ import annotations
 
 import logging
-import os
 import signal
 import threading
 from collections.abc import Callable, Iterable
@@ -27,8 +26,6 @@ from bot.store import Store, connect
 HEALTH_PATH = "/healthz"
 # Enough to keep both cores busy while some requests wait on the database.
 THREADS = 16
-# Processes for the work after each ack, one per core: niced, they take the CPU the acks leave.
-WORK_PROCESSES = os.cpu_count() or 2
 log = logging.getLogger(__name__)
 
 
@@ -53,14 +50,15 @@ def wsgi_app(app: App, store: Store, workers_alive: Callable[[], bool] = lambda:
     return application
 
 
-def serve(settings: Settings, host: str, port: int, processes: int = WORK_PROCESSES) -> int:
+def serve(settings: Settings, host: str, port: int) -> int:
     """Run until interrupted or terminated (the ``mpbot serve`` command).
 
-    This process verifies and acks; ``processes`` worker processes do the work
-    after each ack (:mod:`bot.slack.workers`). On SIGTERM or Ctrl-C the server
-    stops taking requests and the workers finish what is queued.
+    This process verifies and acks; ``WORK_PROCESSES`` worker processes do the
+    work after each ack (:mod:`bot.slack.workers`). On SIGTERM or Ctrl-C the
+    server stops taking requests and the workers finish what is queued.
     """
     store = connect(settings.database_url.get_secret_value())
+    processes = settings.work_processes
     workers = WorkQueue(settings, processes)
     app = create_app(settings, store, workers)
     check_slack(app)

@@ -2,7 +2,7 @@
 
 In one process, the acks (Bolt's signature check and a 200, ~0.15 ms of CPU)
 and the answers (database, the core, Block Kit, the ``response_url`` POST,
-~1.3 ms) share one GIL, so under load every ack waits behind answers. Slack
+~1.7 ms) share one GIL, so under load every ack waits behind answers. Slack
 needs the ack within 3 s but takes an answer on ``response_url`` later, so the
 HTTP process only acks and queues the request (its raw body and headers, a few
 hundred bytes); worker processes, at a lower CPU priority so the acks win a
@@ -33,7 +33,7 @@ from slack_bolt.util.utils import get_name_for_callable
 from bot.settings import Settings
 
 # Lower priority than the HTTP process: on a saturated machine the acks get the CPU.
-NICE = 10
+NICE = 19
 # Threads per worker process, as the in-process pool: the work mostly waits on Slack.
 THREADS = 5
 STOP_TIMEOUT_S = 10.0

@@ -22,6 +22,7 @@ def clean_env(monkeypatch, tmp_path):
         "DATABASE_URL",
         "LOG_LEVEL",
         "LOG_FORMAT",
+        "WORK_PROCESSES",
     ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)  # no stray .env
@@ -69,3 +70,11 @@ def test_mpbot_serve_without_tokens_stops_with_a_clear_message(capsys):
 
     assert main(["serve", "--port", "0"]) == 2
     assert "SLACK_SIGNING_SECRET" in capsys.readouterr().err
+
+
+def test_work_processes_must_be_at_least_one(monkeypatch):
+    monkeypatch.setenv("WORK_PROCESSES", "0")
+    with pytest.raises(SettingsError, match="WORK_PROCESSES"):
+        load_settings()
+    monkeypatch.setenv("WORK_PROCESSES", "3")
+    assert load_settings().work_processes == 3
