@@ -3,31 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import tempfile
 
 import pytest
 
-_ENV = {k: v for k, v in os.environ.items() if not k.startswith("SLACK_")}
-# The CLI opens the team-records database; keep it out of the working tree.
-_ENV["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp(prefix='mpbot-cli-')}/cli.db"
 
-
-def mpbot(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=_ENV,
-        check=False,
-    )
-
-
-def test_ask_json_answers_one_message() -> None:
+def test_ask_json_answers_one_message(mpbot) -> None:
     run = mpbot("ask", "--json", "--channel", "command", "100 2")
     assert run.returncode == 0, run.stderr
     got = json.loads(run.stdout)
@@ -51,7 +31,7 @@ def test_ask_json_answers_one_message() -> None:
     assert got["mp_hours"] == pytest.approx(50.0)
 
 
-def test_ask_reads_json_lines_in_order_one_line_each() -> None:
+def test_ask_reads_json_lines_in_order_one_line_each(mpbot) -> None:
     lines = [
         json.dumps("100 2"),
         json.dumps({"text": "٤٨ ساعة", "channel": "command"}),
@@ -69,12 +49,12 @@ def test_ask_reads_json_lines_in_order_one_line_each() -> None:
     assert run.returncode == 1  # malformed lines are reported, not hidden
 
 
-def test_ask_lang_option_decides_bare_numbers() -> None:
+def test_ask_lang_option_decides_bare_numbers(mpbot) -> None:
     run = mpbot("ask", "--json", "--lang", "ar", "--channel", "command", "100 2")
     assert json.loads(run.stdout)["lang"] == "ar"
 
 
-def test_console_with_piped_stdin_answers_each_line() -> None:
+def test_console_with_piped_stdin_answers_each_line(mpbot) -> None:
     run = mpbot("console", stdin="100 2\nمساعدة\n")
     assert run.returncode == 0, run.stderr
     answers = [block for block in run.stdout.split("\n\n") if block.strip()]
@@ -82,7 +62,7 @@ def test_console_with_piped_stdin_answers_each_line() -> None:
     assert "50" in answers[0]
 
 
-def test_no_arguments_without_tokens_starts_the_console() -> None:
+def test_no_arguments_without_tokens_starts_the_console(mpbot) -> None:
     run = mpbot(stdin="100 2\n")
     assert run.returncode == 0
     assert "console" in run.stderr.lower()

@@ -8,31 +8,16 @@ between calls exactly as they do between Slack requests.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-_ENV = {k: v for k, v in os.environ.items() if not k.startswith("SLACK_")}
-
 
 @pytest.fixture
-def mpbot(tmp_path: Path):
-    env = {**_ENV, "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.db'}"}
+def mpbot(mpbot):
+    """The shared runner, failing loudly when the command does."""
 
-    def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-        done = subprocess.run(
-            [sys.executable, "-m", "bot", *args],
-            input=stdin,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            env=env,
-            cwd=tmp_path,
-            check=False,
-        )
+    def run(*args: str, stdin: str = ""):
+        done = mpbot(*args, stdin=stdin)
         assert done.returncode == 0, done.stderr
         return done
 
