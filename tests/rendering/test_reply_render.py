@@ -267,9 +267,9 @@ def test_every_factor_code_has_params_listed():
     assert set(FACTOR_PARAMS) == set(Factor)
 
 
-@pytest.mark.parametrize(("code", "params"), FACTOR_CASES)
-def test_every_factor_is_worded_in_both_languages(code, params):
-    advice = Advice(
+def preset_with(factor: AdviceFactor, basis: str = "modelled") -> Advice:
+    """A 10-hour preset at ratio 2 whose only factor is ``factor``."""
+    return Advice(
         kind=Kind.PRESET,
         fp32_hours=10,
         ratio=2,
@@ -280,9 +280,14 @@ def test_every_factor_is_worded_in_both_languages(code, params):
         mp_hours_high=6.7,
         saved_hours=5,
         saved_percent=50,
-        basis="modelled",
-        factors=[AdviceFactor(code=code.value, params=params)],
+        basis=basis,
+        factors=[factor],
     )
+
+
+@pytest.mark.parametrize(("code", "params"), FACTOR_CASES)
+def test_every_factor_is_worded_in_both_languages(code, params):
+    advice = preset_with(AdviceFactor(code=code.value, params=params))
     en = render(advice, Lang.EN)
     # The team's figure leads the visible notes line; the other factors sit in details.
     why = [d for d in [*en.notes, *en.details] if d.startswith("Why: ")]
@@ -328,25 +333,8 @@ def test_any_estimate_renders_cleanly(hours, ratio, lang, digits):
 
 
 def test_the_team_figure_is_visible_with_the_published_one_beside_it():
-    advice = Advice(
-        kind=Kind.PRESET,
-        fp32_hours=10,
-        ratio=2.2,
-        ratio_low=2.0,
-        ratio_high=2.4,
-        mp_hours=4.5,
-        mp_hours_low=4.2,
-        mp_hours_high=5,
-        saved_hours=5.5,
-        saved_percent=55,
-        basis="team",
-        factors=[
-            AdviceFactor(
-                code="team_records",
-                params={"n": 3, "ratio": 2.2, "reference_ratio": 1.84, "reference_basis": "measured"},
-            )
-        ],
-    )
+    team = {"n": 3, "ratio": 2.2, "reference_ratio": 1.84, "reference_basis": "measured"}
+    advice = preset_with(AdviceFactor(code="team_records", params=team), basis="team")
     en = render(advice, Lang.EN)
     assert en.notes[0].startswith("Why: your team measured 2.2× in 3 runs (published measurements: 1.84×)")
     ar = render(advice, Lang.AR)
