@@ -9,6 +9,7 @@ the mixed-precision type, the baseline and the optimizer named in words.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from bot.models import Price
@@ -223,9 +224,9 @@ def mark_context(tokens: list[Token], *, sizes_are_params: bool = False) -> Cont
             continue
         tok.role = role
         if role == "gpus" and gpus is None:
-            gpus = int(tok.value) if tok.value >= 1 else None
+            gpus = int(tok.value) if 1 <= tok.value < math.inf else None
         elif role == "nodes" and nodes is None:
-            nodes = int(tok.value) if tok.value >= 1 else None
+            nodes = int(tok.value) if 1 <= tok.value < math.inf else None
         elif role == "params" and ctx.params is None:
             ctx.params = _param_value(tokens, i)
         elif role == "price" and ctx.price is None:
@@ -410,7 +411,7 @@ def _read_batches(tokens: list[Token], ctx: Context) -> None:
     found: list[tuple[int, str]] = []
     found_at = 0
     for i, tok in enumerate(tokens):
-        if tok.kind != NUM:
+        if tok.kind != NUM or not math.isfinite(tok.value):  # "batch inf" is no batch size
             continue
         if tok.role == "setting" and _after_batch_word(tokens, i):
             pass

@@ -141,3 +141,13 @@ def test_typical_message_is_fast() -> None:
 @pytest.mark.parametrize("text", ["¼¼", ".25.25 hours", "½½½ ratio", "-.5.5"])
 def test_runs_of_fractions_and_dots_never_raise(text: str) -> None:
     understand(text, Channel.DM)
+
+
+@pytest.mark.parametrize("count", ["inf", "nan", "1e400"])
+@pytest.mark.parametrize(
+    "template", ["{} GPUs 10 hours", "2 nodes x {} GPUs 10 hours", "batch {} 10 hours"]
+)
+def test_counts_that_are_not_finite_are_not_read_as_counts(template: str, count: str) -> None:
+    query = understand(template.format(count), Channel.DM)
+    assert query.num_gpus in (None, 2)
+    assert query.batch_fp32 is None and query.batch_amp is None
