@@ -1,4 +1,4 @@
-"""The bot's database: language preferences, thread context, event dedupe.
+"""The bot's database: language preferences, thread context, event dedupe, team records.
 
 Everything a replica must share with the others lives here, so the Slack app
 itself stays stateless and scales out behind a load balancer. SQLite by
