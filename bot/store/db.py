@@ -141,25 +141,12 @@ class Store:
 
     # -- users --------------------------------------------------------------
 
-    def lang_preference(self, team_id: str, user_id: str) -> Lang | None:
-        with self.engine.connect() as connection:
-            value = connection.execute(
-                select(user_prefs.c.lang).where(
-                    user_prefs.c.team_id == team_id, user_prefs.c.user_id == user_id
-                )
-            ).scalar_one_or_none()
-        return Lang(value) if value else None
-
     def set_lang_preference(self, team_id: str, user_id: str, lang: Lang) -> None:
         self._upsert(
             user_prefs,
             {"team_id": team_id, "user_id": user_id},
             {"lang": lang.value, "updated_at": _now()},
         )
-
-    def cached_locale(self, team_id: str, user_id: str) -> CachedLocale | None:
-        """The last users.info answer, or None when it was never asked."""
-        return self.user_language(team_id, user_id)[1]
 
     def user_language(self, team_id: str, user_id: str) -> tuple[Lang | None, CachedLocale | None]:
         """The user's chosen language and cached Slack locale, in one query."""

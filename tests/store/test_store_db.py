@@ -57,24 +57,24 @@ def test_old_event_ids_are_forgotten(store):
 
 
 def test_language_preference_round_trip_per_user(store):
-    assert store.lang_preference("T1", "U1") is None
+    assert store.user_language("T1", "U1")[0] is None
     store.set_lang_preference("T1", "U1", Lang.AR)
     store.set_lang_preference("T1", "U2", Lang.EN)
     store.set_lang_preference("T1", "U1", Lang.EN)
     store.set_lang_preference("T2", "U1", Lang.AR)
-    assert store.lang_preference("T1", "U1") is Lang.EN
-    assert store.lang_preference("T1", "U2") is Lang.EN
-    assert store.lang_preference("T2", "U1") is Lang.AR
+    assert store.user_language("T1", "U1")[0] is Lang.EN
+    assert store.user_language("T1", "U2")[0] is Lang.EN
+    assert store.user_language("T2", "U1")[0] is Lang.AR
 
 
 def test_locale_cache_keeps_the_choice_and_the_time(store):
     store.set_lang_preference("T1", "U1", Lang.AR)
     store.cache_locale("T1", "U1", "en-GB")
-    cached = store.cached_locale("T1", "U1")
+    cached = store.user_language("T1", "U1")[1]
     assert cached.locale == "en-GB"
     assert abs((datetime.now(UTC) - cached.checked_at).total_seconds()) < 60
-    assert store.lang_preference("T1", "U1") is Lang.AR  # caching the locale kept the choice
-    assert store.cached_locale("T1", "U9") is None
+    assert store.user_language("T1", "U1")[0] is Lang.AR  # caching the locale kept the choice
+    assert store.user_language("T1", "U9")[1] is None
 
 
 def test_thread_time_upserts_under_concurrency(store):
@@ -90,7 +90,7 @@ def test_thread_time_upserts_under_concurrency(store):
 def test_preferences_survive_a_new_connection(database_url, store):
     store.set_lang_preference("T1", "U1", Lang.AR)
     store.engine.dispose()
-    assert connect(database_url).lang_preference("T1", "U1") is Lang.AR
+    assert connect(database_url).user_language("T1", "U1")[0] is Lang.AR
 
 
 def test_bolt_oauth_stores_work_on_the_migrated_schema(store):
