@@ -256,8 +256,8 @@ class _Words:
             Reason.TIME_NOT_POSITIVE: _("The FP32 training time must be greater than zero."),
             Reason.NOT_FINITE: _("That number is not finite: give a real FP32 time."),
             Reason.TOO_LARGE: _(
-                "That number is too large: the FP32 time must be under 100 years "
-                "and the ratio realistic."
+                "That number is too large: the FP32 time must be under 100 years, the "
+                "ratio realistic, and parameter counts, GPU counts and prices those of a real job."
             ),
             Reason.NO_NUMBERS: _("I need the FP32 training time to estimate anything."),
         }.get(reason, _("I could not read an estimate request."))

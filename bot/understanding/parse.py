@@ -48,6 +48,11 @@ from bot.understanding.tokens import ARABIC, NUM, WORD, Token, tokenize
 MAX_CHARS = MAX_MESSAGE_CHARS  # the limit the too_long reply quotes
 MAX_HOURS = 876_000.0  # 100 years
 MAX_RATIO = 1_000.0  # anything above is not a mixed-precision speed-up
+# Setup numbers beyond any real job (the largest models have ~1e13 parameters,
+# the largest clusters ~1e6 GPUs): refused as too_large rather than computed with.
+MAX_PARAMS = 1e15
+MAX_GPUS = 10_000_000
+MAX_PRICE = 1e9  # per hour
 
 _UNITS = {
     "sec": TimeUnit.MINUTES,
@@ -76,7 +81,19 @@ def understand(text: str, channel: Channel, *, preferred_lang: Lang | None = Non
         # the records service answers it; here it must never become an estimate.
         return Query(intent=_COMMAND_INTENTS[type(command)], lang=command.lang)
     tokens = merge_number_words(tokenize(normalise(text)))
-    return _Reading(tokens, channel, preferred_lang).query()
+    return _refuse_absurd_setup(_Reading(tokens, channel, preferred_lang).query())
+
+
+def _refuse_absurd_setup(query: Query) -> Query:
+    """A parameter count, GPU count or price no real job has is too_large (convention 10)."""
+    absurd = (
+        (query.params is not None and query.params > MAX_PARAMS)
+        or (query.num_gpus is not None and query.num_gpus > MAX_GPUS)
+        or (query.price is not None and query.price.amount > MAX_PRICE)
+    )
+    if not absurd or query.reason is not None:
+        return query
+    return query.model_copy(update={"reason": Reason.TOO_LARGE})
 
 
 _COMMAND_INTENTS = {

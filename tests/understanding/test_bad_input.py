@@ -151,3 +151,26 @@ def test_counts_that_are_not_finite_are_not_read_as_counts(template: str, count:
     query = understand(template.format(count), Channel.DM)
     assert query.num_gpus in (None, 2)
     assert query.batch_fp32 is None and query.batch_amp is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "memory 1e40",
+        "memory 1e308 params adam on A100",
+        "10 hours ratio 2 at $1e30 per GPU hour",
+        "1e308 GPUs ResNet-50 2 days",
+        "ذاكرة 1e40 معامل",
+    ],
+)
+def test_absurd_setup_numbers_are_too_large_not_a_crash(text: str) -> None:
+    from bot.conversation import answer, to_json
+
+    got = to_json(answer(text, Channel.DM))
+    assert (got["kind"], got["reason"]) == ("error", "too_large")
+    assert "too large" in got["text"] or "كبير جدًا" in got["text"]
+
+
+def test_real_setup_numbers_stay_readable() -> None:
+    query = understand("memory 175B adam on 1024 GPUs", Channel.DM)
+    assert query.reason is None and query.params == pytest.approx(175e9)
