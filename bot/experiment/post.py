@@ -10,8 +10,6 @@ unless the store returned the new record.
 
 from __future__ import annotations
 
-import os
-
 from bot.experiment.report import Report
 
 RECORD_PREFIX = "/mpestimate record"
@@ -19,10 +17,16 @@ RECORD_PREFIX = "/mpestimate record"
 
 def post(report: Report, team_id: str | None, user_id: str) -> tuple[bool, str]:
     """(saved, message). The database URL is never echoed: it may hold a password."""
-    url = os.environ.get("DATABASE_URL")
-    if not url:
+    from bot.settings import SettingsError, load_settings
+
+    try:
+        settings = load_settings()
+    except SettingsError as exc:  # names the setting, never its value
+        return False, f"not saved: {exc}"
+    if "database_url" not in settings.model_fields_set:
         return False, ("not saved: --post needs DATABASE_URL (the bot's database) in the "
-                       "environment; or paste the line above into Slack")
+                       "environment or .env; or paste the line above into Slack")
+    url = settings.database_url.get_secret_value()
     if not team_id:
         return False, "not saved: --post needs --team (the Slack workspace id, e.g. T0123ABCD)"
     if report.environment.device != "cuda":

@@ -7,6 +7,7 @@ start with a message naming it (never its value), before anything connects.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from enum import StrEnum
 
 from bot.settings import Settings, SettingsError, load_settings
@@ -71,7 +72,7 @@ def run_socket() -> int:
     return run_socket_mode(settings)
 
 
-def run_auto(console: callable) -> int:
+def run_auto(console: Callable[[], int]) -> int:
     """Socket Mode, HTTP or ``console()``, whichever the settings allow; says which."""
     settings = _settings()
     if settings is None:

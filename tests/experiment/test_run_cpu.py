@@ -168,7 +168,8 @@ def test_post_never_claims_success_it_did_not_have(capsys, monkeypatch):
     assert "not saved: CPU measurements are not recorded" in err and "secret" not in err
 
 
-def test_post_saves_a_gpu_result_through_the_bots_store(capsys, monkeypatch, tmp_path):
+@pytest.mark.parametrize("source", ["environment", ".env"])
+def test_post_saves_a_gpu_result_through_the_bots_store(capsys, monkeypatch, tmp_path, source):
     from bot.experiment.post import post
     from bot.experiment.report import record_line, time_stats
     from bot.store import connect
@@ -182,7 +183,12 @@ def test_post_saves_a_gpu_result_through_the_bots_store(capsys, monkeypatch, tmp
         "environment": env, "baseline": base, "mixed": mixed,
         "record_line": record_line("BERT", env, mixed, base, 8)})
     url = f"sqlite:///{tmp_path / 'bot.db'}"
-    monkeypatch.setenv("DATABASE_URL", url)
+    if source == "environment":
+        monkeypatch.setenv("DATABASE_URL", url)
+    else:  # the bot's settings read .env too, and so does --post
+        monkeypatch.delenv("DATABASE_URL", raising=False)
+        monkeypatch.chdir(tmp_path)
+        (tmp_path / ".env").write_text(f"DATABASE_URL={url}\n")
     saved, message = post(gpu_report, "T1", "U42")
     assert saved, message
     assert "tmp" not in message  # the URL is never echoed
