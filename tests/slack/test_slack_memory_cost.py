@@ -1,0 +1,43 @@
+"""Memory and cost questions through Slack, end to end, in both languages."""
+
+from __future__ import annotations
+
+from slackmsg import block_text
+
+ARABIC_LETTERS = set("ابتثجحخدذرزسشصضطظعغفقكلمنهوي")
+
+
+def _answer(bot, text: str) -> dict:
+    before = len(bot.slack.responses())
+    sent = bot.client.command(text, response_url=bot.slack.response_url())
+    assert sent.status == 200 and sent.body == ""
+    return bot.slack.wait(bot.slack.responses, before + 1)[-1].body
+
+
+def test_memory_question_in_english(bot):
+    message = _answer(bot, "memory 7B adam on A100 80GB")
+    shown = message["text"] + block_text(message)
+    assert "16 bytes per parameter" in shown and "112 GB" in shown
+    assert "Does not fit" in shown and "2 GPUs" in shown
+    assert not ARABIC_LETTERS & set(message["text"])  # (the language button reads العربية)
+
+
+def test_memory_question_in_arabic(bot):
+    message = _answer(bot, "كم ذاكرة يحتاج نموذج 340M مع adam على A100 40GB")
+    shown = message["text"] + block_text(message)
+    assert ARABIC_LETTERS & set(shown)
+    assert "5.44" in shown or "٥٫٤٤" in shown  # 340M x 16 bytes
+
+
+def test_cost_in_dollars(bot):
+    message = _answer(bot, "100h ratio 2 at $2.5 per GPU-hour on 8 GPUs")
+    shown = message["text"] + block_text(message)
+    assert "$2,000.00" in shown and "$1,000.00" in shown
+
+
+def test_cost_in_riyals_in_arabic(bot):
+    message = _answer(bot, "التدريب ١٠٠ ساعة والمعامل ٢ بسعر ١٠ ريال للساعة")
+    shown = message["text"] + block_text(message)
+    assert ARABIC_LETTERS & set(shown)
+    assert "1,000.00" in shown and "500.00" in shown and "ر.س" in shown
+    assert "$" not in shown  # no exchange rates: the answer keeps the user's currency
