@@ -240,6 +240,33 @@ def mark_context(tokens: list[Token], *, sizes_are_params: bool = False) -> Cont
     return ctx
 
 
+def _date_or_clock(tokens: list[Token], i: int) -> bool:
+    """ "10:30", "10:30:15", "01/05/2024", "2024-05-01": marks the numbers after ``i``.
+
+    Numbers glued by ":" or "/" are a clock time or a date; glued by "-" only
+    when there are three of them ("12-15h" is a range, "2024-05-01" a date).
+    """
+    chain: list[Token] = []
+    seps: set[str] = set()
+    j = i + 1
+    while j + 1 < len(tokens):
+        sep, num = tokens[j], tokens[j + 1]
+        if not (
+            sep.kind == SYM and sep.glued and sep.text in ":/-" and num.kind == NUM and num.glued
+        ):
+            break
+        if num.suffix or (seps and sep.text not in seps):
+            break
+        seps.add(sep.text)
+        chain.append(num)
+        j += 2
+    if not chain or (seps == {"-"} and len(chain) < 2):
+        return False
+    for num in chain:
+        num.role = num.role or "date"
+    return True
+
+
 def _classify(tokens: list[Token], i: int) -> str:
     """What a setup number is ("gpus", "batch", "date", ...), or "" when it may be a value."""
     tok = tokens[i]
@@ -273,17 +300,14 @@ def _classify(tokens: list[Token], i: int) -> str:
     if _currency_after(tokens, i) or _word_in(prev, CURRENCIES):
         return "price"
     # Clock times, dates, ids, products like 224x224.
-    if nxt is not None and nxt.kind == SYM and nxt.glued and nxt.text in ":/":
-        after = _at(tokens, i + 2)
-        if after is not None and after.kind == NUM and after.glued:
-            after.role = "date"
-            return "date"
+    if _date_or_clock(tokens, i):
+        return "date"
     if prev is not None and prev.kind == SYM and prev.text in "#@" and tok.glued:
         return "id"
     if _word_in(nxt, CLOCK_WORDS) or _word_in(prev, MONTHS) or _word_in(nxt, MONTHS):
         return "date"
-    if prev is not None and prev.text in ("at",):
-        return "clock"
+    if prev is not None and prev.text in ("at",) and not _is_time_unit(nxt):
+        return "clock"  # "at 10", but "clocks in at 14 hr" is a duration
     if (
         prev is not None
         and prev.kind == WORD

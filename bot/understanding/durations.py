@@ -171,6 +171,7 @@ def find_durations(tokens: list[Token]) -> list[Quantity]:
         q.excluded = _excluded(tokens, i, j)
         partner = _range_partner(tokens, i, smallest)
         if partner is not None:
+            partner.excluded = partner.excluded or q.excluded  # "5-6 days ago"
             found.append(partner)
         found.append(q)
         for t in tokens[i:j]:

@@ -680,6 +680,8 @@ MULTIPLE_WORDS = {  # words that are a multiple by themselves
     "ضعف": 2.0,
     "ضعفين": 2.0,
     "ضعفي": 2.0,
+    "يضاعف": 2.0,  # "تضاعف السرعة", "بيضاعف السرعة": doubles the speed
+    "تضاعف": 2.0,
 }
 MULTIPLE_PLURALS = frozenset({"اضعاف", "ضعف"})  # N اضعاف = N
 DIVIDE_WORDS = frozenset(
