@@ -272,6 +272,8 @@ def _classify(tokens: list[Token], i: int) -> str:
     tok = tokens[i]
     nxt, prev = _at(tokens, i + 1), _at(tokens, i - 1)
     suffix = tok.suffix.lstrip("-")
+    if prev is not None and prev.text == "±":
+        return "tolerance"  # "10h ±1h", "(±10%)": an error bar, never a value
     if not suffix and nxt is not None and nxt.text == "x":
         after = _at(tokens, i + 2)
         if after is not None and after.kind == NUM:
@@ -281,6 +283,8 @@ def _classify(tokens: list[Token], i: int) -> str:
                 return "nodes"
             after.role = after.role or "count"
             return "count"
+        if after is not None and after.role == "gpu":
+            return "gpus"  # "2 x A100"
     if suffix in PARAM_SUFFIXES and (_word_in(nxt, COUNT_NOUNS) or _word_in(nxt, PARAM_NOUNS)):
         return "params"  # "340M params": millions, not minutes
     if suffix in EN_UNITS or (suffix == "x" and not _count_after(tokens, i + 1)):

@@ -85,6 +85,14 @@ def _piece(tokens: list[Token], i: int) -> tuple[float, str, int, bool] | None:
         unit = unit_of(tokens[i + 1] if i + 1 < n else None)
         if unit and unit[1] != 2:
             return tok.value, unit[0], i + 2, True
+        # "three quarters of an hour", "ثلاث ارباع الساعه"
+        frac = _fraction(tokens[i + 1]) if i + 1 < n else None
+        if frac:
+            k = i + 2 + (_text(tokens, i + 2) == "of")
+            k += _text(tokens, k) in ("a", "an")
+            unit = unit_of(tokens[k] if k < n else None, allow_article=True)
+            if unit and unit[1] != 2:
+                return tok.value * frac, unit[0], k + 1, True
         # "2 and a half hours"
         if _text(tokens, i + 1) == "and" and i + 3 < n:
             k = i + 2 + (_text(tokens, i + 2) in ("a", "an"))

@@ -133,6 +133,11 @@ FRACTIONS: dict[str, float] = {
     "نصف": 0.5,
     "ربع": 0.25,
     "ثلث": 1 / 3,
+    # Plurals after a count: "three quarters of an hour", "two thirds of the time".
+    "quarters": 0.25,
+    "thirds": 1 / 3,
+    "ارباع": 0.25,
+    "اثلاث": 1 / 3,
 }
 
 INFINITY_WORDS = frozenset({"inf", "infinity", "infinite", "∞", "نهايه", "لانهايه", "مالانهايه"})
@@ -486,6 +491,7 @@ DURATION_EXCLUDERS_BEFORE = frozenset(
 DURATION_EXCLUDERS_AFTER = frozenset(
     [
         "ago",
+        "budget",
         "left",
         "remaining",
         "later",

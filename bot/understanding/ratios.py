@@ -159,17 +159,22 @@ def _at(tokens: list[Token], i: int) -> tuple[float, int] | None:
     if tok.kind == NUM:
         suffix = tok.suffix
         if suffix == "x" or suffix.lstrip("-") in FOLD_WORDS:
-            return tok.value, i + 1
+            return _of_speed(tokens, tok.value, i + 1)
         if suffix:
             return None
         if i and tokens[i - 1].kind == SYM and tokens[i - 1].text == "x":
-            return tok.value, i + 1
+            return _of_speed(tokens, tok.value, i + 1)
         if i and tokens[i - 1].text in ("by", "علي"):
             before, _ = _clause(tokens, i - 1, 4, 0)
             if any(_has(t, DIVIDE_WORDS) for t in before):  # "divides the time by 3"
                 return tok.value, i + 1
         if nxt is not None and (nxt.text in FOLD_WORDS or (nxt.text == "x" and nxt.kind == WORD)):
-            return tok.value, i + 2
+            return _of_speed(tokens, tok.value, i + 2)
+        frac = _fraction_of(nxt)
+        if frac:  # "two thirds of the time", "three quarters less time"
+            meaning = _meaning(tokens, i, i + 2)
+            if meaning in (LESS, REMAIN):
+                return percent_to_ratio(tok.value * frac * 100, meaning), i + 2
         if nxt is not None and (nxt.text in PERCENT_WORDS or (nxt.kind == SYM and nxt.text == "%")):
             meaning = _meaning(tokens, i, i + 2)
             return (percent_to_ratio(tok.value, meaning), i + 2) if meaning else None
@@ -206,17 +211,29 @@ def _at(tokens: list[Token], i: int) -> tuple[float, int] | None:
     if multiple:
         sign = _speed_direction(tokens, i, i + 1, default=tok.script == ARABIC)
         return (multiple if sign > 0 else 1 / multiple, i + 1) if sign else None
-    frac = (
-        FRACTIONS.get(lookup(tok.text, FRACTIONS) or "")
-        if tok.script == ARABIC
-        else FRACTIONS.get(tok.text)
-    )
+    frac = _fraction_of(tok)
     if frac:
         start = i - 1 if i and tokens[i - 1].text in ("a", "one") else i
         meaning = _meaning(tokens, start, i + 1)
         if meaning in (LESS, REMAIN):
             return percent_to_ratio(frac * 100, meaning), i + 1
     return None
+
+
+def _fraction_of(tok: Token | None) -> float | None:
+    if tok is None or tok.kind != WORD:
+        return None
+    if tok.script == ARABIC:
+        return FRACTIONS.get(lookup(tok.text, FRACTIONS) or "")
+    return FRACTIONS.get(tok.text)
+
+
+def _of_speed(tokens: list[Token], value: float, end: int) -> tuple[float, int]:
+    """ "2x" is a speed-up, but "2x slower" / "2x longer" / "2x as long" multiply the time."""
+    _, after = _clause(tokens, end - 1, 0, 2)
+    if value and any(_has(t, SLOW_CUES) for t in after):
+        return 1 / value, end
+    return value, end
 
 
 def _with_half(tokens: list[Token], j: int, value: float) -> tuple[float, int]:

@@ -58,6 +58,8 @@ CASES = [
     ("mixed precision gave a 2.3x speed up over fp32 (which took 23 hours)", "dm", est(23, 2.3)),
     ("FP32 takes 10 hours; with AMP it takes 6 hours", "dm", est(10, 10 / 6)),
     ("fp32: 3 hrs 20 mins, amp: 1.25x", "dm", est(10 / 3, 1.25)),
+    ("fp32 three quarters of an hour, ratio 1.5", "dm", est(0.75, 1.5)),
+    ("fp32 12h and with AMP it takes two thirds of the time", "dm", est(12, 1.5)),
     ("training would take forty-eight hours in fp32, amp gives 1.5x", "dm", est(48, 1.5)),
     # ---------------------------------------------------------------- English, traps
     (
@@ -84,6 +86,10 @@ CASES = [
     ("Deadline in 3 days. FP32 run: 4 days. AMP 2x, will we make it?", "dm", est(96, 2)),
     ("kicked off 01/05/2024 at 09:15:30; fp32 needs 10h, ratio 2", "dm", est(10, 2)),
     ("the last FP32 run, 5-6 days ago, took 30 hours; speedup 1.5", "dm", est(30, 1.5)),
+    ("fp32 ~10h (±10%), amp 2x", "dm", est(10, 2)),
+    ("fp32 takes 10h ±1h, amp gives 1.5x", "dm", est(10, 1.5)),
+    ("fp32 needs 10 hours and we have 6 hours of budget, ratio 2", "dm", est(10, 2)),
+    ("fp32 takes 10h; amp 1.5x on 2 x A100, v2.0 of our code", "dm", est(10, 1.5)),
     ("fp32 takes 2 or 3 days, amp 2x", "dm", err("ambiguous")),
     ("speedup somewhere between 1.5 and 2, fp32 is 30 hours", "dm", err("ambiguous")),
     ("72 2 3", "command", err("ambiguous")),
@@ -110,6 +116,8 @@ CASES = [
     ("The FP32 baseline is 1 day 4 hrs", "dm", rng(28)),
     # ---------------------------------------------------------------- English, errors / help
     ("fp32 12 hours, AMP is 25% slower on this card", "dm", err("ratio_below_one")),
+    ("fp32 10h but amp is 2x slower on our old K80", "dm", err("ratio_below_one")),
+    ("fp32 8h; the amp run took 1.5x as long", "dm", err("ratio_below_one")),
     ("fp32 time 0.0 hours ratio 2", "dm", err("time_not_positive")),
     ("fp32 1e9 hours, ratio 2", "dm", err("too_large")),
     ("how long will mixed precision take for my GPT-2 run on 8 H100s?", "dm", err("no_numbers")),
@@ -125,6 +133,7 @@ CASES = [
     ("ربع ساعة تدريب بـFP32، والتسريع ٢", "dm", est(0.25, 2, "ar")),
     ("التدريب ساعة وربع والنسبة ٢", "dm", est(1.25, 2, "ar")),
     ("التدريب ٣ ساعات و٢٠ دقيقة والنسبة ٢", "dm", est(10 / 3, 2, "ar")),
+    ("التدريب ثلاث ارباع الساعة والنسبة ٢", "dm", est(0.75, 2, "ar")),
     ("ساعتين وربع بـFP32، والـAMP ضعف السرعة", "dm", est(2.25, 2, "ar")),
     ("التدريب ١٬٥٠٠ دقيقة والنسبة ٢", "dm", est(25, 2, "ar")),
     ("٢٠ ساعة ×١٫٥", "command", est(20, 1.5, "ar")),
