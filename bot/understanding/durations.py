@@ -177,6 +177,10 @@ def find_durations(tokens: list[Token]) -> list[Quantity]:
             smallest, strong, j = u2, strong or s2, j2
         q = Quantity(hours / UNIT_HOURS[smallest], smallest, i, j, strong)
         q.excluded = _excluded(tokens, i, j)
+        prev = found[-1] if found else None
+        if prev is not None and prev.end == i - 1 and _text(tokens, i - 1) in RANGE_JOINERS:
+            # "يوم أو يومين", "a week or 2 weeks": two candidates, both as written.
+            prev.strong = q.strong = True
         partner = _range_partner(tokens, i, smallest)
         if partner is not None:
             partner.excluded = partner.excluded or q.excluded  # "5-6 days ago"

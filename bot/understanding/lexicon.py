@@ -792,6 +792,8 @@ PCT_REMAIN = frozenset(
         "يصير",
         "ينخفض",
         "تنخفض",
+        "يخلي",  # "بيخلي الوقت النص": makes the time half
+        "تخلي",
     ]
 )
 PCT_MORE = frozenset(
@@ -804,6 +806,8 @@ PCT_MORE = frozenset(
         "adds",
         "تزيد",
         "يزيد",
+        "يزود",
+        "تزود",
         "زياده",
         "اطول",
     ]

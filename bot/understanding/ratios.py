@@ -42,6 +42,8 @@ _CATEGORIES = (
     (SLOWER, PCT_SLOWER),
     (MORE, PCT_MORE),
 )
+# "by" between a cue and its percentage: the amount removed, not what remains.
+_BY_WORDS = frozenset({"by", "بنسبه", "بمقدار", "ب"})
 _AFTER_CATEGORIES = (
     (FASTER, PCT_FASTER),
     (SLOWER, PCT_SLOWER),
@@ -101,9 +103,13 @@ def _meaning(tokens: list[Token], i: int, end: int) -> str | None:
                 if meaning == MORE and any(_has(t, SPEED_CUES) for t in after):
                     return FASTER
                 return meaning
-    for tok in before:
+    for k, tok in enumerate(before):
         for meaning, table in _CATEGORIES:
             if _has(tok, table):
+                if meaning == MORE and _said_of_speed(before[k + 1 :]):
+                    return FASTER  # "throughput increases 30%", "السرعة بتزيد ٥٠٪"
+                if meaning == REMAIN and any(t.text in _BY_WORDS for t in before[:k]):
+                    return LESS  # "drops by 40%" (not "drops to 40%"), "ينخفض بنسبة ٤٠٪"
                 return meaning
     if after and after[0].text in ("of", "من"):
         return REMAIN
@@ -112,6 +118,16 @@ def _meaning(tokens: list[Token], i: int, end: int) -> str | None:
     if any(_has(t, RATIO_LABELS) for t in before):
         return FASTER
     return None
+
+
+def _said_of_speed(earlier: list[Token]) -> bool:
+    """Whether the nearest subject before an increase is a speed rather than a time."""
+    for tok in earlier:
+        if _has(tok, TIME_NOUNS):
+            return False
+        if _has(tok, SPEED_CUES) or _has(tok, PCT_FASTER):
+            return True
+    return False
 
 
 def _speed_direction(tokens: list[Token], i: int, end: int, default: bool) -> float | None:
