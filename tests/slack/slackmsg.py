@@ -8,6 +8,22 @@ TEAM = "T0TEAM"
 BOT_USER = "U0BOT"
 
 
+def mention_event(text: str, *, ts: str, thread_ts: str | None = None, **extra) -> dict:
+    """An ``app_mention`` event as Slack sends it for Alice in #general."""
+    event = {
+        "type": "app_mention",
+        "user": "U0ALICE",
+        "text": f"<@{BOT_USER}> {text}",
+        "ts": ts,
+        "channel": "C0GENERAL",
+        "event_ts": ts,
+        **extra,
+    }
+    if thread_ts:
+        event["thread_ts"] = thread_ts
+    return event
+
+
 def buttons(message: dict) -> list[dict]:
     """Every button in a sent message's blocks."""
     return [

@@ -7,24 +7,9 @@ import logging
 import time
 import urllib.request
 
-from slackmsg import BOT_TOKEN, BOT_USER, SIGNING_SECRET, block_text
+from slackmsg import BOT_TOKEN, SIGNING_SECRET, block_text, mention_event
 
 ARABIC_LETTERS = set("ابتثجحخدذرزسشصضطظعغفقكلمنهوي")
-
-
-def _mention(text: str, *, ts: str, thread_ts: str | None = None, **extra) -> dict:
-    event = {
-        "type": "app_mention",
-        "user": "U0ALICE",
-        "text": f"<@{BOT_USER}> {text}",
-        "ts": ts,
-        "channel": "C0GENERAL",
-        "event_ts": ts,
-        **extra,
-    }
-    if thread_ts:
-        event["thread_ts"] = thread_ts
-    return event
 
 
 def _dm(text: str, *, ts: str = "1700000000.000100", **extra) -> dict:
@@ -60,7 +45,7 @@ def test_healthz_reports_the_database(bot):
 def test_mention_is_answered_in_its_thread_and_a_follow_up_reuses_the_time(bot):
     assert (
         bot.client.event(
-            _mention("100 hours, ratio 2", ts="1700000000.000100"), event_id="Ev01"
+            mention_event("100 hours, ratio 2", ts="1700000000.000100"), event_id="Ev01"
         ).status
         == 200
     )
@@ -68,7 +53,7 @@ def test_mention_is_answered_in_its_thread_and_a_follow_up_reuses_the_time(bot):
     assert first.body["channel"] == "C0GENERAL"
     assert first.body["thread_ts"] == "1700000000.000100"
     assert "50" in first.body["text"] and first.body["blocks"]
-    follow_up = _mention(
+    follow_up = mention_event(
         "and with ratio 2.5?", ts="1700000000.000200", thread_ts="1700000000.000100"
     )
     bot.client.event(follow_up, event_id="Ev02")
@@ -79,11 +64,11 @@ def test_mention_is_answered_in_its_thread_and_a_follow_up_reuses_the_time(bot):
 
 def test_arabic_follow_up_in_a_thread(bot):
     bot.client.event(
-        _mention("التدريب يستغرق ١٠٠ ساعة ونسبة التسريع ٢", ts="1700000001.000100"), event_id="Ev11"
+        mention_event("التدريب يستغرق ١٠٠ ساعة ونسبة التسريع ٢", ts="1700000001.000100"), event_id="Ev11"
     )
     bot.slack.wait(lambda: _posts(bot))
     bot.client.event(
-        _mention("وبنسبة ٢٫٥؟", ts="1700000001.000200", thread_ts="1700000001.000100"),
+        mention_event("وبنسبة ٢٫٥؟", ts="1700000001.000200", thread_ts="1700000001.000100"),
         event_id="Ev12",
     )
     reply = bot.slack.wait(lambda: _posts(bot), 2)[-1]
@@ -104,7 +89,7 @@ def test_bot_messages_edits_and_deletions_are_ignored(bot):
     bot.client.event(_dm("100 2", subtype="bot_message", bot_id="B0OTHER"), event_id="Ev32")
     bot.client.event(_dm("", subtype="message_changed", message={"text": "100 2"}), event_id="Ev33")
     bot.client.event(_dm("", subtype="message_deleted"), event_id="Ev34")
-    bot.client.event(_mention("100 2", ts="1700000002.1", bot_id="B0OTHER"), event_id="Ev35")
+    bot.client.event(mention_event("100 2", ts="1700000002.1", bot_id="B0OTHER"), event_id="Ev35")
     bot.client.event(_dm("100 2", ts="1700000002.2"), event_id="Ev36")  # the one to answer
     bot.slack.wait(lambda: _posts(bot))
     time.sleep(0.3)

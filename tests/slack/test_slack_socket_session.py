@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 from aiohttp import WSMsgType, web
-from slackmsg import BOT_TOKEN, BOT_USER, TEAM, block_text
+from slackmsg import BOT_TOKEN, BOT_USER, TEAM, block_text, mention_event
 
 APP_TOKEN = "xapp-1-A0APP-1234-socketmodeapptoken"
 ARABIC_LETTERS = set("ابتثجحخدذرزسشصضطظعغفقكلمنهوي")
@@ -176,14 +176,7 @@ def _mention(text: str, ts: str) -> dict:
         "token": "legacy-verification-token",
         "team_id": TEAM,
         "api_app_id": "A0APP",
-        "event": {
-            "type": "app_mention",
-            "user": "U0ALICE",
-            "text": f"<@{BOT_USER}> {text}",
-            "ts": ts,
-            "channel": "C0GENERAL",
-            "event_ts": ts,
-        },
+        "event": mention_event(text, ts=ts),
         "type": "event_callback",
         "event_id": "Ev0SOCKET1",
         "event_time": int(time.time()),
