@@ -44,6 +44,8 @@ class Intent(StrEnum):
     RECORD = "record"  # "/mpestimate record ..." stores a team measurement
     HISTORY = "history"  # "/mpestimate history [page]" lists team measurements
     DELETE_RECORD = "delete_record"  # "/mpestimate delete 12"
+    # "what speedup for BERT on A100?": the predicted ratio alone, no FP32 time needed.
+    RATIO = "ratio"
 
 
 class Reason(StrEnum):
@@ -75,6 +77,7 @@ class Kind(StrEnum):
     HELP = "help"
     ERROR = "error"
     MEMORY = "memory"
+    RATIO = "ratio"  # the predicted ratio and its range, asked without an FP32 time
 
 
 class TimeUnit(StrEnum):
@@ -96,13 +99,42 @@ HOURS_PER_UNIT: dict[TimeUnit, float] = {
 # Canonical names shared by the understanding layer (which maps spellings to
 # them) and the advice layer (which maps them to published measurements).
 GPU_NAMES: tuple[str, ...] = (
-    "P100", "V100", "T4", "RTX 2080 Ti", "RTX 3090", "A10", "A100", "RTX 4090",
-    "L4", "L40S", "H100", "H200", "B200", "MI250X", "MI300X",
+    "P100",
+    "V100",
+    "T4",
+    "RTX 2080 Ti",
+    "RTX 3090",
+    "A10",
+    "A100",
+    "RTX 4090",
+    "L4",
+    "L40S",
+    "H100",
+    "H200",
+    "B200",
+    "MI250X",
+    "MI300X",
 )
 MODEL_NAMES: tuple[str, ...] = (
-    "ResNet-50", "BERT", "GPT-2", "Transformer", "Mask R-CNN", "SSD", "UNet",
-    "Tacotron2", "Transformer-XL", "GNMT", "Jasper", "FastSpeech", "NCF",
-    "Wide&Deep", "DLRM", "EfficientNet", "WaveGlow", "V-Net", "SE3-Transformer",
+    "ResNet-50",
+    "BERT",
+    "GPT-2",
+    "Transformer",
+    "Mask R-CNN",
+    "SSD",
+    "UNet",
+    "Tacotron2",
+    "Transformer-XL",
+    "GNMT",
+    "Jasper",
+    "FastSpeech",
+    "NCF",
+    "Wide&Deep",
+    "DLRM",
+    "EfficientNet",
+    "WaveGlow",
+    "V-Net",
+    "SE3-Transformer",
 )
 
 

@@ -66,6 +66,9 @@ def advise(query: Query, team_records: Sequence[Record] = ()) -> Advice:
     if query.intent in (Intent.RECORD, Intent.HISTORY, Intent.DELETE_RECORD):
         # Answered by the records service; here only a pointer, never numbers.
         return Advice(kind=Kind.HELP, facts={"team_command": query.intent.value})
+    if query.intent is Intent.RATIO:
+        setup = _setup(query)
+        return _ratio(query, predict(setup, team_records) if team_records else predict(setup))
     if query.intent is not Intent.ESTIMATE:
         return Advice(kind=Kind.HELP)
     if query.fp32 is None:
@@ -195,6 +198,30 @@ def _preset(query: Query, fp32_hours: float, prediction: Prediction) -> Advice:
         facts=_facts(query),
         factors=_factors(prediction),
         **_savings(fp32_hours, mp_hours),
+    )
+
+
+def _ratio(query: Query, prediction: Prediction) -> Advice:
+    """The predicted ratio alone: what to divide the FP32 time by, once the user has it."""
+    notes = [Note.ADD_FP32_TIME]
+    if prediction.basis in ("typical", "modelled"):
+        notes.append(Note.NO_MEASUREMENT)
+    notes += [n for n in _notes(query, prediction.ratio) if n is not Note.THEORETICAL]
+    return Advice(
+        kind=Kind.RATIO,
+        ratio=prediction.ratio,
+        ratio_low=prediction.low,
+        ratio_high=prediction.high,
+        gpu=query.gpu,
+        model=query.model,
+        basis=str(prediction.basis),
+        sources=list(prediction.sources),
+        family=prediction.family or query.family,
+        precision=prediction.precision or query.precision,
+        baseline=prediction.baseline or query.baseline,
+        notes=notes,
+        facts=_facts(query),
+        factors=_factors(prediction),
     )
 
 

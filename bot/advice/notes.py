@@ -33,6 +33,8 @@ class Note(StrEnum):
     WHICH_NUMBER = "which_number"
     # "lang ar|en" stored a language preference.
     LANG_SET = "lang_set"
+    # A ratio asked for alone: give the FP32 time to turn it into hours.
+    ADD_FP32_TIME = "add_fp32_time"
     # A price came with the question but no cost can be made of it (unknown currency).
     PRICE_UNREADABLE = "price_unreadable"
 

@@ -693,8 +693,10 @@ def _log_interval(
     low, high = fitted.band(ctx.family, setup.model)
     if _memory_bound_unmeasured(setup, ctx, fitted):
         centre += MEMORY_BOUND_SHIFT
-    # A family none of whose neighbours were measured (recommender, graph) is a guess.
-    unmeasured_group = f"g:{FAMILY_GROUP.get(ctx.family or '')}" not in model.coefficients
+    # A family none of whose neighbours were measured (recommender, graph) is a guess;
+    # no family at all is not: the pooled band already spans every measured group.
+    group = FAMILY_GROUP.get(ctx.family or "")
+    unmeasured_group = group is not None and f"g:{group}" not in model.coefficients
     for extrapolating in (spec.name not in {gpu for gpu, _ in REFERENCE_SETUPS}, unmeasured_group):
         if extrapolating:
             low -= math.log(EXTRAPOLATION_SPREAD)

@@ -15,8 +15,10 @@ import warnings
 from bot.experiment.options import Options
 from bot.experiment.report import Report, render_text
 
-INSTALL_HINT = ('mpbot experiment needs PyTorch, an optional extra: '
-                'pip install "mpestimate[experiment]"  (or pip install torch)')
+INSTALL_HINT = (
+    "mpbot experiment needs PyTorch, an optional extra: "
+    'pip install "mpestimate[experiment]"  (or pip install torch)'
+)
 
 
 def run_experiment(args: argparse.Namespace) -> int:

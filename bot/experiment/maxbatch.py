@@ -28,8 +28,9 @@ class Found:
     capped: bool
 
 
-def fits(build: Callable[[int], Workload], batch: int, precision: str,
-         device: torch.device) -> bool:
+def fits(
+    build: Callable[[int], Workload], batch: int, precision: str, device: torch.device
+) -> bool:
     """One short training step at ``batch``; False when it runs out of memory."""
     try:
         measure(build, batch, precision, device, Plan(warmup=0, steps=1, repeats=1, seed=0))
@@ -41,13 +42,20 @@ def fits(build: Callable[[int], Workload], batch: int, precision: str,
     return True
 
 
-def find_max_batch(build: Callable[[int], Workload], start: int, precision: str,
-                   device: torch.device, tick: Callable[[], None] = lambda: None) -> Found:
+def find_max_batch(
+    build: Callable[[int], Workload],
+    start: int,
+    precision: str,
+    device: torch.device,
+    tick: Callable[[], None] = lambda: None,
+) -> Found:
     """Largest batch (from ``start`` upward) whose training step fits."""
     cap = start * CPU_GROWTH_CAP if device.type == "cpu" else CUDA_BATCH_CAP
     if not fits(build, start, precision, device):
-        raise ExperimentError(f"batch {start} already runs out of memory in {precision}; "
-                          "start the search from a smaller --batch")
+        raise ExperimentError(
+            f"batch {start} already runs out of memory in {precision}; "
+            "start the search from a smaller --batch"
+        )
     good, bad = start, None
     while bad is None:
         tick()

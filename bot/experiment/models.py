@@ -33,6 +33,7 @@ class Workload:
 
 # ---- ResNet-50 shape -------------------------------------------------------
 
+
 class _Bottleneck(nn.Module):
     """1x1 reduce, 3x3, 1x1 expand (x4), with a projected shortcut when shapes change."""
 
@@ -40,13 +41,22 @@ class _Bottleneck(nn.Module):
         super().__init__()
         out_ch = width * 4
         self.body = nn.Sequential(
-            nn.Conv2d(in_ch, width, 1, bias=False), nn.BatchNorm2d(width), nn.ReLU(inplace=True),
-            nn.Conv2d(width, width, 3, stride, 1, bias=False), nn.BatchNorm2d(width),
+            nn.Conv2d(in_ch, width, 1, bias=False),
+            nn.BatchNorm2d(width),
             nn.ReLU(inplace=True),
-            nn.Conv2d(width, out_ch, 1, bias=False), nn.BatchNorm2d(out_ch),
+            nn.Conv2d(width, width, 3, stride, 1, bias=False),
+            nn.BatchNorm2d(width),
+            nn.ReLU(inplace=True),
+            nn.Conv2d(width, out_ch, 1, bias=False),
+            nn.BatchNorm2d(out_ch),
         )
-        self.shortcut = (nn.Identity() if stride == 1 and in_ch == out_ch else nn.Sequential(
-            nn.Conv2d(in_ch, out_ch, 1, stride, bias=False), nn.BatchNorm2d(out_ch)))
+        self.shortcut = (
+            nn.Identity()
+            if stride == 1 and in_ch == out_ch
+            else nn.Sequential(
+                nn.Conv2d(in_ch, out_ch, 1, stride, bias=False), nn.BatchNorm2d(out_ch)
+            )
+        )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return F.relu(self.body(x) + self.shortcut(x))
@@ -54,7 +64,9 @@ class _Bottleneck(nn.Module):
 
 def _resnet(base: int, blocks: tuple[int, ...], classes: int) -> nn.Module:
     layers: list[nn.Module] = [
-        nn.Conv2d(3, base, 7, 2, 3, bias=False), nn.BatchNorm2d(base), nn.ReLU(inplace=True),
+        nn.Conv2d(3, base, 7, 2, 3, bias=False),
+        nn.BatchNorm2d(base),
+        nn.ReLU(inplace=True),
         nn.MaxPool2d(3, 2, 1),
     ]
     in_ch = base
@@ -69,6 +81,7 @@ def _resnet(base: int, blocks: tuple[int, ...], classes: int) -> nn.Module:
 
 # ---- Transformer shapes ----------------------------------------------------
 
+
 class _Transformer(nn.Module):
     """Token + position embeddings, a stack of encoder layers, a vocabulary head.
 
@@ -76,15 +89,22 @@ class _Transformer(nn.Module):
     masked-LM head) into the GPT-2-shaped decoder (pre-norm, causal, LM head).
     """
 
-    def __init__(self, vocab: int, seq: int, hidden: int, heads: int, layers: int,
-                 causal: bool) -> None:
+    def __init__(
+        self, vocab: int, seq: int, hidden: int, heads: int, layers: int, causal: bool
+    ) -> None:
         super().__init__()
         self.causal = causal
         self.tokens = nn.Embedding(vocab, hidden)
         self.positions = nn.Embedding(seq, hidden)
-        layer = nn.TransformerEncoderLayer(hidden, heads, 4 * hidden, dropout=0.1,
-                                           activation="gelu", batch_first=True,
-                                           norm_first=causal)
+        layer = nn.TransformerEncoderLayer(
+            hidden,
+            heads,
+            4 * hidden,
+            dropout=0.1,
+            activation="gelu",
+            batch_first=True,
+            norm_first=causal,
+        )
         self.stack = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
         self.norm = nn.LayerNorm(hidden)
         self.head = nn.Linear(hidden, vocab)
@@ -92,8 +112,11 @@ class _Transformer(nn.Module):
     def forward(self, ids: torch.Tensor) -> torch.Tensor:
         seq = ids.shape[1]
         x = self.tokens(ids) + self.positions(torch.arange(seq, device=ids.device))
-        mask = nn.Transformer.generate_square_subsequent_mask(seq, device=ids.device) \
-            if self.causal else None
+        mask = (
+            nn.Transformer.generate_square_subsequent_mask(seq, device=ids.device)
+            if self.causal
+            else None
+        )
         return self.head(self.norm(self.stack(x, mask=mask, is_causal=self.causal)))
 
 
@@ -107,18 +130,26 @@ def _mlp(features: int, hidden: int, depth: int, classes: int) -> nn.Module:
 
 
 # name -> size -> (builder kwargs, default batch)
-_RESNET = {"full": ({"base": 64, "blocks": (3, 4, 6, 3), "classes": 1000, "image": 224}, 64),
-           "small": ({"base": 32, "blocks": (1, 2, 2, 1), "classes": 1000, "image": 128}, 32),
-           "tiny": ({"base": 8, "blocks": (1, 1, 1, 1), "classes": 10, "image": 32}, 8)}
-_BERT = {"full": ({"vocab": 30522, "seq": 128, "hidden": 768, "heads": 12, "layers": 12}, 32),
-         "small": ({"vocab": 30522, "seq": 128, "hidden": 256, "heads": 4, "layers": 4}, 32),
-         "tiny": ({"vocab": 1000, "seq": 16, "hidden": 32, "heads": 2, "layers": 2}, 8)}
-_GPT2 = {"full": ({"vocab": 50257, "seq": 1024, "hidden": 768, "heads": 12, "layers": 12}, 8),
-         "small": ({"vocab": 50257, "seq": 256, "hidden": 256, "heads": 4, "layers": 4}, 8),
-         "tiny": ({"vocab": 1000, "seq": 16, "hidden": 32, "heads": 2, "layers": 2}, 8)}
-_MLP = {"full": ({"features": 1024, "hidden": 4096, "depth": 3, "classes": 1000}, 256),
-        "small": ({"features": 256, "hidden": 1024, "depth": 2, "classes": 100}, 128),
-        "tiny": ({"features": 60, "hidden": 64, "depth": 2, "classes": 10}, 16)}
+_RESNET = {
+    "full": ({"base": 64, "blocks": (3, 4, 6, 3), "classes": 1000, "image": 224}, 64),
+    "small": ({"base": 32, "blocks": (1, 2, 2, 1), "classes": 1000, "image": 128}, 32),
+    "tiny": ({"base": 8, "blocks": (1, 1, 1, 1), "classes": 10, "image": 32}, 8),
+}
+_BERT = {
+    "full": ({"vocab": 30522, "seq": 128, "hidden": 768, "heads": 12, "layers": 12}, 32),
+    "small": ({"vocab": 30522, "seq": 128, "hidden": 256, "heads": 4, "layers": 4}, 32),
+    "tiny": ({"vocab": 1000, "seq": 16, "hidden": 32, "heads": 2, "layers": 2}, 8),
+}
+_GPT2 = {
+    "full": ({"vocab": 50257, "seq": 1024, "hidden": 768, "heads": 12, "layers": 12}, 8),
+    "small": ({"vocab": 50257, "seq": 256, "hidden": 256, "heads": 4, "layers": 4}, 8),
+    "tiny": ({"vocab": 1000, "seq": 16, "hidden": 32, "heads": 2, "layers": 2}, 8),
+}
+_MLP = {
+    "full": ({"features": 1024, "hidden": 4096, "depth": 3, "classes": 1000}, 256),
+    "small": ({"features": 256, "hidden": 1024, "depth": 2, "classes": 100}, 128),
+    "tiny": ({"features": 60, "hidden": 64, "depth": 2, "classes": 10}, 16),
+}
 BUILTINS = {"resnet50": _RESNET, "bert": _BERT, "gpt2": _GPT2, "mlp": _MLP}
 # The canonical names the bot's records use for these shapes.
 CANONICAL = {"resnet50": "ResNet-50", "bert": "BERT", "gpt2": "GPT-2", "mlp": "MLP"}
@@ -142,13 +173,17 @@ def build_builtin(name: str, size: str, batch: int, device: torch.device) -> Wor
     if name == "resnet50":
         image, classes = cfg.pop("image"), cfg["classes"]
         model = _resnet(**cfg)
-        make = lambda: (torch.randn(batch, 3, image, image, device=device),
-                        torch.randint(classes, (batch,), device=device))
+        make = lambda: (
+            torch.randn(batch, 3, image, image, device=device),
+            torch.randint(classes, (batch,), device=device),
+        )
         return Workload(model, _fixed_batches(make), F.cross_entropy)
     if name == "mlp":
         model = _mlp(**cfg)
-        make = lambda: (torch.randn(batch, cfg["features"], device=device),
-                        torch.randint(cfg["classes"], (batch,), device=device))
+        make = lambda: (
+            torch.randn(batch, cfg["features"], device=device),
+            torch.randint(cfg["classes"], (batch,), device=device),
+        )
         return Workload(model, _fixed_batches(make), F.cross_entropy)
     model = _Transformer(**cfg, causal=name == "gpt2")
     vocab, seq = cfg["vocab"], cfg["seq"]
@@ -178,11 +213,16 @@ def load_factory(path: str) -> Callable[[int, torch.device], Workload]:
 
     def build(batch: int, device: torch.device) -> Workload:
         result = func(batch, device)
-        if not (isinstance(result, tuple) and len(result) == 3
-                and isinstance(result[0], nn.Module) and callable(result[1])
-                and callable(result[2])):
-            raise ExperimentError(f"{path} must return (model, batch_fn, loss_fn) with an "
-                                  "nn.Module first")
+        if not (
+            isinstance(result, tuple)
+            and len(result) == 3
+            and isinstance(result[0], nn.Module)
+            and callable(result[1])
+            and callable(result[2])
+        ):
+            raise ExperimentError(
+                f"{path} must return (model, batch_fn, loss_fn) with an nn.Module first"
+            )
         return Workload(*result)
 
     return build

@@ -19,12 +19,22 @@ BASELINE_CHOICES = ("fp32", "tf32")
 DEVICE_CHOICES = ("auto", "cuda", "cpu")
 
 _UNITS: dict[str, TimeUnit] = {
-    "m": TimeUnit.MINUTES, "min": TimeUnit.MINUTES, "mins": TimeUnit.MINUTES,
-    "minute": TimeUnit.MINUTES, "minutes": TimeUnit.MINUTES,
-    "h": TimeUnit.HOURS, "hr": TimeUnit.HOURS, "hrs": TimeUnit.HOURS,
-    "hour": TimeUnit.HOURS, "hours": TimeUnit.HOURS,
-    "d": TimeUnit.DAYS, "day": TimeUnit.DAYS, "days": TimeUnit.DAYS,
-    "w": TimeUnit.WEEKS, "week": TimeUnit.WEEKS, "weeks": TimeUnit.WEEKS,
+    "m": TimeUnit.MINUTES,
+    "min": TimeUnit.MINUTES,
+    "mins": TimeUnit.MINUTES,
+    "minute": TimeUnit.MINUTES,
+    "minutes": TimeUnit.MINUTES,
+    "h": TimeUnit.HOURS,
+    "hr": TimeUnit.HOURS,
+    "hrs": TimeUnit.HOURS,
+    "hour": TimeUnit.HOURS,
+    "hours": TimeUnit.HOURS,
+    "d": TimeUnit.DAYS,
+    "day": TimeUnit.DAYS,
+    "days": TimeUnit.DAYS,
+    "w": TimeUnit.WEEKS,
+    "week": TimeUnit.WEEKS,
+    "weeks": TimeUnit.WEEKS,
 }
 _PART = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]*)")
 
@@ -72,42 +82,90 @@ def _positive_int(text: str) -> int:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the experiment's flags on ``parser`` (the ``experiment`` subparser)."""
     what = parser.add_mutually_exclusive_group()
-    what.add_argument("--model", choices=MODEL_CHOICES, default=None,
-                      help="built-in model shape (default: resnet50)")
-    what.add_argument("--factory", metavar="MODULE:FUNCTION",
-                      help="your own builder: FUNCTION(batch_size, device) -> "
-                           "(model, batch_fn, loss_fn)")
-    parser.add_argument("--size", choices=SIZE_CHOICES, default=None,
-                        help="built-in model size (default: full on a GPU, tiny on CPU)")
-    parser.add_argument("--batch", type=_positive_int, default=None,
-                        help="batch size (default: the model's usual one)")
-    parser.add_argument("--steps", type=_positive_int, default=20,
-                        help="timed steps per repeat (default: 20)")
+    what.add_argument(
+        "--model",
+        choices=MODEL_CHOICES,
+        default=None,
+        help="built-in model shape (default: resnet50)",
+    )
+    what.add_argument(
+        "--factory",
+        metavar="MODULE:FUNCTION",
+        help="your own builder: FUNCTION(batch_size, device) -> (model, batch_fn, loss_fn)",
+    )
+    parser.add_argument(
+        "--size",
+        choices=SIZE_CHOICES,
+        default=None,
+        help="built-in model size (default: full on a GPU, tiny on CPU)",
+    )
+    parser.add_argument(
+        "--batch",
+        type=_positive_int,
+        default=None,
+        help="batch size (default: the model's usual one)",
+    )
+    parser.add_argument(
+        "--steps", type=_positive_int, default=20, help="timed steps per repeat (default: 20)"
+    )
     parser.add_argument("--warmup", type=int, default=5, help="untimed steps first (default: 5)")
-    parser.add_argument("--repeats", type=_positive_int, default=3,
-                        help="timed repeats per precision (default: 3)")
-    parser.add_argument("--precision", choices=PRECISION_CHOICES, default=None,
-                        help="mixed precision to measure (default: bf16 where supported, else fp16)")
-    parser.add_argument("--baseline", choices=BASELINE_CHOICES, default="fp32",
-                        help="what 'FP32' means: true fp32 or TF32 Tensor Cores (default: fp32)")
+    parser.add_argument(
+        "--repeats", type=_positive_int, default=3, help="timed repeats per precision (default: 3)"
+    )
+    parser.add_argument(
+        "--precision",
+        choices=PRECISION_CHOICES,
+        default=None,
+        help="mixed precision to measure (default: bf16 where supported, else fp16)",
+    )
+    parser.add_argument(
+        "--baseline",
+        choices=BASELINE_CHOICES,
+        default="fp32",
+        help="what 'FP32' means: true fp32 or TF32 Tensor Cores (default: fp32)",
+    )
     parser.add_argument("--device", choices=DEVICE_CHOICES, default="auto")
-    parser.add_argument("--find-max-batch", action="store_true",
-                        help="also find the largest batch each precision fits and compare there")
-    parser.add_argument("--fp32-time", type=parse_duration, default=None, metavar="DURATION",
-                        help="your FP32 training time (100h, 3d) to project the mixed-precision time")
-    parser.add_argument("--gpus", type=_positive_int, default=1,
-                        help="GPU count of the job you will record the ratio for (default: 1)")
+    parser.add_argument(
+        "--find-max-batch",
+        action="store_true",
+        help="also find the largest batch each precision fits and compare there",
+    )
+    parser.add_argument(
+        "--fp32-time",
+        type=parse_duration,
+        default=None,
+        metavar="DURATION",
+        help="your FP32 training time (100h, 3d) to project the mixed-precision time",
+    )
+    parser.add_argument(
+        "--gpus",
+        type=_positive_int,
+        default=1,
+        help="GPU count of the job you will record the ratio for (default: 1)",
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
-    parser.add_argument("--schema", action="store_true",
-                        help="print the JSON schema of the --json report and exit")
-    parser.add_argument("--post", action="store_true",
-                        help="save the result in the bot's record store (needs DATABASE_URL "
-                             "and --team; GPU runs only)")
-    parser.add_argument("--team", default=None, metavar="TEAM_ID",
-                        help="Slack workspace id the record belongs to (for --post)")
-    parser.add_argument("--user", default="mpbot-experiment", metavar="USER_ID",
-                        help="Slack user id to record it as, so they can delete it "
-                             "(default: mpbot-experiment; admins can always delete)")
+    parser.add_argument(
+        "--schema", action="store_true", help="print the JSON schema of the --json report and exit"
+    )
+    parser.add_argument(
+        "--post",
+        action="store_true",
+        help="save the result in the bot's record store (needs DATABASE_URL "
+        "and --team; GPU runs only)",
+    )
+    parser.add_argument(
+        "--team",
+        default=None,
+        metavar="TEAM_ID",
+        help="Slack workspace id the record belongs to (for --post)",
+    )
+    parser.add_argument(
+        "--user",
+        default="mpbot-experiment",
+        metavar="USER_ID",
+        help="Slack user id to record it as, so they can delete it "
+        "(default: mpbot-experiment; admins can always delete)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
 
 
@@ -138,9 +196,21 @@ class Options:
     def from_namespace(cls, args: argparse.Namespace) -> Options:
         return cls(
             model=args.model if args.model or args.factory else "resnet50",
-            factory=args.factory, size=args.size, batch=args.batch, steps=args.steps,
-            warmup=max(0, args.warmup), repeats=args.repeats, precision=args.precision,
-            baseline=args.baseline, device=args.device, find_max_batch=args.find_max_batch,
-            fp32_time=args.fp32_time, gpus=args.gpus, json=args.json, post=args.post,
-            team=args.team, user=args.user, seed=args.seed,
+            factory=args.factory,
+            size=args.size,
+            batch=args.batch,
+            steps=args.steps,
+            warmup=max(0, args.warmup),
+            repeats=args.repeats,
+            precision=args.precision,
+            baseline=args.baseline,
+            device=args.device,
+            find_max_batch=args.find_max_batch,
+            fp32_time=args.fp32_time,
+            gpus=args.gpus,
+            json=args.json,
+            post=args.post,
+            team=args.team,
+            user=args.user,
+            seed=args.seed,
         )

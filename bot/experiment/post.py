@@ -24,14 +24,18 @@ def post(report: Report, team_id: str | None, user_id: str) -> tuple[bool, str]:
     except SettingsError as exc:  # names the setting, never its value
         return False, f"not saved: {exc}"
     if "database_url" not in settings.model_fields_set:
-        return False, ("not saved: --post needs DATABASE_URL (the bot's database) in the "
-                       "environment or .env; or paste the line above into Slack")
+        return False, (
+            "not saved: --post needs DATABASE_URL (the bot's database) in the "
+            "environment or .env; or paste the line above into Slack"
+        )
     url = settings.database_url.get_secret_value()
     if not team_id:
         return False, "not saved: --post needs --team (the Slack workspace id, e.g. T0123ABCD)"
     if report.environment.device != "cuda":
-        return False, ("not saved: CPU measurements are not recorded, since CPU ratios do not "
-                       "predict GPU ratios; run it on the GPU you train on")
+        return False, (
+            "not saved: CPU measurements are not recorded, since CPU ratios do not "
+            "predict GPU ratios; run it on the GPU you train on"
+        )
     from sqlalchemy.exc import SQLAlchemyError
 
     from bot.records.ratio import validate

@@ -38,26 +38,35 @@ def time_stats(per_repeat_s: Sequence[float]) -> TimeStats:
         raise ValueError("step times must be positive and at least one")
     median = statistics.median(per_repeat_s)
     low, high = min(per_repeat_s), max(per_repeat_s)
-    return TimeStats(median_s=median, min_s=low, max_s=high, spread=(high - low) / median,
-                     per_repeat_s=list(per_repeat_s))
+    return TimeStats(
+        median_s=median,
+        min_s=low,
+        max_s=high,
+        spread=(high - low) / median,
+        per_repeat_s=list(per_repeat_s),
+    )
 
 
 class RatioStats(BaseModel):
     """Reduction ratio = baseline time per sample / mixed-precision time per sample."""
 
     ratio: float
-    low: float = Field(description="slowest baseline repeat vs fastest mixed repeat, inverted: "
-                                   "the ratio's worst case over the repeats")
+    low: float = Field(
+        description="slowest baseline repeat vs fastest mixed repeat, inverted: "
+        "the ratio's worst case over the repeats"
+    )
     high: float = Field(description="the ratio's best case over the repeats")
 
 
-def ratio_stats(base: TimeStats, mixed: TimeStats, base_batch: int = 1,
-                mixed_batch: int = 1) -> RatioStats:
+def ratio_stats(
+    base: TimeStats, mixed: TimeStats, base_batch: int = 1, mixed_batch: int = 1
+) -> RatioStats:
     """Compare per-sample times, so runs at different batch sizes compare fairly.
 
     The repeats of the two runs are not paired (they run one after the other),
     so the spread is the conservative one: worst against best.
     """
+
     def per_sample(seconds: float, batch: int) -> float:
         return seconds / batch
 
@@ -78,9 +87,12 @@ class Projection(BaseModel):
 
 
 def project(fp32_hours: float, ratio: RatioStats) -> Projection:
-    return Projection(fp32_hours=fp32_hours, mixed_hours=fp32_hours / ratio.ratio,
-                      mixed_hours_low=fp32_hours / ratio.high,
-                      mixed_hours_high=fp32_hours / ratio.low)
+    return Projection(
+        fp32_hours=fp32_hours,
+        mixed_hours=fp32_hours / ratio.ratio,
+        mixed_hours_low=fp32_hours / ratio.high,
+        mixed_hours_high=fp32_hours / ratio.low,
+    )
 
 
 class LossAgreement(BaseModel):
@@ -101,9 +113,13 @@ def loss_agreement(base: Sequence[float], mixed: Sequence[float]) -> LossAgreeme
     if steps == 0:
         raise ValueError("no losses to compare")
     diffs = [abs(m - b) / max(abs(b), 1e-12) for b, m in zip(base[:steps], mixed[:steps])]
-    return LossAgreement(steps=steps, median_rel_diff=statistics.median(diffs),
-                         max_rel_diff=max(diffs), final_loss_baseline=base[steps - 1],
-                         final_loss_mixed=mixed[steps - 1])
+    return LossAgreement(
+        steps=steps,
+        median_rel_diff=statistics.median(diffs),
+        max_rel_diff=max(diffs),
+        final_loss_baseline=base[steps - 1],
+        final_loss_mixed=mixed[steps - 1],
+    )
 
 
 class StepCounts(BaseModel):
@@ -122,11 +138,14 @@ class Run(BaseModel):
     samples_per_s: float
     peak_memory_bytes: int | None
     losses: list[float] = Field(description="loss of every step, warm-up first")
-    scaler_skipped_steps: int | None = Field(None, description="fp16 only: steps GradScaler skipped")
+    scaler_skipped_steps: int | None = Field(
+        None, description="fp16 only: steps GradScaler skipped"
+    )
     scaler_final_scale: float | None = None
     data_fraction: float | None = Field(None, description="share of a step spent making the batch")
     launch_fraction: float | None = Field(
-        None, description="CUDA only: host time to launch a step / step time (near 1: CPU-bound)")
+        None, description="CUDA only: host time to launch a step / step time (near 1: CPU-bound)"
+    )
 
 
 class MaxBatch(BaseModel):
@@ -188,25 +207,46 @@ def ratio_warnings(ratio: RatioStats, loss: LossAgreement, mixed: Run) -> list[N
     """The guide's warnings that follow from the numbers alone."""
     notes: list[Note] = []
     if ratio.ratio < 1:
-        notes.append(Note(code=WarningCode.RATIO_BELOW_ONE, message=(
-            f"mixed precision was slower here ({ratio.ratio:.2f}x): check for missing Tensor "
-            "Cores, a CPU-bound step, or dimensions that are not multiples of 8")))
+        notes.append(
+            Note(
+                code=WarningCode.RATIO_BELOW_ONE,
+                message=(
+                    f"mixed precision was slower here ({ratio.ratio:.2f}x): check for missing Tensor "
+                    "Cores, a CPU-bound step, or dimensions that are not multiples of 8"
+                ),
+            )
+        )
     if loss.median_rel_diff > LOSS_DISAGREEMENT:
-        notes.append(Note(code=WarningCode.LOSS_DISAGREES, message=(
-            f"losses differ by {loss.median_rel_diff:.1%} (median) between the runs: "
-            "check the mixed-precision run's convergence, not just its speed")))
+        notes.append(
+            Note(
+                code=WarningCode.LOSS_DISAGREES,
+                message=(
+                    f"losses differ by {loss.median_rel_diff:.1%} (median) between the runs: "
+                    "check the mixed-precision run's convergence, not just its speed"
+                ),
+            )
+        )
     if mixed.scaler_skipped_steps:
-        notes.append(Note(code=WarningCode.SCALER_SKIPS, message=(
-            f"GradScaler skipped {mixed.scaler_skipped_steps} step(s) for inf/NaN gradients; "
-            "a few at the start are normal, many mean FP16 overflows")))
+        notes.append(
+            Note(
+                code=WarningCode.SCALER_SKIPS,
+                message=(
+                    f"GradScaler skipped {mixed.scaler_skipped_steps} step(s) for inf/NaN gradients; "
+                    "a few at the start are normal, many mean FP16 overflows"
+                ),
+            )
+        )
     return notes
 
 
 def canonical_gpu(device_name: str) -> str:
     """The bot's name for a GPU ("NVIDIA H200" -> "H200"; A100 is never read as A10)."""
     upper = device_name.upper()
-    found = [name for name in GPU_NAMES
-             if re.search(rf"(?<![A-Z0-9]){re.escape(name.upper())}(?![A-Z0-9])", upper)]
+    found = [
+        name
+        for name in GPU_NAMES
+        if re.search(rf"(?<![A-Z0-9]){re.escape(name.upper())}(?![A-Z0-9])", upper)
+    ]
     return max(found, key=len) if found else device_name
 
 
@@ -219,10 +259,16 @@ def record_line(model: str, env: Environment, mixed: Run, baseline: Run, gpus: i
     to a published model it only resembles.
     """
     gpu = canonical_gpu(env.device_name) if env.device == "cuda" else "CPU"
-    name = model if model in MODEL_NAMES else "model=" + re.sub(r"[^\w.:-]+", "-", model)[:MAX_MODEL_CHARS]
-    return (f"/mpestimate record {gpu} {name} {gpus} GPU{'s' if gpus > 1 else ''} "
-            f"{baseline.precision} {baseline.time.median_s * 1e3:.2f}ms "
-            f"{mixed.precision} {mixed.time.median_s * 1e3:.2f}ms")
+    name = (
+        model
+        if model in MODEL_NAMES
+        else "model=" + re.sub(r"[^\w.:-]+", "-", model)[:MAX_MODEL_CHARS]
+    )
+    return (
+        f"/mpestimate record {gpu} {name} {gpus} GPU{'s' if gpus > 1 else ''} "
+        f"{baseline.precision} {baseline.time.median_s * 1e3:.2f}ms "
+        f"{mixed.precision} {mixed.time.median_s * 1e3:.2f}ms"
+    )
 
 
 def _ms(seconds: float) -> str:
@@ -242,8 +288,11 @@ def _run_rows(base: Run, mixed: Run) -> list[tuple[str, str, str]]:
     return [
         ("batch", str(base.batch), str(mixed.batch)),
         ("step time (median)", _ms(base.time.median_s), _ms(mixed.time.median_s)),
-        ("step time (min-max)", f"{_ms(base.time.min_s)} - {_ms(base.time.max_s)}",
-         f"{_ms(mixed.time.min_s)} - {_ms(mixed.time.max_s)}"),
+        (
+            "step time (min-max)",
+            f"{_ms(base.time.min_s)} - {_ms(base.time.max_s)}",
+            f"{_ms(mixed.time.min_s)} - {_ms(mixed.time.max_s)}",
+        ),
         ("spread", f"{base.time.spread:.1%}", f"{mixed.time.spread:.1%}"),
         ("samples/s", f"{base.samples_per_s:,.1f}", f"{mixed.samples_per_s:,.1f}"),
         ("peak memory", _mem(base.peak_memory_bytes), _mem(mixed.peak_memory_bytes)),
@@ -270,10 +319,12 @@ def render_text(report: Report) -> str:
         + f"), torch {env.torch_version}",
     ]
     if env.tf32_matmul is not None:
-        lines.append(f"TF32 switches for both runs: matmul={env.tf32_matmul}, "
-                     f"cudnn={env.tf32_cudnn}")
-    lines.append(f"steps: {base.steps.warmup} warm-up, then {base.steps.repeats} x "
-                 f"{base.steps.timed} timed")
+        lines.append(
+            f"TF32 switches for both runs: matmul={env.tf32_matmul}, cudnn={env.tf32_cudnn}"
+        )
+    lines.append(
+        f"steps: {base.steps.warmup} warm-up, then {base.steps.repeats} x {base.steps.timed} timed"
+    )
     lines.append("")
     header = ("", f"{base.precision} (baseline)", f"{mixed.precision} (mixed)")
     lines += _table([header, *_run_rows(base, mixed)])
@@ -282,16 +333,23 @@ def render_text(report: Report) -> str:
     lines.append(f"ratio: {r.ratio:.2f}x (range {r.low:.2f}-{r.high:.2f} over the repeats)")
     if report.projection:
         p = report.projection
-        lines.append(f"projected: {p.fp32_hours:g} h in {base.precision} -> {p.mixed_hours:.1f} h "
-                     f"with {mixed.precision} ({p.mixed_hours_low:.1f}-{p.mixed_hours_high:.1f} h)")
+        lines.append(
+            f"projected: {p.fp32_hours:g} h in {base.precision} -> {p.mixed_hours:.1f} h "
+            f"with {mixed.precision} ({p.mixed_hours_low:.1f}-{p.mixed_hours_high:.1f} h)"
+        )
     loss = report.loss
-    lines.append(f"loss agreement: median difference {loss.median_rel_diff:.2%}, "
-                 f"max {loss.max_rel_diff:.2%} over {loss.steps} steps")
+    lines.append(
+        f"loss agreement: median difference {loss.median_rel_diff:.2%}, "
+        f"max {loss.max_rel_diff:.2%} over {loss.steps} steps"
+    )
     if report.max_batch:
         m = report.max_batch
-        lines.append(f"largest batch: {m.baseline_batch} in {base.precision}, {m.mixed_batch} in "
-                     f"{mixed.precision}" + (" (search capped)" if m.capped else "")
-                     + f"; ratio there {m.ratio.ratio:.2f}x ({m.ratio.low:.2f}-{m.ratio.high:.2f})")
+        lines.append(
+            f"largest batch: {m.baseline_batch} in {base.precision}, {m.mixed_batch} in "
+            f"{mixed.precision}"
+            + (" (search capped)" if m.capped else "")
+            + f"; ratio there {m.ratio.ratio:.2f}x ({m.ratio.low:.2f}-{m.ratio.high:.2f})"
+        )
     if report.warnings:
         lines.append("")
         lines.append("warnings:")

@@ -58,8 +58,9 @@ def run(opts: Options, progress: Progress | None = None) -> Report:
     precision = opts.precision or default_precision(device)
     capability = torch.cuda.get_device_capability(device) if device.type == "cuda" else None
     bf16_ok = device.type == "cuda" and torch.cuda.is_bf16_supported()
-    problem = (precision_problem(device.type, precision, capability, bf16_ok)
-               or autocast_problem(device, precision))
+    problem = precision_problem(device.type, precision, capability, bf16_ok) or autocast_problem(
+        device, precision
+    )
     if problem:
         raise ExperimentError(problem)
 
@@ -79,24 +80,39 @@ def run(opts: Options, progress: Progress | None = None) -> Report:
     mixed_run = _measure(build, batch, precision, device, plan, progress.tick)
     ratio = ratio_stats(base_run.time, mixed_run.time)
     loss = loss_agreement(base_run.losses, mixed_run.losses)
-    max_batch = _max_batch(build, batch, baseline, precision, device, plan, progress) \
-        if opts.find_max_batch else None
+    max_batch = (
+        _max_batch(build, batch, baseline, precision, device, plan, progress)
+        if opts.find_max_batch
+        else None
+    )
     progress.close()
 
     notes = _setup_warnings(env, opts, odd, base_run) + ratio_warnings(ratio, loss, mixed_run)
     return Report(
-        model=name, size=size,
-        parameters=parameters, environment=env, baseline=base_run, mixed=mixed_run,
-        ratio=ratio, loss=loss,
+        model=name,
+        size=size,
+        parameters=parameters,
+        environment=env,
+        baseline=base_run,
+        mixed=mixed_run,
+        ratio=ratio,
+        loss=loss,
         projection=project(opts.fp32_time.hours, ratio) if opts.fp32_time else None,
-        max_batch=max_batch, warnings=notes,
-        record_line=record_line(name if size in (None, "full") else f"{name}-{size}", env,
-                                mixed_run, base_run, opts.gpus),
+        max_batch=max_batch,
+        warnings=notes,
+        record_line=record_line(
+            name if size in (None, "full") else f"{name}-{size}",
+            env,
+            mixed_run,
+            base_run,
+            opts.gpus,
+        ),
     )
 
 
-def _workload(opts: Options, device: torch.device
-              ) -> tuple[Callable[[int], Workload], int, str, str | None]:
+def _workload(
+    opts: Options, device: torch.device
+) -> tuple[Callable[[int], Workload], int, str, str | None]:
     """The builder at a batch size, the batch, the model's name and size."""
     if opts.factory:
         factory = load_factory(opts.factory)
@@ -109,19 +125,33 @@ def _workload(opts: Options, device: torch.device
     return (lambda b: build_builtin(name, size, b, device)), batch, CANONICAL[name], size
 
 
-def _measure(build: Callable[[int], Workload], batch: int, precision: str,
-             device: torch.device, plan: Plan, tick: Callable[[], None]) -> Run:
+def _measure(
+    build: Callable[[int], Workload],
+    batch: int,
+    precision: str,
+    device: torch.device,
+    plan: Plan,
+    tick: Callable[[], None],
+) -> Run:
     try:
         return measure(build, batch, precision, device, plan, tick)
     except Exception as exc:
         if is_out_of_memory(exc):
-            raise ExperimentError(f"out of memory at batch {batch} in {precision}; "
-                                  "try a smaller --batch or --size") from None
+            raise ExperimentError(
+                f"out of memory at batch {batch} in {precision}; try a smaller --batch or --size"
+            ) from None
         raise
 
 
-def _max_batch(build: Callable[[int], Workload], start: int, baseline: str, precision: str,
-               device: torch.device, plan: Plan, progress: Progress) -> MaxBatch:
+def _max_batch(
+    build: Callable[[int], Workload],
+    start: int,
+    baseline: str,
+    precision: str,
+    device: torch.device,
+    plan: Plan,
+    progress: Progress,
+) -> MaxBatch:
     progress.phase(f"largest {baseline} batch")
     base = maxbatch.find_max_batch(build, start, baseline, device, progress.tick)
     progress.phase(f"largest {precision} batch")
@@ -129,38 +159,86 @@ def _max_batch(build: Callable[[int], Workload], start: int, baseline: str, prec
     progress.phase(f"timing at batches {base.batch}/{mixed.batch}")
     base_run = _measure(build, base.batch, baseline, device, plan, progress.tick)
     mixed_run = _measure(build, mixed.batch, precision, device, plan, progress.tick)
-    return MaxBatch(baseline_batch=base.batch, mixed_batch=mixed.batch,
-                    capped=base.capped or mixed.capped, baseline=base_run, mixed=mixed_run,
-                    ratio=ratio_stats(base_run.time, mixed_run.time, base.batch, mixed.batch))
+    return MaxBatch(
+        baseline_batch=base.batch,
+        mixed_batch=mixed.batch,
+        capped=base.capped or mixed.capped,
+        baseline=base_run,
+        mixed=mixed_run,
+        ratio=ratio_stats(base_run.time, mixed_run.time, base.batch, mixed.batch),
+    )
 
 
 def _setup_warnings(env: Environment, opts: Options, odd: list[str], base: Run) -> list[Note]:
     """Warnings about the machine and the model, before looking at the ratio."""
     notes: list[Note] = []
     if odd:
-        listed = ", ".join(odd[:_LISTED_DIMS]) + (f" and {len(odd) - _LISTED_DIMS} more"
-                                                  if len(odd) > _LISTED_DIMS else "")
-        notes.append(Note(code=WarningCode.DIMS_NOT_MULTIPLE_OF_8, message=(
-            f"sizes not multiples of 8 keep Tensor Cores from being used fully: {listed}")))
+        listed = ", ".join(odd[:_LISTED_DIMS]) + (
+            f" and {len(odd) - _LISTED_DIMS} more" if len(odd) > _LISTED_DIMS else ""
+        )
+        notes.append(
+            Note(
+                code=WarningCode.DIMS_NOT_MULTIPLE_OF_8,
+                message=(
+                    f"sizes not multiples of 8 keep Tensor Cores from being used fully: {listed}"
+                ),
+            )
+        )
     if env.device == "cpu":
-        notes.append(Note(code=WarningCode.CPU_NOT_GPU, message=(
-            "measured on CPU: CPU ratios do not predict GPU ratios; run this on the GPU you "
-            "will train on before recording it")))
-        notes.append(Note(code=WarningCode.MEMORY_PROCESS_WIDE, message=(
-            "memory on CPU is the process's peak RSS (PyTorch included), not the model's alone")))
+        notes.append(
+            Note(
+                code=WarningCode.CPU_NOT_GPU,
+                message=(
+                    "measured on CPU: CPU ratios do not predict GPU ratios; run this on the GPU you "
+                    "will train on before recording it"
+                ),
+            )
+        )
+        notes.append(
+            Note(
+                code=WarningCode.MEMORY_PROCESS_WIDE,
+                message=(
+                    "memory on CPU is the process's peak RSS (PyTorch included), not the model's alone"
+                ),
+            )
+        )
     elif env.capability and float(env.capability) < 7.0:
-        notes.append(Note(code=WarningCode.NO_TENSOR_CORES, message=(
-            f"{env.device_name} has no Tensor Cores (compute capability {env.capability}): "
-            "mixed precision mostly saves memory here, not time")))
+        notes.append(
+            Note(
+                code=WarningCode.NO_TENSOR_CORES,
+                message=(
+                    f"{env.device_name} has no Tensor Cores (compute capability {env.capability}): "
+                    "mixed precision mostly saves memory here, not time"
+                ),
+            )
+        )
     if opts.baseline == "tf32" and env.device == "cuda" and not env.tf32_matmul:
-        notes.append(Note(code=WarningCode.NO_TF32, message=(
-            f"{env.device_name} has no TF32 (needs Ampere or newer): the baseline is plain fp32")))
+        notes.append(
+            Note(
+                code=WarningCode.NO_TF32,
+                message=(
+                    f"{env.device_name} has no TF32 (needs Ampere or newer): the baseline is plain fp32"
+                ),
+            )
+        )
     if base.data_fraction is not None and base.data_fraction > INPUT_BOUND:
-        notes.append(Note(code=WarningCode.INPUT_BOUND, message=(
-            f"{base.data_fraction:.0%} of a step is spent making the batch: the run is "
-            "input-bound, and a faster precision cannot speed that part up")))
+        notes.append(
+            Note(
+                code=WarningCode.INPUT_BOUND,
+                message=(
+                    f"{base.data_fraction:.0%} of a step is spent making the batch: the run is "
+                    "input-bound, and a faster precision cannot speed that part up"
+                ),
+            )
+        )
     if base.launch_fraction is not None and base.launch_fraction > CPU_BOUND:
-        notes.append(Note(code=WarningCode.CPU_BOUND, message=(
-            "the GPU waits for Python to launch work (launching takes "
-            f"{base.launch_fraction:.0%} of a step): the step is CPU-bound; try a larger batch")))
+        notes.append(
+            Note(
+                code=WarningCode.CPU_BOUND,
+                message=(
+                    "the GPU waits for Python to launch work (launching takes "
+                    f"{base.launch_fraction:.0%} of a step): the step is CPU-bound; try a larger batch"
+                ),
+            )
+        )
     return notes

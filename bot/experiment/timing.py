@@ -39,18 +39,23 @@ def resolve_device(choice: str) -> torch.device:
     if choice == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     if choice == "cuda" and not torch.cuda.is_available():
-        raise ExperimentError("--device cuda: no CUDA GPU is visible to PyTorch "
-                              "(is this the CPU build of torch?); use --device cpu to try it here")
+        raise ExperimentError(
+            "--device cuda: no CUDA GPU is visible to PyTorch "
+            "(is this the CPU build of torch?); use --device cpu to try it here"
+        )
     return torch.device(choice)
 
 
-def precision_problem(device: str, precision: str, capability: tuple[int, int] | None,
-                      bf16_supported: bool) -> str | None:
+def precision_problem(
+    device: str, precision: str, capability: tuple[int, int] | None, bf16_supported: bool
+) -> str | None:
     """Why ``precision`` cannot be measured on this device, or None when it can."""
     if precision == "bf16" and device == "cuda" and not bf16_supported:
         this = f"{capability[0]}.{capability[1]}" if capability else "older"
-        return ("bf16 needs an NVIDIA Ampere or newer GPU (compute capability 8.0+); "
-                f"this one is {this}: use --precision fp16")
+        return (
+            "bf16 needs an NVIDIA Ampere or newer GPU (compute capability 8.0+); "
+            f"this one is {this}: use --precision fp16"
+        )
     return None
 
 
@@ -83,17 +88,29 @@ def environment(device: torch.device, baseline: str) -> Environment:
     memory = "cuda_max_memory_allocated" if device.type == "cuda" else "peak_rss"
     if device.type != "cuda":
         if baseline == "tf32":
-            raise ExperimentError("--baseline tf32 needs an NVIDIA Ampere or newer GPU; "
-                                  "on CPU the baseline is plain fp32")
-        return Environment(device="cpu", device_name=_cpu_name(), torch_version=torch.__version__,
-                           memory_measure=memory)
+            raise ExperimentError(
+                "--baseline tf32 needs an NVIDIA Ampere or newer GPU; "
+                "on CPU the baseline is plain fp32"
+            )
+        return Environment(
+            device="cpu",
+            device_name=_cpu_name(),
+            torch_version=torch.__version__,
+            memory_measure=memory,
+        )
     major, minor = torch.cuda.get_device_capability(device)
     tf32 = baseline == "tf32" and major >= 8
     torch.backends.cuda.matmul.allow_tf32 = tf32
     torch.backends.cudnn.allow_tf32 = tf32
-    return Environment(device="cuda", device_name=torch.cuda.get_device_name(device),
-                       capability=f"{major}.{minor}", torch_version=torch.__version__,
-                       tf32_matmul=tf32, tf32_cudnn=tf32, memory_measure=memory)
+    return Environment(
+        device="cuda",
+        device_name=torch.cuda.get_device_name(device),
+        capability=f"{major}.{minor}",
+        torch_version=torch.__version__,
+        tf32_matmul=tf32,
+        tf32_cudnn=tf32,
+        memory_measure=memory,
+    )
 
 
 def _cpu_name() -> str:
@@ -106,7 +123,8 @@ def _cpu_name() -> str:
 
 def is_out_of_memory(exc: BaseException) -> bool:
     return isinstance(exc, torch.cuda.OutOfMemoryError) or (
-        isinstance(exc, RuntimeError) and "out of memory" in str(exc).lower())
+        isinstance(exc, RuntimeError) and "out of memory" in str(exc).lower()
+    )
 
 
 def free_memory(device: torch.device) -> None:
@@ -146,8 +164,14 @@ def _call(model: torch.nn.Module, inputs: object) -> object:
     return model(inputs)
 
 
-def measure(build: Callable[[int], Workload], batch: int, precision: str, device: torch.device,
-            plan: Plan, tick: Callable[[], None] = lambda: None) -> Run:
+def measure(
+    build: Callable[[int], Workload],
+    batch: int,
+    precision: str,
+    device: torch.device,
+    plan: Plan,
+    tick: Callable[[], None] = lambda: None,
+) -> Run:
     """Train ``plan.warmup + plan.repeats * plan.steps`` steps and time the repeats.
 
     ``precision`` is fp32/tf32 for the baseline (the TF32 switches are already
@@ -194,9 +218,11 @@ def measure(build: Callable[[int], Workload], batch: int, precision: str, device
     stats = time_stats(per_repeat)
     calls = plan.warmup + plan.repeats * plan.steps + _PROBE_STEPS
     result = Run(
-        precision=precision, batch=batch,
+        precision=precision,
+        batch=batch,
         steps=StepCounts(warmup=plan.warmup, timed=plan.steps, repeats=plan.repeats),
-        time=stats, samples_per_s=batch / stats.median_s,
+        time=stats,
+        samples_per_s=batch / stats.median_s,
         peak_memory_bytes=peak,
         losses=[float(v) for v in torch.stack(losses[: calls - _PROBE_STEPS]).float().cpu()],
         scaler_skipped_steps=None if scaler is None else calls - _optimizer_steps(optimizer),
@@ -207,8 +233,9 @@ def measure(build: Callable[[int], Workload], batch: int, precision: str, device
     return result
 
 
-def _probe(step: Callable[[object, object], None], work: Workload,
-           device: torch.device) -> tuple[float, float | None]:
+def _probe(
+    step: Callable[[object, object], None], work: Workload, device: torch.device
+) -> tuple[float, float | None]:
     """A few synchronised steps to see where time goes: making the batch, and
     (on CUDA) launching the step from Python. A launch time close to the step
     time means the GPU waits for the CPU, so a faster precision cannot help."""

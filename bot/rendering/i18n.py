@@ -40,7 +40,9 @@ def translations(lang: Lang, domain: str = DOMAIN) -> Translations:
     """
     catalog = Translations.load(str(locales_dir(domain)), locales=[lang.value], domain=domain)
     if not isinstance(catalog, Translations):
-        raise FileNotFoundError(f"no compiled {lang.value} {domain} catalog in {locales_dir(domain)}")
+        raise FileNotFoundError(
+            f"no compiled {lang.value} {domain} catalog in {locales_dir(domain)}"
+        )
     return catalog
 
 

@@ -104,6 +104,7 @@ class _Words:
             Kind.RANGE: self._range,
             Kind.ERROR: self._error,
             Kind.MEMORY: self._memory,
+            Kind.RATIO: self._ratio,
         }.get(advice.kind, self._help)
         parts = build(advice)
         return _Parts(
@@ -149,14 +150,34 @@ class _Words:
                 "percent": self.fmt.percent(a.saved_percent),
             }
         ]
+        lead, evidence = self._evidence(a)
+        return self._with_notes(summary, a, details + evidence, lead=lead)
+
+    def _ratio(self, a: Advice) -> _Parts:
+        _ = self._
+        summary = _(
+            "%(subject)s: mixed precision should run about %(ratio)s× as fast as FP32 "
+            "(likely %(span)s; basis: %(basis)s)"
+        ) % {
+            "subject": self.bold(self._subject(a)),
+            "ratio": self.bold(self.fmt.number(a.ratio)),
+            "span": self.fmt.span(a.ratio_low, a.ratio_high),
+            "basis": self._basis(a.basis),
+        }
+        lead, evidence = self._evidence(a)
+        return self._with_notes(summary, a, evidence, lead=lead)
+
+    def _evidence(self, a: Advice) -> tuple[list[str], list[str]]:
+        """(lead, details) for a predicted ratio: the team's own figure leads the
+        visible notes, with the published one beside it; the other factors and the
+        sources wait behind Details."""
+        _ = self._
         team = [f for f in a.factors if f.code == "team_records"]
-        details += [
+        details = [
             _("Why: %(reason)s.") % {"reason": self.factor(f)} for f in a.factors if f not in team
         ]
         details += [_("Source: %(url)s") % {"url": url} for url in a.sources]
-        # The team's own figure leads the visible notes, with the published one beside it.
-        lead = [_("Why: %(reason)s.") % {"reason": self.factor(f)} for f in team]
-        return self._with_notes(summary, a, details, lead=lead)
+        return [_("Why: %(reason)s.") % {"reason": self.factor(f)} for f in team], details
 
     def _range(self, a: Advice) -> _Parts:
         summary = self._(
@@ -352,6 +373,11 @@ class _Words:
                     "I could not price this in “%(currency)s”: write an amount with a currency "
                     "such as $, €, SAR, AED, EGP, QAR or KWD."
                 ) % {"currency": self.echo(str(f.get("currency") or ""))}
+            case Note.ADD_FP32_TIME:
+                example = " ".join(["/mpestimate 36h", *filter(None, (a.gpu, a.model))])
+                return _("Add your FP32 training time to get hours, e.g. `%(example)s`.") % {
+                    "example": self.echo(example)
+                }
             case Note.WHICH_NUMBER:
                 return _("Which number is the FP32 time, and which the ratio?")
         return ""

@@ -23,8 +23,10 @@ from bot.slack import labels
 from bot.slack.asks import Ask
 
 RATIOS = (1.5, 2.0, 2.5)
-# Kinds that carry an FP32 time worth re-dividing, and an experiment worth running.
+# Kinds that carry an FP32 time worth re-dividing.
 ESTIMATES = (Kind.ESTIMATE, Kind.RANGE, Kind.PRESET)
+# Kinds worth sharing, and checking with an experiment: a ratio asked alone too.
+ANSWERS = (*ESTIMATES, Kind.RATIO)
 SECTION_CHARS = 3000
 CONTEXT_ELEMENTS = 10
 
@@ -81,7 +83,7 @@ def _buttons(turn: Turn, ask: Ask, *, shareable: bool) -> list[ButtonElement]:
     value = answered.encode()
     if reply.details and reply.kind is not Kind.HELP and value:
         buttons.append(_button(labels.label(lang, labels.DETAILS_BUTTON), ACTION_DETAILS, value))
-    if reply.kind in ESTIMATES:
+    if reply.kind in ANSWERS:
         buttons.append(
             _button(labels.label(lang, labels.EXPERIMENT_BUTTON), ACTION_EXPERIMENT, lang.value)
         )
@@ -89,7 +91,7 @@ def _buttons(turn: Turn, ask: Ask, *, shareable: bool) -> list[ButtonElement]:
     switched = answered.in_lang(other).encode()
     if switched:
         buttons.append(_button(labels.LANGUAGE_NAMES[other], ACTION_LANG, switched))
-    if shareable and reply.kind in ESTIMATES and value:
+    if shareable and reply.kind in ANSWERS and value:
         buttons.append(
             _button(labels.label(lang, labels.SHARE_BUTTON), ACTION_SHARE, value, primary=True)
         )

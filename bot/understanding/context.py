@@ -22,6 +22,7 @@ from bot.understanding.lexicon import (
     MONTHS,
     OPTIMIZERS,
     lookup,
+    model_word_family,
 )
 from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
 
@@ -267,6 +268,13 @@ def _date_or_clock(tokens: list[Token], i: int) -> bool:
     return True
 
 
+def _model_word(tok: Token | None) -> bool:
+    """A model's name: canonical (role set by names), or well known to the lexicon."""
+    if tok is None or tok.kind != WORD:
+        return False
+    return tok.role in ("model", "name") or model_word_family(tok.text) is not None
+
+
 def _classify(tokens: list[Token], i: int) -> str:
     """What a setup number is ("gpus", "batch", "date", ...), or "" when it may be a value."""
     tok = tokens[i]
@@ -287,6 +295,8 @@ def _classify(tokens: list[Token], i: int) -> str:
             return "gpus"  # "2 x A100"
     if suffix in PARAM_SUFFIXES and (_word_in(nxt, COUNT_NOUNS) or _word_in(nxt, PARAM_NOUNS)):
         return "params"  # "340M params": millions, not minutes
+    if suffix == "d" and tok.value in (2, 3) and (_model_word(prev) or _model_word(nxt)):
+        return "dimension"  # "nnU-Net 3D", "3D U-Net": three-dimensional, not three days
     if suffix in EN_UNITS or (suffix == "x" and not _count_after(tokens, i + 1)):
         return ""  # "100h" is a time, "2x" a ratio unless "8x A100"
     if suffix in ORDINAL_SUFFIXES:
@@ -507,3 +517,13 @@ def _read_words(tokens: list[Token], ctx: Context) -> None:
         opt = OPTIMIZERS.get(word)
         if opt and ctx.optimizer in (None, "sgd"):
             ctx.optimizer = "sgd_momentum" if word == "sgd" and "momentum" in words else opt
+    # Task words win; a well-known model the data lacks still says its task.
+    if ctx.family is None:
+        ctx.family = next(
+            (
+                f
+                for t in tokens
+                if t.kind == WORD and t.role in ("", "name") and (f := model_word_family(t.text))
+            ),
+            None,
+        )

@@ -838,6 +838,28 @@ ESTIMATE_CUES = frozenset(
         "المتوقع",
     ]
 )
+# "what speedup for BERT on A100?", "كم التسريع على A100؟": asking for the ratio
+# itself, which needs no FP32 time (normalised Arabic: ة -> ه, أ -> ا).
+RATIO_QUESTION_WORDS = frozenset(
+    [
+        "speedup",
+        "speedups",
+        "speed-up",
+        "ratio",
+        "faster",
+        "gain",
+        "gains",
+        "boost",
+        "acceleration",
+        "تسريع",
+        "تسريعا",
+        "نسبه",
+        "اسرع",
+        "معامل",
+        "تحسن",
+        "مكسب",
+    ]
+)
 # "how long", "كم سيستغرق": asking for a time.
 HOW_WORDS = frozenset({"how", "كم", "كام", "قديش", "قد", "شقد"})
 DURATION_VERBS = frozenset(
@@ -961,3 +983,125 @@ def lookup(word: str, table) -> str | None:
 def has_prefix_article(word: str, stem: str) -> bool:
     """True when the clitics before ``stem`` include the article (الساعات, بالساعات)."""
     return word.endswith(stem) and word[: len(word) - len(stem)].endswith(("ال", "لل"))
+
+
+# Well-known models the published data has no rows for, by what they are used
+# for, so "YOLOv8 on A100" or "llama-2-7b" still narrows the ratio by task
+# family. Keys are written without hyphens or underscores ("hifigan", "nnunet");
+# the canonical models (BERT, ResNet-50, ...) are names, found before these.
+MODEL_WORD_FAMILIES: dict[str, str] = {
+    **dict.fromkeys(
+        [
+            "resnet",
+            "resnext",
+            "seresnext",
+            "wideresnet",
+            "vgg",
+            "densenet",
+            "inception",
+            "googlenet",
+            "xception",
+            "mobilenet",
+            "mnasnet",
+            "shufflenet",
+            "squeezenet",
+            "regnet",
+            "convnext",
+            "nfnet",
+            "alexnet",
+            "vit",
+            "deit",
+            "swin",
+            "beit",
+        ],
+        "image_classification",
+    ),
+    **dict.fromkeys(
+        ["yolo", "yolov", "retinanet", "rcnn", "fasterrcnn", "efficientdet", "detr", "fcos"],
+        "detection",
+    ),
+    **dict.fromkeys(
+        ["nnunet", "deeplab", "deeplabv", "segformer", "maskformer", "pspnet"], "segmentation"
+    ),
+    **dict.fromkeys(
+        [
+            "gpt",
+            "llama",
+            "mistral",
+            "mixtral",
+            "qwen",
+            "gemma",
+            "roberta",
+            "electra",
+            "albert",
+            "distilbert",
+            "xlnet",
+            "deberta",
+            "megatron",
+            "t5",
+            "bart",
+            "pythia",
+        ],
+        "language_model",
+    ),
+    **dict.fromkeys(["marian", "mbart", "nllb", "m2m100"], "translation"),
+    **dict.fromkeys(
+        [
+            "whisper",
+            "wav2vec",
+            "conformer",
+            "quartznet",
+            "citrinet",
+            "deepspeech",
+            "rnnt",
+            "hubert",
+        ],
+        "speech_recognition",
+    ),
+    **dict.fromkeys(["hifigan", "melgan", "fastpitch", "vits", "glowtts"], "tts"),
+    **dict.fromkeys(
+        ["deepfm", "xdeepfm", "dcn", "dcnv", "vaecf", "sasrec", "bert4rec"], "recommender"
+    ),
+    **dict.fromkeys(
+        ["tft", "informer", "autoformer", "patchtst", "nbeats", "deepar"], "time_series"
+    ),
+    **dict.fromkeys(["gcn", "graphsage", "schnet", "dimenet", "egnn", "mpnn"], "graph"),
+}
+# What may follow a model stem in the same word: a version or size
+# ("resnet101", "yolov8", "vit-b", "t5-large", "efficientdet-d0"), never more
+# letters, so "swing" is not Swin and "vitamin" is not ViT.
+_MODEL_SUFFIX_WORDS = frozenset(
+    [
+        "b",
+        "l",
+        "s",
+        "m",
+        "h",
+        "x",
+        "xl",
+        "xxl",
+        "base",
+        "large",
+        "small",
+        "tiny",
+        "huge",
+        "mini",
+        "medium",
+        "nano",
+        "2d",
+        "3d",
+    ]
+)
+
+
+def model_word_family(word: str) -> str | None:
+    """Task family of a well-known model written as one word, else None."""
+    squashed = word.replace("-", "").replace("_", "")
+    for end in range(len(squashed), 1, -1):
+        family = MODEL_WORD_FAMILIES.get(squashed[:end])
+        if family is None:
+            continue
+        rest = squashed[end:]
+        versioned = rest[:1].isdigit() or (rest[:1] in ("v", "d") and rest[1:2].isdigit())
+        return family if not rest or versioned or rest in _MODEL_SUFFIX_WORDS else None
+    return None

@@ -27,6 +27,7 @@ from bot.understanding.lexicon import (
     MEMORY_WORDS,
     RATIO_FILLERS,
     RATIO_LABELS,
+    RATIO_QUESTION_WORDS,
     TECH_WORDS,
     TIME_LABELS,
     lookup,
@@ -293,9 +294,7 @@ class _Reading:
         }
 
     # ------------------------------------------------------------ decision
-    def _decide(
-        self, times: list[Quantity], ratios: list[RatioCand], common: dict
-    ) -> Query:
+    def _decide(self, times: list[Quantity], ratios: list[RatioCand], common: dict) -> Query:
         times = _distinct(times, key=lambda q: q.hours)
         ratios = _distinct(ratios, key=lambda r: r.value)
         pair = self._fp32_and_mixed(times) if len(times) == 2 else None
@@ -354,9 +353,21 @@ class _Reading:
         return best
 
     def _without_numbers(self, common: dict) -> Query:
-        """Help for greetings and general questions; no_numbers when an estimate was asked."""
+        """No time and no ratio: the ratio alone, help, or no_numbers.
+
+        A question that names a setup (GPU, model or task) is answered with the
+        predicted ratio when it asks for the speedup, or asks nothing in
+        particular ("BERT on A100?"); asking for a time ("how long", "estimate
+        my training time") without giving the FP32 one is no_numbers, and so is
+        any estimate request that names nothing. Greetings are help.
+        """
         words = [t for t in self.tokens if t.kind == WORD]
-        asks_estimate = any(_is(t, ESTIMATE_CUES) for t in words) or self._asks_how_long(words)
+        how_long = self._asks_how_long(words)
+        asks_ratio = any(_is(t, RATIO_QUESTION_WORDS) for t in words)
+        asks_estimate = any(_is(t, ESTIMATE_CUES) for t in words) or how_long
+        named = bool(common["gpu"] or common["model"] or common["family"])
+        if named and not how_long and (asks_ratio or not asks_estimate):
+            return Query(intent=Intent.RATIO, **common)
         if asks_estimate:
             return Query(intent=Intent.ESTIMATE, reason=Reason.NO_NUMBERS, **common)
         return Query(intent=Intent.HELP, **common)

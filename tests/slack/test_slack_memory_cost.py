@@ -1,8 +1,8 @@
-"""Memory and cost questions through Slack, end to end, in both languages."""
+"""Memory, cost and ratio-only questions through Slack, end to end, in both languages."""
 
 from __future__ import annotations
 
-from slackmsg import block_text
+from slackmsg import block_text, buttons
 
 ARABIC_LETTERS = set("ابتثجحخدذرزسشصضطظعغفقكلمنهوي")
 
@@ -41,3 +41,21 @@ def test_cost_in_riyals_in_arabic(bot):
     assert ARABIC_LETTERS & set(shown)
     assert "1,000.00" in shown and "500.00" in shown and "ر.س" in shown
     assert "$" not in shown  # no exchange rates: the answer keeps the user's currency
+
+
+def test_ratio_question_in_english(bot):
+    message = _answer(bot, "what speedup should I expect for BERT on A100?")
+    shown = message["text"] + block_text(message)
+    assert "BERT on A100" in shown and "1.84× as fast as FP32" in shown
+    assert "published measurements" in shown and "/mpestimate 36h A100 BERT" in shown
+    actions = [b["action_id"] for b in buttons(message)]
+    # No FP32 time, so no ratio buttons; the experiment and the details still help.
+    assert "mp_experiment" in actions and "mp_details" in actions
+    assert not any(a.startswith("mp_ratio_") for a in actions)
+
+
+def test_ratio_question_in_arabic(bot):
+    message = _answer(bot, "كم التسريع المتوقع لـ bert على a100؟")
+    shown = message["text"] + block_text(message)
+    assert ARABIC_LETTERS & set(shown)
+    assert "أسرع من" in shown and ("1.84" in shown or "١٫٨٤" in shown)
