@@ -88,6 +88,10 @@ EN_NUMBERS: dict[str, int] = {
     "dozen": 12,
 }
 EN_SCALES: dict[str, int] = {"hundred": 100, "thousand": 1000}
+# Words that open a noun phrase: "the fp32 one", "that one" make "one" a pronoun.
+DETERMINERS = frozenset(
+    ["the", "this", "that", "which", "each", "every", "another", "any", "my", "our", "your"]
+)
 
 AR_NUMBERS: dict[str, int] = {}
 for _value, _words in {
