@@ -23,6 +23,7 @@ from bot.understanding.lexicon import (
     OPTIMIZERS,
     lookup,
 )
+from bot.understanding.ratios import slash_fraction
 from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
 
 GPU_NOUNS = frozenset(
@@ -246,6 +247,8 @@ def _date_or_clock(tokens: list[Token], i: int) -> bool:
     Numbers glued by ":" or "/" are a clock time or a date; glued by "-" only
     when there are three of them ("12-15h" is a range, "2024-05-01" a date).
     """
+    if slash_fraction(tokens, i) is not None:
+        return False  # "2/3 of the time": a share, read with the ratios
     chain: list[Token] = []
     seps: set[str] = set()
     j = i + 1

@@ -102,7 +102,7 @@ FUTURE_EVENTS = [
     ("بعد التحويل FP32 ١٠ ساعات والنسبه ٢", "dm", est(10, 2, "ar")),
 ]
 
-CASES = PRONOUN_ONE
+CASES = PRONOUN_ONE + SLASH_FRACTION
 
 
 @pytest.mark.parametrize(("text", "channel", "expect"), CASES)
