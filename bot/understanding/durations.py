@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.understanding.lexicon import (
+    AR_UNIT_ABBREVIATIONS,
     AR_UNITS,
     DURATION_EXCLUDERS_AFTER,
     DURATION_EXCLUDERS_BEFORE,
@@ -59,6 +60,25 @@ def unit_of(tok: Token | None, allow_article: bool = False) -> tuple[str, int] |
     return (unit, 0) if unit else None
 
 
+def abbreviated_unit(tokens: list[Token], j: int) -> str | None:
+    """The unit of a one-letter Arabic abbreviation at ``j`` ("س", "د"), else None.
+
+    Read only after a number (the caller's job) and never when a dot and
+    another letter follow: "١٠ د.ك" is ten Kuwaiti dinars, not ten minutes.
+    """
+    tok = tokens[j] if j < len(tokens) else None
+    if tok is None or tok.kind != WORD or tok.role or tok.text not in AR_UNIT_ABBREVIATIONS:
+        return None
+    dot, letter = _at(tokens, j + 1), _at(tokens, j + 2)
+    if dot is not None and dot.text == "." and dot.glued and letter is not None and letter.glued:
+        return None
+    return AR_UNIT_ABBREVIATIONS[tok.text]
+
+
+def _at(tokens: list[Token], j: int) -> Token | None:
+    return tokens[j] if 0 <= j < len(tokens) else None
+
+
 def _fraction(tok: Token | None) -> float | None:
     if tok is None or tok.kind != WORD:
         return None
@@ -85,6 +105,9 @@ def _piece(tokens: list[Token], i: int) -> tuple[float, str, int, bool] | None:
         unit = unit_of(tokens[i + 1] if i + 1 < n else None)
         if unit and unit[1] != 2:
             return tok.value, unit[0], i + 2, True
+        abbreviated = abbreviated_unit(tokens, i + 1)
+        if abbreviated:  # "١٢ س", "٣٠ د"
+            return tok.value, abbreviated, i + 2, True
         # "three quarters of an hour", "ثلاث ارباع الساعه"
         frac = _fraction(tokens[i + 1]) if i + 1 < n else None
         if frac:

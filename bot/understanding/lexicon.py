@@ -55,6 +55,10 @@ for _unit, _one, _two, _many in [
     for _w in _many.split():
         AR_UNITS[_w] = (_unit, 0)
 
+# One-letter abbreviations, only right after a number ("١٢ س" = 12 hours,
+# "٣٠ د" = 30 minutes) and only as a whole word, never a letter inside one.
+AR_UNIT_ABBREVIATIONS: dict[str, str] = {"س": "h", "د": "min"}
+
 # ---------------------------------------------------------------- number words
 EN_NUMBERS: dict[str, int] = {
     "zero": 0,

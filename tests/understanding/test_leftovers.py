@@ -67,6 +67,9 @@ ARABIC_ABBREVIATIONS = [
     ("التدريب ١٢ س والنسبه ٢", "dm", est(12, 2, "ar")),
     ("التدريب ٣ س و٣٠ د والنسبه ٢", "dm", est(3.5, 2, "ar")),
     ("التدريب ١٢س والنسبه ٢", "dm", est(12, 2, "ar")),
+    ("٥ س ١٠ د ٢", "command", est(5 + 10 / 60, 2)),
+    # "د.ك" is the Kuwaiti dinar, not minutes.
+    ("التدريب ٢٠ ساعه والسعر ١٠ د.ك للساعه والنسبه ٢", "dm", est(20, 2, "ar")),
 ]
 
 EGYPTIAN_TALT = [
@@ -102,7 +105,7 @@ FUTURE_EVENTS = [
     ("بعد التحويل FP32 ١٠ ساعات والنسبه ٢", "dm", est(10, 2, "ar")),
 ]
 
-CASES = PRONOUN_ONE + SLASH_FRACTION
+CASES = PRONOUN_ONE + SLASH_FRACTION + ARABIC_ABBREVIATIONS
 
 
 @pytest.mark.parametrize(("text", "channel", "expect"), CASES)
