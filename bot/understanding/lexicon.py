@@ -129,6 +129,13 @@ for _value, _words in {
 }.items():
     for _w in _words.split():
         AR_NUMBERS[_w] = _value
+# Egyptian/Levantine تلت is both ثلاث (3) and ثلث (a third): a count before a
+# plural counted noun ("تلت ساعات", "تلت كروت"), a fraction otherwise ("تلت الوقت").
+AR_COUNT_OR_SHARE: dict[str, int] = {"تلت": 3}
+AR_COUNTED_PLURALS = frozenset(
+    [_w for _w, (_u, _n) in AR_UNITS.items() if _n == 0]
+    + "بطاقات كروت وحدات عقد اجهزه خطوات حقب دورات صور عينات معاملات طبقات امثله معالجات دفعات".split()
+)
 AR_SCALES: dict[str, int] = {"مئه": 100, "مائه": 100, "ميه": 100, "الاف": 1000, "الف": 1000}
 
 # Fractions: on their own they are not a value, but they complete a
@@ -141,6 +148,7 @@ FRACTIONS: dict[str, float] = {
     "نصف": 0.5,
     "ربع": 0.25,
     "ثلث": 1 / 3,
+    "تلت": 1 / 3,  # Egyptian/Levantine spelling; see AR_COUNT_OR_SHARE
     # Plurals after a count: "three quarters of an hour", "two thirds of the time".
     "quarters": 0.25,
     "thirds": 1 / 3,

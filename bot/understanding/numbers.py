@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 
 from bot.understanding.lexicon import (
+    AR_COUNT_OR_SHARE,
+    AR_COUNTED_PLURALS,
     AR_NUMBERS,
     AR_SCALES,
     COUNT_NOUNS,
@@ -20,6 +22,7 @@ from bot.understanding.lexicon import (
     INFINITY_WORDS,
     NAN_WORDS,
     NEGATIVE_WORDS,
+    has_prefix_article,
     lookup,
 )
 from bot.understanding.tokens import ARABIC, NUM, WORD, Token
@@ -112,6 +115,11 @@ def merge_number_words(tokens: list[Token]) -> list[Token]:
                 out.append(_num(tokens, i, j, value))
                 i = j
                 continue
+            count = _count_before_plural(tokens, i)
+            if count is not None:
+                out.append(_num(tokens, i, i + 1, count, spelled=True))
+                i += 1
+                continue
             read = None if _is_pronoun_one(tokens, i) else _read_words(tokens, i)
             if read is not None:
                 value, j = read
@@ -145,6 +153,21 @@ def _is_pronoun_one(tokens: list[Token], i: int) -> bool:
         if tok.kind == WORD and tok.text in DETERMINERS:
             return True
     return False
+
+
+def _count_before_plural(tokens: list[Token], i: int) -> float | None:
+    """ "تلت ساعات" = 3 hours; "تلت الوقت", "تلت ساعه" stay a third (read as a fraction)."""
+    tok = tokens[i]
+    if tok.script != ARABIC:
+        return None
+    stem = lookup(tok.text, AR_COUNT_OR_SHARE)
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    if stem is None or nxt is None or nxt.kind != WORD or nxt.script != ARABIC:
+        return None
+    plural = lookup(nxt.text, AR_COUNTED_PLURALS)
+    if plural is None or has_prefix_article(nxt.text, plural):
+        return None
+    return float(AR_COUNT_OR_SHARE[stem])
 
 
 def _counts_on(word: str) -> bool:

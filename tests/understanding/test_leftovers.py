@@ -78,6 +78,8 @@ EGYPTIAN_TALT = [
     ("التدريب بياخد ٩ ساعات والمختلطه بتوفر تلت الوقت", "dm", est(9, 1.5, "ar")),
     ("التدريب ٩ ساعات والمختلطه بتاخد تلت المده", "dm", est(9, 3, "ar")),
     ("التدريب بياخد تلت ساعه والنسبه ٢", "dm", est(1 / 3, 2, "ar")),
+    ("التدريب بياخد ساعتين وتلت والنسبه ٢", "dm", est(2 + 1 / 3, 2, "ar")),
+    ("التدريب ١٠ ساعات على تلت كروت والنسبه ٢", "dm", est(10, 2, "ar")),
 ]
 
 PRODUCT = [
@@ -105,7 +107,7 @@ FUTURE_EVENTS = [
     ("بعد التحويل FP32 ١٠ ساعات والنسبه ٢", "dm", est(10, 2, "ar")),
 ]
 
-CASES = PRONOUN_ONE + SLASH_FRACTION + ARABIC_ABBREVIATIONS
+CASES = PRONOUN_ONE + SLASH_FRACTION + ARABIC_ABBREVIATIONS + EGYPTIAN_TALT
 
 
 @pytest.mark.parametrize(("text", "channel", "expect"), CASES)
