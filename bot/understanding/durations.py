@@ -19,6 +19,8 @@ from bot.understanding.lexicon import (
     DURATION_EXCLUDERS_BEFORE,
     EN_UNITS,
     FRACTIONS,
+    FUTURE_EVENTS,
+    FUTURE_MARKERS,
     QUESTION_WORDS,
     UNIT_HOURS,
     has_prefix_article,
@@ -232,7 +234,9 @@ def _range_partner(tokens: list[Token], i: int, unit: str) -> Quantity | None:
 
 
 def _excluded(tokens: list[Token], start: int, end: int) -> bool:
-    """A deadline, interval, saving or past time, by the words around it."""
+    """A deadline, interval, saving, future event or past time, by the words around it."""
+    if _text(tokens, start - 1) in FUTURE_MARKERS and _event_before(tokens, start - 1):
+        return True
     j = start - 1
     steps = 0
     while j >= 0 and steps < 4:
@@ -243,10 +247,24 @@ def _excluded(tokens: list[Token], start: int, end: int) -> bool:
             return True
         j -= 1
         steps += 1
-    for tok in tokens[end : end + 2]:
+    for step, tok in enumerate(tokens[end : end + 2]):
         if tok.kind == SYM and tok.is_boundary:
             break
+        # An Arabic adjective (الجايه، الماضيه) follows its noun at once: in
+        # "١٠ ساعات والمراجعه الجايه" it describes the review, not the hours.
+        if step and tok.script == ARABIC:
+            break
         if tok.kind == WORD and _cue(tok, DURATION_EXCLUDERS_AFTER):
+            return True
+    return False
+
+
+def _event_before(tokens: list[Token], marker: int) -> bool:
+    """ "next review in", "meeting in", "المراجعه الجايه بعد": an event a few words before."""
+    for tok in tokens[max(0, marker - 4) : marker][::-1]:
+        if tok.is_boundary or tok.kind == NUM:
+            return False
+        if tok.kind == WORD and _cue(tok, FUTURE_EVENTS):
             return True
     return False
 

@@ -531,6 +531,32 @@ DURATION_EXCLUDERS_AFTER = frozenset(
         "فات",
     ]
 )
+# "next review in 2 days", "الاجتماع بعد يومين": a duration introduced by "in"
+# after one of these is when something happens, not how long the job takes.
+FUTURE_MARKERS = frozenset({"in", "بعد"})
+FUTURE_EVENTS = frozenset(
+    [
+        "next",
+        "meeting",
+        "review",
+        "demo",
+        "sync",
+        "standup",
+        "presentation",
+        "launch",
+        "release",
+        "call",
+        "اجتماع",
+        "ميتنج",
+        "مراجعه",
+        "قادم",
+        "قادمه",
+        "جاي",
+        "جايه",
+        "الجاي",
+        "الجايه",
+    ]
+)
 # "كم دقيقة" / "how many hours": a question, not a value.
 QUESTION_WORDS = frozenset(
     ["كم", "كام", "قديش", "how", "many", "much", "which", "what", "كمان", "اي"]

@@ -101,13 +101,16 @@ FUTURE_EVENTS = [
     ("fp32 10 hours; due in 2 days", "dm", rng(10)),
     ("FP32 ١٠ ساعات والاجتماع بعد يومين", "dm", rng(10, "ar")),
     ("FP32 ١٠ ساعات والمراجعه الجايه بعد ٣ ايام", "dm", rng(10, "ar")),
+    # An Arabic adjective right after a duration still excludes it.
+    ("FP32 ١٠ ساعات، جربناه ٣ ايام الماضيه", "dm", rng(10, "ar")),
+    ("FP32 ١٠ ساعات، فاضل يومين متبقيه على التسليم", "dm", rng(10, "ar")),
     # "next" alone does not exclude a time, nor does "in" alone.
     ("the next run takes 12h in fp32, ratio 2", "dm", est(12, 2)),
     ("fp32 training finishes in 12 hours, ratio 2", "dm", est(12, 2)),
     ("بعد التحويل FP32 ١٠ ساعات والنسبه ٢", "dm", est(10, 2, "ar")),
 ]
 
-CASES = PRONOUN_ONE + SLASH_FRACTION + ARABIC_ABBREVIATIONS + EGYPTIAN_TALT
+CASES = PRONOUN_ONE + SLASH_FRACTION + ARABIC_ABBREVIATIONS + EGYPTIAN_TALT + FUTURE_EVENTS
 
 
 @pytest.mark.parametrize(("text", "channel", "expect"), CASES)
