@@ -192,6 +192,15 @@ def _is_time_unit(tok: Token | None) -> bool:
     return tok.text in EN_UNITS
 
 
+def _is_duration_at(tokens: list[Token], j: int) -> bool:
+    """A number with a time unit at ``j``: "8 hours", "8h", "٨ ساعات"."""
+    tok = _at(tokens, j)
+    if tok is None or tok.kind != NUM or tok.role:
+        return False
+    suffix = tok.suffix.lstrip("-")
+    return suffix in EN_UNITS if suffix else _is_time_unit(_at(tokens, j + 1))
+
+
 def _at(tokens: list[Token], i: int) -> Token | None:
     return tokens[i] if 0 <= i < len(tokens) else None
 
@@ -279,6 +288,8 @@ def _classify(tokens: list[Token], i: int) -> str:
         return "tolerance"  # "10h ±1h", "(±10%)": an error bar, never a value
     if not suffix and nxt is not None and nxt.text == "x":
         after = _at(tokens, i + 2)
+        if _is_duration_at(tokens, i + 2):
+            return "multiplier"  # "2 x 8 hours": 16 hours in all, read with the durations
         if after is not None and after.kind == NUM:
             # "4 x 8 GPUs" (nodes times GPUs), "224 x 224" (a size): never a speed-up.
             noun = _at(tokens, i + 3)
@@ -290,6 +301,9 @@ def _classify(tokens: list[Token], i: int) -> str:
             return "gpus"  # "2 x A100"
     if suffix in PARAM_SUFFIXES and (_word_in(nxt, COUNT_NOUNS) or _word_in(nxt, PARAM_NOUNS)):
         return "params"  # "340M params": millions, not minutes
+    if suffix == "x" and _at(tokens, i + 1) is not None and tokens[i + 1].glued:
+        if _is_duration_at(tokens, i + 1):
+            return "multiplier"  # "2x8 hours"
     if suffix in EN_UNITS or (suffix == "x" and not _count_after(tokens, i + 1)):
         return ""  # "100h" is a time, "2x" a ratio unless "8x A100"
     if suffix in ORDINAL_SUFFIXES:

@@ -200,7 +200,12 @@ def find_durations(tokens: list[Token]) -> list[Quantity]:
             v2, j2 = _with_fraction(tokens, j2, v2)
             hours += v2 * UNIT_HOURS[u2]
             smallest, strong, j = u2, strong or s2, j2
-        q = Quantity(hours / UNIT_HOURS[smallest], smallest, i, j, strong)
+        start = i
+        factor = _multiplier(tokens, i)
+        if factor is not None:  # "2 x 8 hours" = 16 hours
+            (start, times) = factor
+            hours *= times
+        q = Quantity(hours / UNIT_HOURS[smallest], smallest, start, j, strong)
         q.excluded = _excluded(tokens, i, j)
         prev = found[-1] if found else None
         if prev is not None and prev.end == i - 1 and _text(tokens, i - 1) in RANGE_JOINERS:
@@ -215,6 +220,19 @@ def find_durations(tokens: list[Token]) -> list[Quantity]:
             t.role = t.role or "time"
         i = j
     return found
+
+
+def _multiplier(tokens: list[Token], i: int) -> tuple[int, float] | None:
+    """ "2 x 8 hours", "2x8h": (where the product starts, the count), else None.
+
+    The context pass marks the count (role "multiplier") only when a duration
+    follows its "x"; GPU counts ("2 x A100", "4 x 8 GPUs") never get here.
+    """
+    if i >= 2 and tokens[i - 1].text == "x" and tokens[i - 2].role == "multiplier":
+        return i - 2, tokens[i - 2].value
+    if i >= 1 and tokens[i - 1].role == "multiplier" and tokens[i - 1].suffix == "x":
+        return i - 1, tokens[i - 1].value
+    return None
 
 
 def _range_partner(tokens: list[Token], i: int, unit: str) -> Quantity | None:

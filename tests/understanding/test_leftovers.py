@@ -87,6 +87,8 @@ PRODUCT = [
     ("fp32 2x8 hours, speedup 2", "dm", est(16, 2)),
     ("fp32 3 × 20 min, ratio 1.5", "dm", est(1, 1.5)),
     ("2 x 8 hours", "command", rng(16)),
+    ("fp32 2 x 1h30m, 2x", "dm", est(3, 2)),
+    ("التدريب ٢ × ٨ ساعات والنسبه ٢", "dm", est(16, 2, "ar")),
     # Counts stay counts, and "2x 8 hours" is still a ratio and a time.
     ("fp32 2x 8 hours", "dm", est(8, 2)),
     ("fp32 10h on 4 x 8 GPUs, ratio 2", "dm", est(10, 2)),
@@ -110,7 +112,9 @@ FUTURE_EVENTS = [
     ("بعد التحويل FP32 ١٠ ساعات والنسبه ٢", "dm", est(10, 2, "ar")),
 ]
 
-CASES = PRONOUN_ONE + SLASH_FRACTION + ARABIC_ABBREVIATIONS + EGYPTIAN_TALT + FUTURE_EVENTS
+CASES = (
+    PRONOUN_ONE + SLASH_FRACTION + ARABIC_ABBREVIATIONS + EGYPTIAN_TALT + PRODUCT + FUTURE_EVENTS
+)
 
 
 @pytest.mark.parametrize(("text", "channel", "expect"), CASES)
