@@ -301,9 +301,8 @@ def _classify(tokens: list[Token], i: int) -> str:
             return "gpus"  # "2 x A100"
     if suffix in PARAM_SUFFIXES and (_word_in(nxt, COUNT_NOUNS) or _word_in(nxt, PARAM_NOUNS)):
         return "params"  # "340M params": millions, not minutes
-    if suffix == "x" and _at(tokens, i + 1) is not None and tokens[i + 1].glued:
-        if _is_duration_at(tokens, i + 1):
-            return "multiplier"  # "2x8 hours"
+    if suffix == "x" and _is_duration_at(tokens, i + 1) and tokens[i + 1].glued:
+        return "multiplier"  # "2x8 hours"
     if suffix in EN_UNITS or (suffix == "x" and not _count_after(tokens, i + 1)):
         return ""  # "100h" is a time, "2x" a ratio unless "8x A100"
     if suffix in ORDINAL_SUFFIXES:

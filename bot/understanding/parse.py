@@ -293,9 +293,7 @@ class _Reading:
         }
 
     # ------------------------------------------------------------ decision
-    def _decide(
-        self, times: list[Quantity], ratios: list[RatioCand], common: dict
-    ) -> Query:
+    def _decide(self, times: list[Quantity], ratios: list[RatioCand], common: dict) -> Query:
         times = _distinct(times, key=lambda q: q.hours)
         ratios = _distinct(ratios, key=lambda r: r.value)
         pair = self._fp32_and_mixed(times) if len(times) == 2 else None
