@@ -24,6 +24,7 @@ from bot.understanding.lexicon import (
     lookup,
     model_word_family,
 )
+from bot.understanding.ratios import slash_fraction
 from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
 
 GPU_NOUNS = frozenset(
@@ -192,6 +193,15 @@ def _is_time_unit(tok: Token | None) -> bool:
     return tok.text in EN_UNITS
 
 
+def _is_duration_at(tokens: list[Token], j: int) -> bool:
+    """A number with a time unit at ``j``: "8 hours", "8h", "٨ ساعات"."""
+    tok = _at(tokens, j)
+    if tok is None or tok.kind != NUM or tok.role:
+        return False
+    suffix = tok.suffix.lstrip("-")
+    return suffix in EN_UNITS if suffix else _is_time_unit(_at(tokens, j + 1))
+
+
 def _at(tokens: list[Token], i: int) -> Token | None:
     return tokens[i] if 0 <= i < len(tokens) else None
 
@@ -247,6 +257,8 @@ def _date_or_clock(tokens: list[Token], i: int) -> bool:
     Numbers glued by ":" or "/" are a clock time or a date; glued by "-" only
     when there are three of them ("12-15h" is a range, "2024-05-01" a date).
     """
+    if slash_fraction(tokens, i) is not None:
+        return False  # "2/3 of the time": a share, read with the ratios
     chain: list[Token] = []
     seps: set[str] = set()
     j = i + 1
@@ -284,6 +296,8 @@ def _classify(tokens: list[Token], i: int) -> str:
         return "tolerance"  # "10h ±1h", "(±10%)": an error bar, never a value
     if not suffix and nxt is not None and nxt.text == "x":
         after = _at(tokens, i + 2)
+        if _is_duration_at(tokens, i + 2):
+            return "multiplier"  # "2 x 8 hours": 16 hours in all, read with the durations
         if after is not None and after.kind == NUM:
             # "4 x 8 GPUs" (nodes times GPUs), "224 x 224" (a size): never a speed-up.
             noun = _at(tokens, i + 3)
@@ -297,6 +311,8 @@ def _classify(tokens: list[Token], i: int) -> str:
         return "params"  # "340M params": millions, not minutes
     if suffix == "d" and tok.value in (2, 3) and (_model_word(prev) or _model_word(nxt)):
         return "dimension"  # "nnU-Net 3D", "3D U-Net": three-dimensional, not three days
+    if suffix == "x" and _is_duration_at(tokens, i + 1) and tokens[i + 1].glued:
+        return "multiplier"  # "2x8 hours"
     if suffix in EN_UNITS or (suffix == "x" and not _count_after(tokens, i + 1)):
         return ""  # "100h" is a time, "2x" a ratio unless "8x A100"
     if suffix in ORDINAL_SUFFIXES:

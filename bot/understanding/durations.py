@@ -13,11 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.understanding.lexicon import (
+    AR_UNIT_ABBREVIATIONS,
     AR_UNITS,
     DURATION_EXCLUDERS_AFTER,
     DURATION_EXCLUDERS_BEFORE,
     EN_UNITS,
     FRACTIONS,
+    FUTURE_EVENTS,
+    FUTURE_MARKERS,
     QUESTION_WORDS,
     UNIT_HOURS,
     has_prefix_article,
@@ -59,6 +62,25 @@ def unit_of(tok: Token | None, allow_article: bool = False) -> tuple[str, int] |
     return (unit, 0) if unit else None
 
 
+def abbreviated_unit(tokens: list[Token], j: int) -> str | None:
+    """The unit of a one-letter Arabic abbreviation at ``j`` ("س", "د"), else None.
+
+    Read only after a number (the caller's job) and never when a dot and
+    another letter follow: "١٠ د.ك" is ten Kuwaiti dinars, not ten minutes.
+    """
+    tok = tokens[j] if j < len(tokens) else None
+    if tok is None or tok.kind != WORD or tok.role or tok.text not in AR_UNIT_ABBREVIATIONS:
+        return None
+    dot, letter = _at(tokens, j + 1), _at(tokens, j + 2)
+    if dot is not None and dot.text == "." and dot.glued and letter is not None and letter.glued:
+        return None
+    return AR_UNIT_ABBREVIATIONS[tok.text]
+
+
+def _at(tokens: list[Token], j: int) -> Token | None:
+    return tokens[j] if 0 <= j < len(tokens) else None
+
+
 def _fraction(tok: Token | None) -> float | None:
     if tok is None or tok.kind != WORD:
         return None
@@ -85,6 +107,9 @@ def _piece(tokens: list[Token], i: int) -> tuple[float, str, int, bool] | None:
         unit = unit_of(tokens[i + 1] if i + 1 < n else None)
         if unit and unit[1] != 2:
             return tok.value, unit[0], i + 2, True
+        abbreviated = abbreviated_unit(tokens, i + 1)
+        if abbreviated:  # "١٢ س", "٣٠ د"
+            return tok.value, abbreviated, i + 2, True
         # "three quarters of an hour", "ثلاث ارباع الساعه"
         frac = _fraction(tokens[i + 1]) if i + 1 < n else None
         if frac:
@@ -175,7 +200,12 @@ def find_durations(tokens: list[Token]) -> list[Quantity]:
             v2, j2 = _with_fraction(tokens, j2, v2)
             hours += v2 * UNIT_HOURS[u2]
             smallest, strong, j = u2, strong or s2, j2
-        q = Quantity(hours / UNIT_HOURS[smallest], smallest, i, j, strong)
+        start = i
+        factor = _multiplier(tokens, i)
+        if factor is not None:  # "2 x 8 hours" = 16 hours
+            (start, times) = factor
+            hours *= times
+        q = Quantity(hours / UNIT_HOURS[smallest], smallest, start, j, strong)
         q.excluded = _excluded(tokens, i, j)
         prev = found[-1] if found else None
         if prev is not None and prev.end == i - 1 and _text(tokens, i - 1) in RANGE_JOINERS:
@@ -190,6 +220,19 @@ def find_durations(tokens: list[Token]) -> list[Quantity]:
             t.role = t.role or "time"
         i = j
     return found
+
+
+def _multiplier(tokens: list[Token], i: int) -> tuple[int, float] | None:
+    """ "2 x 8 hours", "2x8h": (where the product starts, the count), else None.
+
+    The context pass marks the count (role "multiplier") only when a duration
+    follows its "x"; GPU counts ("2 x A100", "4 x 8 GPUs") never get here.
+    """
+    if i >= 2 and tokens[i - 1].text == "x" and tokens[i - 2].role == "multiplier":
+        return i - 2, tokens[i - 2].value
+    if i >= 1 and tokens[i - 1].role == "multiplier" and tokens[i - 1].suffix == "x":
+        return i - 1, tokens[i - 1].value
+    return None
 
 
 def _range_partner(tokens: list[Token], i: int, unit: str) -> Quantity | None:
@@ -209,7 +252,9 @@ def _range_partner(tokens: list[Token], i: int, unit: str) -> Quantity | None:
 
 
 def _excluded(tokens: list[Token], start: int, end: int) -> bool:
-    """A deadline, interval, saving or past time, by the words around it."""
+    """A deadline, interval, saving, future event or past time, by the words around it."""
+    if _text(tokens, start - 1) in FUTURE_MARKERS and _event_before(tokens, start - 1):
+        return True
     j = start - 1
     steps = 0
     while j >= 0 and steps < 4:
@@ -220,10 +265,24 @@ def _excluded(tokens: list[Token], start: int, end: int) -> bool:
             return True
         j -= 1
         steps += 1
-    for tok in tokens[end : end + 2]:
+    for step, tok in enumerate(tokens[end : end + 2]):
         if tok.kind == SYM and tok.is_boundary:
             break
+        # An Arabic adjective (الجايه، الماضيه) follows its noun at once: in
+        # "١٠ ساعات والمراجعه الجايه" it describes the review, not the hours.
+        if step and tok.script == ARABIC:
+            break
         if tok.kind == WORD and _cue(tok, DURATION_EXCLUDERS_AFTER):
+            return True
+    return False
+
+
+def _event_before(tokens: list[Token], marker: int) -> bool:
+    """ "next review in", "meeting in", "المراجعه الجايه بعد": an event a few words before."""
+    for tok in tokens[max(0, marker - 4) : marker][::-1]:
+        if tok.is_boundary or tok.kind == NUM:
+            return False
+        if tok.kind == WORD and _cue(tok, FUTURE_EVENTS):
             return True
     return False
 

@@ -55,6 +55,10 @@ for _unit, _one, _two, _many in [
     for _w in _many.split():
         AR_UNITS[_w] = (_unit, 0)
 
+# One-letter abbreviations, only right after a number ("١٢ س" = 12 hours,
+# "٣٠ د" = 30 minutes) and only as a whole word, never a letter inside one.
+AR_UNIT_ABBREVIATIONS: dict[str, str] = {"س": "h", "د": "min"}
+
 # ---------------------------------------------------------------- number words
 EN_NUMBERS: dict[str, int] = {
     "zero": 0,
@@ -88,6 +92,10 @@ EN_NUMBERS: dict[str, int] = {
     "dozen": 12,
 }
 EN_SCALES: dict[str, int] = {"hundred": 100, "thousand": 1000}
+# Words that open a noun phrase: "the fp32 one", "that one" make "one" a pronoun.
+DETERMINERS = frozenset(
+    ["the", "this", "that", "which", "each", "every", "another", "any", "my", "our", "your"]
+)
 
 AR_NUMBERS: dict[str, int] = {}
 for _value, _words in {
@@ -121,6 +129,14 @@ for _value, _words in {
 }.items():
     for _w in _words.split():
         AR_NUMBERS[_w] = _value
+# Egyptian/Levantine تلت is both ثلاث (3) and ثلث (a third): a count before a
+# plural counted noun ("تلت ساعات", "تلت كروت"), a fraction otherwise ("تلت الوقت").
+AR_COUNT_OR_SHARE: dict[str, int] = {"تلت": 3}
+AR_COUNTED_PLURALS = frozenset(
+    [_w for _w, (_u, _n) in AR_UNITS.items() if _n == 0]
+    + ["بطاقات", "كروت", "وحدات", "عقد", "اجهزه", "خطوات", "حقب", "دورات", "صور", "عينات"]
+    + ["معاملات", "طبقات", "امثله", "معالجات", "دفعات"]
+)
 AR_SCALES: dict[str, int] = {"مئه": 100, "مائه": 100, "ميه": 100, "الاف": 1000, "الف": 1000}
 
 # Fractions: on their own they are not a value, but they complete a
@@ -133,6 +149,7 @@ FRACTIONS: dict[str, float] = {
     "نصف": 0.5,
     "ربع": 0.25,
     "ثلث": 1 / 3,
+    "تلت": 1 / 3,  # Egyptian/Levantine spelling; see AR_COUNT_OR_SHARE
     # Plurals after a count: "three quarters of an hour", "two thirds of the time".
     "quarters": 0.25,
     "thirds": 1 / 3,
@@ -513,6 +530,32 @@ DURATION_EXCLUDERS_AFTER = frozenset(
         "الماضيه",
         "الماضي",
         "فات",
+    ]
+)
+# "next review in 2 days", "الاجتماع بعد يومين": a duration introduced by "in"
+# after one of these is when something happens, not how long the job takes.
+FUTURE_MARKERS = frozenset({"in", "بعد"})
+FUTURE_EVENTS = frozenset(
+    [
+        "next",
+        "meeting",
+        "review",
+        "demo",
+        "sync",
+        "standup",
+        "presentation",
+        "launch",
+        "release",
+        "call",
+        "اجتماع",
+        "ميتنج",
+        "مراجعه",
+        "قادم",
+        "قادمه",
+        "جاي",
+        "جايه",
+        "الجاي",
+        "الجايه",
     ]
 )
 # "كم دقيقة" / "how many hours": a question, not a value.

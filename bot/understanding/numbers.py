@@ -10,13 +10,19 @@ from __future__ import annotations
 import math
 
 from bot.understanding.lexicon import (
+    AR_COUNT_OR_SHARE,
+    AR_COUNTED_PLURALS,
     AR_NUMBERS,
     AR_SCALES,
+    COUNT_NOUNS,
+    DETERMINERS,
     EN_NUMBERS,
     EN_SCALES,
+    EN_UNITS,
     INFINITY_WORDS,
     NAN_WORDS,
     NEGATIVE_WORDS,
+    has_prefix_article,
     lookup,
 )
 from bot.understanding.tokens import ARABIC, NUM, WORD, Token
@@ -109,7 +115,12 @@ def merge_number_words(tokens: list[Token]) -> list[Token]:
                 out.append(_num(tokens, i, j, value))
                 i = j
                 continue
-            read = _read_words(tokens, i)
+            count = _count_before_plural(tokens, i)
+            if count is not None:
+                out.append(_num(tokens, i, i + 1, count, spelled=True))
+                i += 1
+                continue
+            read = None if _is_pronoun_one(tokens, i) else _read_words(tokens, i)
             if read is not None:
                 value, j = read
                 out.append(_num(tokens, i, j, value, spelled=True))
@@ -122,6 +133,49 @@ def merge_number_words(tokens: list[Token]) -> list[Token]:
         out.append(tok)
         i += 1
     return _apply_negative_words(out)
+
+
+def _is_pronoun_one(tokens: list[Token], i: int) -> bool:
+    """ "the fp32 one", "the big one", "that one": "one" stands for a noun, it counts nothing.
+
+    It is a pronoun when a determiner opens its noun phrase (a few words back,
+    within the clause) and nothing after it carries the quantity on: "one
+    hour", "one GPU", "one and a half", "one hundred" stay numbers.
+    """
+    if tokens[i].text != "one":
+        return False
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    if nxt is not None and not nxt.is_boundary and (nxt.kind != WORD or _counts_on(nxt.text)):
+        return False
+    for tok in tokens[max(0, i - 4) : i][::-1]:
+        if tok.is_boundary:
+            return False
+        if tok.kind == WORD and tok.text in DETERMINERS:
+            return True
+    return False
+
+
+def _count_before_plural(tokens: list[Token], i: int) -> float | None:
+    """ "تلت ساعات" = 3 hours; "تلت الوقت", "تلت ساعه" stay a third (read as a fraction)."""
+    tok = tokens[i]
+    if tok.script != ARABIC:
+        return None
+    stem = lookup(tok.text, AR_COUNT_OR_SHARE)
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    if stem is None or nxt is None or nxt.kind != WORD or nxt.script != ARABIC:
+        return None
+    plural = lookup(nxt.text, AR_COUNTED_PLURALS)
+    if plural is None or has_prefix_article(nxt.text, plural):
+        return None
+    return float(AR_COUNT_OR_SHARE[stem])
+
+
+def _counts_on(word: str) -> bool:
+    """A word after "one" that makes it a quantity: a unit, a singular counted noun, "and"."""
+    if word in ("and", "point", "half", "quarter", "third") or word in EN_SCALES:
+        return True
+    # "one" agrees with a singular noun: "one GPU", "one epoch"; "the big one runs" is a verb.
+    return word in EN_UNITS or (word in COUNT_NOUNS and not word.endswith("s"))
 
 
 def _special(tokens: list[Token], i: int) -> tuple[float, int] | None:

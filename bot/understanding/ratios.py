@@ -191,6 +191,11 @@ def _at(tokens: list[Token], i: int) -> tuple[float, int] | None:
             meaning = _meaning(tokens, i, i + 2)
             if meaning in (LESS, REMAIN):
                 return percent_to_ratio(tok.value * frac * 100, meaning), i + 2
+        share = slash_fraction(tokens, i)
+        if share is not None:  # "2/3 of the time", "cuts 1/3 of the time"
+            meaning = _meaning(tokens, i, i + 3)
+            if meaning in (LESS, REMAIN):
+                return percent_to_ratio(share * 100, meaning), i + 3
         if nxt is not None and (nxt.text in PERCENT_WORDS or (nxt.kind == SYM and nxt.text == "%")):
             meaning = _meaning(tokens, i, i + 2)
             return (percent_to_ratio(tok.value, meaning), i + 2) if meaning else None
@@ -234,6 +239,36 @@ def _at(tokens: list[Token], i: int) -> tuple[float, int] | None:
         if meaning in (LESS, REMAIN):
             return percent_to_ratio(frac * 100, meaning), i + 1
     return None
+
+
+def slash_fraction(tokens: list[Token], i: int) -> float | None:
+    """ "2/3 of the time", "١/٢ الوقت": a share of the time written with a slash, else None.
+
+    Only when a time noun follows in the clause ("2/3 of the fp32 time"):
+    "due 2/3", "2/3 of the runs" and 2/3/2024 stay dates or nothing.
+    """
+    if i + 2 >= len(tokens):
+        return None
+    num, slash, den = tokens[i], tokens[i + 1], tokens[i + 2]
+    if not (
+        num.kind == NUM
+        and not num.suffix
+        and slash.kind == SYM
+        and slash.text == "/"
+        and slash.glued
+        and den.kind == NUM
+        and den.glued
+        and not den.suffix
+        and den.value > 0
+    ):
+        return None
+    after = tokens[i + 3] if i + 3 < len(tokens) else None
+    if after is not None and after.glued and after.kind == SYM and after.text in "/-:":
+        return None  # 2/3/2024
+    _, clause = _clause(tokens, i + 2, 0, 4)
+    if not any(_has(t, TIME_NOUNS) for t in clause):
+        return None
+    return num.value / den.value
 
 
 def _fraction_of(tok: Token | None) -> float | None:
