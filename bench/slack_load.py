@@ -55,8 +55,13 @@ def serve_bare(port: int) -> None:
     from bot.slack.server import THREADS
 
     def authorize(**_: object) -> AuthorizeResult:
-        return AuthorizeResult(enterprise_id=None, team_id="T0BENCH", bot_token=TOKEN,
-                               bot_user_id="U0BOT", bot_id="B0BOT")
+        return AuthorizeResult(
+            enterprise_id=None,
+            team_id="T0BENCH",
+            bot_token=TOKEN,
+            bot_user_id="U0BOT",
+            bot_id="B0BOT",
+        )
 
     # Configured like mpbot's app: the ack is the HTTP response, no ack polling.
     app = App(signing_secret=SECRET, authorize=authorize, process_before_response=True)
@@ -65,8 +70,9 @@ def serve_bare(port: int) -> None:
     def fixed(ack) -> None:
         ack("fixed text")
 
-    waitress.serve(SlackRequestHandler(app), host="127.0.0.1", port=port, threads=THREADS,
-                   _quiet=True)
+    waitress.serve(
+        SlackRequestHandler(app), host="127.0.0.1", port=port, threads=THREADS, _quiet=True
+    )
 
 
 def serve_fake_slack(port: int) -> None:
@@ -85,8 +91,15 @@ def serve_fake_slack(port: int) -> None:
                 with lock:
                     answered[0] += 1
                     waited_ms.append((time.monotonic_ns() - sent_ns) / 1e6)
-            body = json.dumps({"ok": True, "user_id": "U0BOT", "bot_id": "B0BOT",
-                               "team_id": "T0BENCH", "user": {"locale": "en-US"}}).encode()
+            body = json.dumps(
+                {
+                    "ok": True,
+                    "user_id": "U0BOT",
+                    "bot_id": "B0BOT",
+                    "team_id": "T0BENCH",
+                    "user": {"locale": "en-US"},
+                }
+            ).encode()
             self._send(body)
 
         def do_GET(self) -> None:
@@ -115,14 +128,26 @@ def serve_fake_slack(port: int) -> None:
 
 
 def signed_command(user: str, response_url: str) -> tuple[bytes, dict]:
-    body = urllib.parse.urlencode({
-        "team_id": "T0BENCH", "channel_id": "C0BENCH", "user_id": user, "command": "/mpestimate",
-        "text": "100 2", "response_url": response_url, "trigger_id": "1.2.3",
-    }).encode()
+    body = urllib.parse.urlencode(
+        {
+            "team_id": "T0BENCH",
+            "channel_id": "C0BENCH",
+            "user_id": user,
+            "command": "/mpestimate",
+            "text": "100 2",
+            "response_url": response_url,
+            "trigger_id": "1.2.3",
+        }
+    ).encode()
     ts = str(int(time.time()))
-    signature = "v0=" + hmac.new(SECRET.encode(), f"v0:{ts}:".encode() + body, hashlib.sha256).hexdigest()
-    return body, {"Content-Type": "application/x-www-form-urlencoded",
-                  "X-Slack-Request-Timestamp": ts, "X-Slack-Signature": signature}
+    signature = (
+        "v0=" + hmac.new(SECRET.encode(), f"v0:{ts}:".encode() + body, hashlib.sha256).hexdigest()
+    )
+    return body, {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "X-Slack-Request-Timestamp": ts,
+        "X-Slack-Signature": signature,
+    }
 
 
 def load(port: int, clients: int, seconds: float, response_url: str) -> dict:
@@ -219,7 +244,9 @@ def settled(fake_port: int) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--serve-bare", type=int, help=argparse.SUPPRESS)
@@ -235,16 +262,24 @@ def main() -> int:
     fake_port, bot_port, bare_port = free_port(), free_port(), free_port()
     fake_url = f"http://127.0.0.1:{fake_port}"
     workdir = tempfile.mkdtemp(prefix="mpbot-bench-")
-    env = {**os.environ, "SLACK_BOT_TOKEN": TOKEN, "SLACK_SIGNING_SECRET": SECRET,
-           "SLACK_API_URL": fake_url + "/api/", "DATABASE_URL": f"sqlite:///{workdir}/bench.db",
-           "LOG_LEVEL": "WARNING"}
+    env = {
+        **os.environ,
+        "SLACK_BOT_TOKEN": TOKEN,
+        "SLACK_SIGNING_SECRET": SECRET,
+        "SLACK_API_URL": fake_url + "/api/",
+        "DATABASE_URL": f"sqlite:///{workdir}/bench.db",
+        "LOG_LEVEL": "WARNING",
+    }
     for name in ("SLACK_APP_TOKEN", "SLACK_CLIENT_ID", "SLACK_CLIENT_SECRET"):
         env.pop(name, None)
     me = str(Path(__file__).resolve())
     processes = [
         subprocess.Popen([sys.executable, me, "--serve-fake-slack", str(fake_port)], env=env),
-        subprocess.Popen([sys.executable, "-m", "bot", "serve", "--host", "127.0.0.1",
-                          "--port", str(bot_port)], env=env, cwd=workdir),
+        subprocess.Popen(
+            [sys.executable, "-m", "bot", "serve", "--host", "127.0.0.1", "--port", str(bot_port)],
+            env=env,
+            cwd=workdir,
+        ),
         subprocess.Popen([sys.executable, me, "--serve-bare", str(bare_port)], env=env),
     ]
     try:
@@ -259,7 +294,10 @@ def main() -> int:
         bare = load(bare_port, args.clients, args.seconds, hook)
         ours = load(bot_port, args.clients, args.seconds, hook)
         drain_started = time.monotonic()
-        while answered(fake_port) - before < ours["requests"] and time.monotonic() - drain_started < 120:
+        while (
+            answered(fake_port) - before < ours["requests"]
+            and time.monotonic() - drain_started < 120
+        ):
             time.sleep(0.2)  # acks run ahead of the answers under saturation; wait for the rest
         ours["answered"] = answered(fake_port) - before
         ours["drain_s"] = time.monotonic() - drain_started
@@ -272,20 +310,32 @@ def main() -> int:
             process.wait(timeout=10)
 
     ratio = ours["p50_ms"] / bare["p50_ms"]
-    print(f"{args.clients} clients, {args.seconds:g} s each, signed `/mpestimate 100 2` on loopback")
-    print(f"{'':10}{'requests':>10}{'errors':>8}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'answered':>10}")
+    print(
+        f"{args.clients} clients, {args.seconds:g} s each, signed `/mpestimate 100 2` on loopback"
+    )
+    print(
+        f"{'':10}{'requests':>10}{'errors':>8}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'answered':>10}"
+    )
     for name, row in (("bare Bolt", bare), ("mpbot", ours)):
-        print(f"{name:10}{row['requests']:>10}{row['errors']:>8}{row['rps']:>9.0f}"
-              f"{row['p50_ms']:>9.1f}{row['p99_ms']:>9.1f}{row.get('answered', '-'):>10}")
-    print(f"p50 ratio mpbot/bare: {ratio:.2f}x (target <= {TARGET_P50_RATIO}x); "
-          f"throughput ratio: {ours['rps'] / bare['rps']:.2f}x")
-    print(f"mpbot answers (response_url posts): {ours['answered']} of {ours['requests']}, "
-          f"the last {ours['drain_s']:.1f} s after the load stopped; "
-          f"sustained {ours['answers_per_s']:.0f} answers/s")
+        print(
+            f"{name:10}{row['requests']:>10}{row['errors']:>8}{row['rps']:>9.0f}"
+            f"{row['p50_ms']:>9.1f}{row['p99_ms']:>9.1f}{row.get('answered', '-'):>10}"
+        )
+    print(
+        f"p50 ratio mpbot/bare: {ratio:.2f}x (target <= {TARGET_P50_RATIO}x); "
+        f"throughput ratio: {ours['rps'] / bare['rps']:.2f}x"
+    )
+    print(
+        f"mpbot answers (response_url posts): {ours['answered']} of {ours['requests']}, "
+        f"the last {ours['drain_s']:.1f} s after the load stopped; "
+        f"sustained {ours['answers_per_s']:.0f} answers/s"
+    )
     if waited:
         p99 = waited[min(len(waited) - 1, int(len(waited) * 0.99))]
-        print(f"mpbot time to answer (command sent -> reply received): "
-              f"p50 {statistics.median(waited):.1f} ms, p99 {p99:.1f} ms")
+        print(
+            f"mpbot time to answer (command sent -> reply received): "
+            f"p50 {statistics.median(waited):.1f} ms, p99 {p99:.1f} ms"
+        )
     checks = {
         "zero errors": ours["errors"] == 0 and bare["errors"] == 0,
         f"p50 within {TARGET_P50_RATIO}x of bare": ratio <= TARGET_P50_RATIO,
