@@ -1,6 +1,6 @@
 """Logging for the Slack app: text or JSON lines, with secrets scrubbed.
 
-Tokens can reach a log line by many roads (a library's debug output, an
+Tokens and response URLs can reach a log line by many roads (a library's debug output, an
 exception's repr, a URL); the formatter scrubs the final line, tracebacks
 included, so no road leaks one.
 """
@@ -17,6 +17,10 @@ from bot.settings import LogFormat, Settings
 
 # Slack tokens (bot, user, app-level, config, refresh) by their documented prefixes.
 _TOKEN = re.compile(r"\b(?:xox[abeoprs]|xapp|xoxe\.xox[bp])-[A-Za-z0-9-]+")
+# Response URLs (slash commands, interactions) and webhooks let anyone holding
+# them post into the channel, so they are secrets too; Bolt's debug output logs
+# request bodies, where they appear URL-encoded.
+_HOOK = re.compile(r"https?(?::|%3A)(?://|%2F%2F)hooks\.slack\.com[^\s\"'&,)]*", re.IGNORECASE)
 REDACTED = "[redacted]"
 
 
@@ -29,7 +33,7 @@ class ScrubbingFormatter(logging.Formatter):
     def scrub(self, line: str) -> str:
         for secret in self._secrets:
             line = line.replace(secret, REDACTED)
-        return _TOKEN.sub(REDACTED, line)
+        return _HOOK.sub(REDACTED, _TOKEN.sub(REDACTED, line))
 
     def format(self, record: logging.LogRecord) -> str:
         if not self._as_json:

@@ -79,3 +79,16 @@ def test_log_lines_never_carry_tokens_or_secrets():
     line = formatter.format(record)
     assert BOT_TOKEN not in line and SIGNING_SECRET not in line and "xapp-1" not in line
     assert line.count(REDACTED) == 3
+
+
+def test_log_lines_never_carry_response_urls():
+    """A response URL lets its holder post in the channel: plain or URL-encoded, it is scrubbed."""
+    formatter = ScrubbingFormatter([], as_json=False)
+    plain = "https://hooks.slack.com/commands/T0001/1234/AbCdEf123"
+    encoded = "response_url=https%3A%2F%2Fhooks.slack.com%2Fcommands%2FT0001%2F1234%2FAbCdEf123&x=1"
+    record = logging.LogRecord(
+        "x", logging.DEBUG, __file__, 1, "posting to %s; body %s", (plain, encoded), None
+    )
+    line = formatter.format(record)
+    assert "AbCdEf123" not in line and "hooks.slack.com" not in line
+    assert line.count(REDACTED) == 2 and line.endswith("&x=1")
