@@ -87,6 +87,7 @@ def to_json(turn: Turn) -> dict:
         "num_gpus": q.num_gpus,
         "precision": a.precision or q.precision,
         "baseline": a.baseline or q.baseline,
+        "framework": q.framework,
         "notes": list(a.notes),
         "factors": [f.model_dump() for f in a.factors],
         "memory": a.memory.model_dump(mode="json") if a.memory else None,

@@ -175,6 +175,7 @@ class Query(BaseModel):
     num_gpus: int | None = None
     precision: str | None = None  # fp16 | bf16 | fp8
     baseline: str | None = None  # fp32 | tf32
+    framework: str | None = None  # PyTorch | TensorFlow | JAX | MXNet | PaddlePaddle
     batch_fp32: int | None = None
     batch_amp: int | None = None
     price: Price | None = None

@@ -304,6 +304,7 @@ def _setup(query: Query) -> Setup:
         num_gpus=query.num_gpus,
         precision=query.precision,
         baseline=query.baseline,
+        framework=query.framework,
         batch_fp32=query.batch_fp32,
         batch_amp=query.batch_amp,
     )

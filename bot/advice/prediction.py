@@ -94,6 +94,8 @@ class Factor(StrEnum):
     LARGER_AMP_BATCH = "larger_amp_batch"  # params: batch_fp32, batch_amp
     PRECISION = "precision"  # params: precision, supported (0/1)
     FAMILY_PRIOR = "family_prior"  # params: family
+    # The named framework picked the model's published runs (matched 1), or had none (0).
+    FRAMEWORK = "framework"  # params: framework, matched (0/1)
     TYPICAL = "typical"
 
 
@@ -111,6 +113,7 @@ class Setup(BaseModel):
     num_gpus: int | None = None
     precision: str | None = None
     baseline: str | None = None
+    framework: str | None = None  # PyTorch | TensorFlow | JAX | MXNet | PaddlePaddle
     batch_fp32: int | None = None
     batch_amp: int | None = None
 
@@ -597,6 +600,18 @@ def _measured(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction | None:
     if not rows:
         return None
     shifted = ctx.spec is not None and rows[0].baseline != ctx.baseline
+    framework_note = []
+    if setup.framework:
+        # Frameworks differ for the same model (BERT on A100: TF1 1.67x, PyTorch 1.84x,
+        # PaddlePaddle 2.29x), so the user's own framework speaks first when it was measured.
+        same = [m for m in rows if m.framework.startswith(setup.framework)]
+        rows = same or rows
+        framework_note.append(
+            FactorNote(
+                code=Factor.FRAMEWORK,
+                params={"framework": setup.framework, "matched": int(bool(same))},
+            )
+        )
     if setup.num_gpus:
         # The rows at the nearest GPU count speak for it; the slope covers the rest.
         nearest = min(abs(_log2(m.num_gpus or 1) - _log2(ctx.num_gpus)) for m in rows)
@@ -633,6 +648,7 @@ def _measured(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction | None:
                 "gpus": ", ".join(sorted({m.published_gpu for m in rows})),
             },
         ),
+        *framework_note,
         *ctx.factors,
     ]
     bigger = [m for m in rows if m.larger_amp_batch]

@@ -412,6 +412,14 @@ class _Words:
                     "matches %(n)s published measurement", "matches %(n)s published measurements", n
                 ) % {"n": self.fmt.integer(n)}
                 return f"{text} ({what})" if what else text
+            case "framework":
+                if count("matched"):
+                    return _("only the %(framework)s runs are used") % {
+                        "framework": name("framework")
+                    }
+                return _(
+                    "no published %(framework)s runs of this model, so the other frameworks' are used"
+                ) % {"framework": name("framework")}
             case "team_records":
                 n = count("n")
                 text = self.ngettext(

@@ -19,6 +19,7 @@ from bot.understanding.lexicon import (
     COUNT_LABELS,
     COUNT_NOUNS,
     EN_UNITS,
+    FRAMEWORKS,
     MONTHS,
     OPTIMIZERS,
     lookup,
@@ -183,6 +184,7 @@ class Context:
     family: str | None = None
     precision: str | None = None
     baseline: str | None = None
+    framework: str | None = None
 
 
 def _is_time_unit(tok: Token | None) -> bool:
@@ -526,6 +528,8 @@ def _read_words(tokens: list[Token], ctx: Context) -> None:
         precise_half = word != "half" or (i + 1 < len(words) and words[i + 1] == "precision")
         if ctx.precision is None and word in PRECISIONS and precise_half:
             ctx.precision = PRECISIONS[word]
+        if ctx.framework is None:
+            ctx.framework = FRAMEWORKS.get(word)
         if word == "tf32":
             ctx.baseline = "tf32"
         elif word == "fp32" and i and words[i - 1] in ("true", "pure", "strict", "real"):

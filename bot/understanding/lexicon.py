@@ -881,6 +881,17 @@ ESTIMATE_CUES = frozenset(
         "المتوقع",
     ]
 )
+# Training frameworks, to prefer a model's published runs in the same one.
+FRAMEWORKS: dict[str, str] = {
+    **dict.fromkeys(["pytorch", "torch", "بايتورش", "بايتورتش"], "PyTorch"),
+    **dict.fromkeys(
+        ["tensorflow", "tf", "tf1", "tf2", "keras", "تنسرفلو", "تنسورفلو", "تينسورفلو"],
+        "TensorFlow",
+    ),
+    **dict.fromkeys(["jax", "flax"], "JAX"),
+    "mxnet": "MXNet",
+    **dict.fromkeys(["paddle", "paddlepaddle"], "PaddlePaddle"),
+}
 # "what speedup for BERT on A100?", "كم التسريع على A100؟": asking for the ratio
 # itself, which needs no FP32 time (normalised Arabic: ة -> ه, أ -> ا).
 RATIO_QUESTION_WORDS = frozenset(

@@ -288,6 +288,7 @@ class _Reading:
             "num_gpus": ctx.num_gpus,
             "precision": ctx.precision,
             "baseline": ctx.baseline,
+            "framework": ctx.framework,
             "batch_fp32": ctx.batch_fp32,
             "batch_amp": ctx.batch_amp,
             "price": ctx.price,

@@ -64,7 +64,8 @@ def test_mention_is_answered_in_its_thread_and_a_follow_up_reuses_the_time(bot):
 
 def test_arabic_follow_up_in_a_thread(bot):
     bot.client.event(
-        mention_event("التدريب يستغرق ١٠٠ ساعة ونسبة التسريع ٢", ts="1700000001.000100"), event_id="Ev11"
+        mention_event("التدريب يستغرق ١٠٠ ساعة ونسبة التسريع ٢", ts="1700000001.000100"),
+        event_id="Ev11",
     )
     bot.slack.wait(lambda: _posts(bot))
     bot.client.event(
