@@ -181,22 +181,10 @@ def _preset(query: Query, fp32_hours: float, prediction: Prediction) -> Advice:
     return Advice(
         kind=Kind.PRESET,
         fp32_hours=fp32_hours,
-        ratio=prediction.ratio,
-        ratio_low=prediction.low,
-        ratio_high=prediction.high,
         mp_hours=mp_hours,
         mp_hours_low=fp32_hours / prediction.high,
         mp_hours_high=fp32_hours / prediction.low,
-        gpu=query.gpu,
-        model=query.model,
-        basis=str(prediction.basis),
-        sources=list(prediction.sources),
-        family=prediction.family or query.family,
-        precision=prediction.precision or query.precision,
-        baseline=prediction.baseline or query.baseline,
-        notes=notes,
-        facts=_facts(query),
-        factors=_factors(prediction),
+        **_suggested(query, prediction, notes),
         **_savings(fp32_hours, mp_hours),
     )
 
@@ -207,22 +195,27 @@ def _ratio(query: Query, prediction: Prediction) -> Advice:
     if prediction.basis in ("typical", "modelled"):
         notes.append(Note.NO_MEASUREMENT)
     notes += [n for n in _notes(query, prediction.ratio) if n is not Note.THEORETICAL]
-    return Advice(
-        kind=Kind.RATIO,
-        ratio=prediction.ratio,
-        ratio_low=prediction.low,
-        ratio_high=prediction.high,
-        gpu=query.gpu,
-        model=query.model,
-        basis=str(prediction.basis),
-        sources=list(prediction.sources),
-        family=prediction.family or query.family,
-        precision=prediction.precision or query.precision,
-        baseline=prediction.baseline or query.baseline,
-        notes=notes,
-        facts=_facts(query),
-        factors=_factors(prediction),
-    )
+    return Advice(kind=Kind.RATIO, **_suggested(query, prediction, notes))
+
+
+def _suggested(query: Query, prediction: Prediction, notes: list[str]) -> dict:
+    """The fields every answer with a suggested ratio carries: the ratio, its range and
+    basis, the setup it assumed and why."""
+    return {
+        "ratio": prediction.ratio,
+        "ratio_low": prediction.low,
+        "ratio_high": prediction.high,
+        "gpu": query.gpu,
+        "model": query.model,
+        "basis": str(prediction.basis),
+        "sources": list(prediction.sources),
+        "family": prediction.family or query.family,
+        "precision": prediction.precision or query.precision,
+        "baseline": prediction.baseline or query.baseline,
+        "notes": notes,
+        "facts": _facts(query),
+        "factors": _factors(prediction),
+    }
 
 
 def _range(query: Query, fp32_hours: float) -> Advice:
