@@ -176,6 +176,7 @@ class Query(BaseModel):
     precision: str | None = None  # fp16 | bf16 | fp8
     baseline: str | None = None  # fp32 | tf32
     framework: str | None = None  # PyTorch | TensorFlow | JAX | MXNet | PaddlePaddle
+    architecture: str | None = None  # "recurrent": LSTM/GRU layers, which are memory-bound
     batch_fp32: int | None = None
     batch_amp: int | None = None
     price: Price | None = None

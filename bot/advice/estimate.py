@@ -298,6 +298,7 @@ def _setup(query: Query) -> Setup:
         precision=query.precision,
         baseline=query.baseline,
         framework=query.framework,
+        architecture=query.architecture,
         batch_fp32=query.batch_fp32,
         batch_amp=query.batch_amp,
     )

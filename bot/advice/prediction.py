@@ -94,6 +94,8 @@ class Factor(StrEnum):
     LARGER_AMP_BATCH = "larger_amp_batch"  # params: batch_fp32, batch_amp
     PRECISION = "precision"  # params: precision, supported (0/1)
     FAMILY_PRIOR = "family_prior"  # params: family
+    # A memory-bound model with no rows (RNN- or embedding-heavy) got the shift below.
+    MEMORY_BOUND = "memory_bound"
     # The named framework picked the model's published runs (matched 1), or had none (0).
     FRAMEWORK = "framework"  # params: framework, matched (0/1)
     TYPICAL = "typical"
@@ -114,6 +116,7 @@ class Setup(BaseModel):
     precision: str | None = None
     baseline: str | None = None
     framework: str | None = None  # PyTorch | TensorFlow | JAX | MXNet | PaddlePaddle
+    architecture: str | None = None  # "recurrent" (LSTM/GRU layers)
     batch_fp32: int | None = None
     batch_amp: int | None = None
 
@@ -721,6 +724,8 @@ def _log_interval(
 
 
 def _memory_bound_unmeasured(setup: Setup, ctx: _Context, fitted: Fitted) -> bool:
+    if setup.architecture == "recurrent" and setup.model not in fitted.offsets:
+        return True
     if setup.model:
         return setup.model in MEMORY_BOUND_MODELS and setup.model not in fitted.offsets
     return (
@@ -793,6 +798,12 @@ def _modelled(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction:
     if ctx.precision != "fp16" and not any(f.code == Factor.PRECISION for f in factors):
         factors.append(
             FactorNote(code=Factor.PRECISION, params={"precision": ctx.precision, "supported": 1})
+        )
+    if _memory_bound_unmeasured(setup, ctx, fitted):
+        factors.append(
+            FactorNote(
+                code=Factor.MEMORY_BOUND, params={"shift": _round(math.exp(MEMORY_BOUND_SHIFT))}
+            )
         )
     return _finish(
         ctx,

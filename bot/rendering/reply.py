@@ -412,6 +412,11 @@ class _Words:
                     "matches %(n)s published measurement", "matches %(n)s published measurements", n
                 ) % {"n": self.fmt.integer(n)}
                 return f"{text} ({what})" if what else text
+            case "memory_bound":
+                return _(
+                    "recurrent and embedding-heavy models are memory-bound, so Tensor Cores help "
+                    "them less: about %(shift)s of the usual ratio"
+                ) % {"shift": self.fmt.number(number("shift")) + "×"}
             case "framework":
                 if count("matched"):
                     return _("only the %(framework)s runs are used") % {

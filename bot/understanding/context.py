@@ -22,6 +22,7 @@ from bot.understanding.lexicon import (
     FRAMEWORKS,
     MONTHS,
     OPTIMIZERS,
+    RECURRENT_WORDS,
     lookup,
     model_word_family,
 )
@@ -185,6 +186,7 @@ class Context:
     precision: str | None = None
     baseline: str | None = None
     framework: str | None = None
+    architecture: str | None = None
 
 
 def _is_time_unit(tok: Token | None) -> bool:
@@ -530,6 +532,8 @@ def _read_words(tokens: list[Token], ctx: Context) -> None:
             ctx.precision = PRECISIONS[word]
         if ctx.framework is None:
             ctx.framework = FRAMEWORKS.get(word)
+        if word in RECURRENT_WORDS:
+            ctx.architecture = "recurrent"
         if word == "tf32":
             ctx.baseline = "tf32"
         elif word == "fp32" and i and words[i - 1] in ("true", "pure", "strict", "real"):

@@ -892,6 +892,10 @@ FRAMEWORKS: dict[str, str] = {
     "mxnet": "MXNet",
     **dict.fromkeys(["paddle", "paddlepaddle"], "PaddlePaddle"),
 }
+# Recurrent layers are memory-bound: Tensor Cores help them less (facts sheet 5.6).
+RECURRENT_WORDS = frozenset(
+    ["lstm", "lstms", "bilstm", "convlstm", "gru", "grus", "rnn", "rnns", "recurrent"]
+)
 # "what speedup for BERT on A100?", "كم التسريع على A100؟": asking for the ratio
 # itself, which needs no FP32 time (normalised Arabic: ة -> ه, أ -> ا).
 RATIO_QUESTION_WORDS = frozenset(

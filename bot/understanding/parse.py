@@ -289,6 +289,7 @@ class _Reading:
             "precision": ctx.precision,
             "baseline": ctx.baseline,
             "framework": ctx.framework,
+            "architecture": ctx.architecture,
             "batch_fp32": ctx.batch_fp32,
             "batch_amp": ctx.batch_amp,
             "price": ctx.price,
