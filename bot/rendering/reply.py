@@ -225,6 +225,7 @@ class _Words:
         details = [
             _("`/mpestimate 100 2`: 100 hours in FP32 with ratio 2."),
             _("`/mpestimate 36h A100 BERT`: a suggested ratio for BERT on A100."),
+            _("`/mpestimate A100 BERT` or `what speedup for BERT on A100?`: that ratio alone."),
             _("`@mpestimate 3 days on V100, ratio 2.1?`: ask in a channel or a direct message."),
             _("`/mpestimate ٤٨ ساعة ٢`: Arabic works too (48 hours, ratio 2)."),
             _("`/mpestimate memory 7B adam on A100 80GB`: memory per regime and whether it fits."),

@@ -35,7 +35,7 @@ HOME_GUIDE = (
     "Tell me how long training takes in FP32 and I estimate the time with mixed precision "
     "(FP32 time ÷ ratio; the ratio is usually 1.2–2.5).\n"
     "• `/mpestimate 100 2`: 100 hours at ratio 2\n"
-    "• `/mpestimate 36h A100 BERT`: I suggest the ratio\n"
+    "• `/mpestimate 36h A100 BERT`: I suggest the ratio; `/mpestimate A100 BERT`: the ratio alone\n"
     "• `/mpestimate lang ar`: answer me in Arabic\n"
     "• `/mpestimate memory 7B adam on A100 80GB`: will it fit?\n"
     "• `/mpestimate record A100 BERT fp32 420ms amp 190ms`: save your team's ratio; "

@@ -259,6 +259,8 @@ FACTOR_PARAMS = {
     Factor.PRECISION: [{"precision": "bf16", "supported": 1}, {"precision": "fp8", "supported": 0}],
     Factor.FAMILY_PRIOR: [{"family": "speech_recognition"}, {"family": "graph"}],
     Factor.TYPICAL: [{}],
+    Factor.FRAMEWORK: [{"framework": "PyTorch", "matched": 1}, {"framework": "JAX", "matched": 0}],
+    Factor.MEMORY_BOUND: [{"shift": 0.7}],
 }
 FACTOR_CASES = [(code, params) for code, variants in FACTOR_PARAMS.items() for params in variants]
 
@@ -295,7 +297,7 @@ def test_every_factor_is_worded_in_both_languages(code, params):
     for key, value in params.items():
         if key != "family":  # family codes are worded, not echoed
             shown = value.upper() if isinstance(value, str) else NumberFormat(Lang.EN).number(value)
-            assert key in ("assumed", "supported") or shown in why[0].upper()
+            assert key in ("assumed", "supported", "matched") or shown in why[0].upper()
     ar = render(advice, Lang.AR)
     assert arabic_leftovers(ar.text) == ""
     assert any(d.startswith("السبب: ") for d in [*ar.notes, *ar.details])
