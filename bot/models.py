@@ -44,8 +44,6 @@ class Intent(StrEnum):
     RECORD = "record"  # "/mpestimate record ..." stores a team measurement
     HISTORY = "history"  # "/mpestimate history [page]" lists team measurements
     DELETE_RECORD = "delete_record"  # "/mpestimate delete 12"
-    # "what speedup for BERT on A100?": the predicted ratio alone, no FP32 time needed.
-    RATIO = "ratio"
 
 
 class Reason(StrEnum):
@@ -77,7 +75,6 @@ class Kind(StrEnum):
     HELP = "help"
     ERROR = "error"
     MEMORY = "memory"
-    RATIO = "ratio"  # the predicted ratio and its range, asked without an FP32 time
 
 
 class TimeUnit(StrEnum):

@@ -54,7 +54,10 @@ def advise(query: Query, team_records: Sequence[Record] = ()) -> Advice:
     any apply, the suggested ratio comes from them first (basis ``team``).
     """
     if query.reason is not None:
-        return _error(query, query.reason)
+        error = _error(query, query.reason)
+        if query.reason is Reason.NO_NUMBERS:
+            return _with_suggested_ratio(error, query, team_records)
+        return error
     if query.intent is Intent.SET_LANG:
         return Advice(
             kind=Kind.HELP,
@@ -66,13 +69,10 @@ def advise(query: Query, team_records: Sequence[Record] = ()) -> Advice:
     if query.intent in (Intent.RECORD, Intent.HISTORY, Intent.DELETE_RECORD):
         # Answered by the records service; here only a pointer, never numbers.
         return Advice(kind=Kind.HELP, facts={"team_command": query.intent.value})
-    if query.intent is Intent.RATIO:
-        setup = _setup(query)
-        return _ratio(query, predict(setup, team_records) if team_records else predict(setup))
     if query.intent is not Intent.ESTIMATE:
-        return Advice(kind=Kind.HELP)
+        return _with_suggested_ratio(Advice(kind=Kind.HELP), query, team_records)
     if query.fp32 is None:
-        return _error(query, Reason.NO_NUMBERS)
+        return _with_suggested_ratio(_error(query, Reason.NO_NUMBERS), query, team_records)
     if query.ratio is not None:
         advice = _estimate(query, query.fp32.hours, query.ratio)
     else:
@@ -189,13 +189,27 @@ def _preset(query: Query, fp32_hours: float, prediction: Prediction) -> Advice:
     )
 
 
-def _ratio(query: Query, prediction: Prediction) -> Advice:
-    """The predicted ratio alone: what to divide the FP32 time by, once the user has it."""
+def _with_suggested_ratio(
+    advice: Advice, query: Query, team_records: Sequence[Record] = ()
+) -> Advice:
+    """A help or no_numbers answer that names a setup still says which ratio to expect.
+
+    "What speedup for BERT on A100?" has no FP32 time to divide, so its kind
+    stays what the reading rules say (help, or no_numbers when a time estimate
+    was asked for); the predicted ratio, its range and basis come along, ready
+    for the time the user adds next.
+    """
+    if not _names_something(query):
+        return advice
+    setup = _setup(query)
+    prediction = predict(setup, team_records) if team_records else predict(setup)
     notes = [Note.ADD_FP32_TIME]
     if prediction.basis in ("typical", "modelled"):
         notes.append(Note.NO_MEASUREMENT)
     notes += [n for n in _notes(query, prediction.ratio) if n is not Note.THEORETICAL]
-    return Advice(kind=Kind.RATIO, **_suggested(query, prediction, notes))
+    fields = _suggested(query, prediction, [*advice.notes, *notes])
+    fields["facts"] = advice.facts | fields["facts"]
+    return advice.model_copy(update=fields)
 
 
 def _suggested(query: Query, prediction: Prediction, notes: list[str]) -> dict:

@@ -104,7 +104,6 @@ class _Words:
             Kind.RANGE: self._range,
             Kind.ERROR: self._error,
             Kind.MEMORY: self._memory,
-            Kind.RATIO: self._ratio,
         }.get(advice.kind, self._help)
         parts = build(advice)
         return _Parts(
@@ -154,6 +153,7 @@ class _Words:
         return self._with_notes(summary, a, details + evidence, lead=lead)
 
     def _ratio(self, a: Advice) -> _Parts:
+        """The ratio to expect for a named setup, asked without an FP32 time."""
         _ = self._
         summary = _(
             "%(subject)s: mixed precision should run about %(ratio)s× as fast as FP32 "
@@ -202,6 +202,8 @@ class _Words:
 
     def _help(self, a: Advice) -> _Parts:
         _ = self._
+        if a.ratio is not None:  # a question naming a setup: the ratio to expect
+            return self._ratio(a)
         if Note.LANG_SET in a.notes:
             chosen = Lang(str(a.facts.get("lang", self.lang.value)))
             summary = (
@@ -283,6 +285,10 @@ class _Words:
             ),
             Reason.NO_NUMBERS: _("I need the FP32 training time to estimate anything."),
         }.get(reason, _("I could not read an estimate request."))
+        if reason is Reason.NO_NUMBERS and a.ratio is not None:
+            # The setup was named: say which ratio to expect; the notes say how to add the time.
+            expected = self._ratio(a)
+            return _Parts(summary, [expected.summary, *expected.notes], expected.details)
         if reason is Reason.NO_NUMBERS:
             try_this = _("Try: `/mpestimate 100 2` or `/mpestimate 36h A100 BERT`.")
         return _Parts(summary, [try_this], [])

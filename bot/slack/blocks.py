@@ -23,10 +23,8 @@ from bot.slack import labels
 from bot.slack.asks import Ask
 
 RATIOS = (1.5, 2.0, 2.5)
-# Kinds that carry an FP32 time worth re-dividing.
+# Kinds that carry an FP32 time worth re-dividing, and an experiment worth running.
 ESTIMATES = (Kind.ESTIMATE, Kind.RANGE, Kind.PRESET)
-# Kinds worth sharing, and checking with an experiment: a ratio asked alone too.
-ANSWERS = (*ESTIMATES, Kind.RATIO)
 SECTION_CHARS = 3000
 CONTEXT_ELEMENTS = 10
 
@@ -44,7 +42,7 @@ def reply_message(turn: Turn, ask: Ask, *, shareable: bool = False) -> dict:
     blocks: list[Block] = [_section(reply.summary)]
     if reply.notes:
         blocks.append(_context(reply.notes))
-    if reply.kind is Kind.HELP and reply.details:
+    if reply.kind is Kind.HELP and reply.details and not _expects_ratio(turn):
         blocks.extend(_sections(reply.details))
     buttons = _buttons(turn, ask, shareable=shareable)
     if buttons:
@@ -81,9 +79,10 @@ def _buttons(turn: Turn, ask: Ask, *, shareable: bool) -> list[ButtonElement]:
                     )
                 )
     value = answered.encode()
-    if reply.details and reply.kind is not Kind.HELP and value:
+    answers = reply.kind in ESTIMATES or _expects_ratio(turn)
+    if reply.details and (reply.kind is not Kind.HELP or answers) and value:
         buttons.append(_button(labels.label(lang, labels.DETAILS_BUTTON), ACTION_DETAILS, value))
-    if reply.kind in ANSWERS:
+    if answers:
         buttons.append(
             _button(labels.label(lang, labels.EXPERIMENT_BUTTON), ACTION_EXPERIMENT, lang.value)
         )
@@ -91,11 +90,16 @@ def _buttons(turn: Turn, ask: Ask, *, shareable: bool) -> list[ButtonElement]:
     switched = answered.in_lang(other).encode()
     if switched:
         buttons.append(_button(labels.LANGUAGE_NAMES[other], ACTION_LANG, switched))
-    if shareable and reply.kind in ANSWERS and value:
+    if shareable and answers and value:
         buttons.append(
             _button(labels.label(lang, labels.SHARE_BUTTON), ACTION_SHARE, value, primary=True)
         )
     return buttons
+
+
+def _expects_ratio(turn: Turn) -> bool:
+    """A question that named a setup but gave no FP32 time: the answer is the ratio to expect."""
+    return turn.advice.ratio is not None and turn.advice.fp32_hours is None
 
 
 def _button(text: str, action_id: str, value: str, *, primary: bool = False) -> ButtonElement:

@@ -896,28 +896,6 @@ FRAMEWORKS: dict[str, str] = {
 RECURRENT_WORDS = frozenset(
     ["lstm", "lstms", "bilstm", "convlstm", "gru", "grus", "rnn", "rnns", "recurrent"]
 )
-# "what speedup for BERT on A100?", "كم التسريع على A100؟": asking for the ratio
-# itself, which needs no FP32 time (normalised Arabic: ة -> ه, أ -> ا).
-RATIO_QUESTION_WORDS = frozenset(
-    [
-        "speedup",
-        "speedups",
-        "speed-up",
-        "ratio",
-        "faster",
-        "gain",
-        "gains",
-        "boost",
-        "acceleration",
-        "تسريع",
-        "تسريعا",
-        "نسبه",
-        "اسرع",
-        "معامل",
-        "تحسن",
-        "مكسب",
-    ]
-)
 # "how long", "كم سيستغرق": asking for a time.
 HOW_WORDS = frozenset({"how", "كم", "كام", "قديش", "قد", "شقد"})
 DURATION_VERBS = frozenset(

@@ -27,7 +27,6 @@ from bot.understanding.lexicon import (
     MEMORY_WORDS,
     RATIO_FILLERS,
     RATIO_LABELS,
-    RATIO_QUESTION_WORDS,
     TECH_WORDS,
     TIME_LABELS,
     lookup,
@@ -355,21 +354,13 @@ class _Reading:
         return best
 
     def _without_numbers(self, common: dict) -> Query:
-        """No time and no ratio: the ratio alone, help, or no_numbers.
+        """Help for greetings and general questions; no_numbers when an estimate was asked.
 
-        A question that names a setup (GPU, model or task) is answered with the
-        predicted ratio when it asks for the speedup, or asks nothing in
-        particular ("BERT on A100?"); asking for a time ("how long", "estimate
-        my training time") without giving the FP32 one is no_numbers, and so is
-        any estimate request that names nothing. Greetings are help.
+        Either way a named setup (GPU, model, task) rides along, so the answer
+        can still say which ratio to expect.
         """
         words = [t for t in self.tokens if t.kind == WORD]
-        how_long = self._asks_how_long(words)
-        asks_ratio = any(_is(t, RATIO_QUESTION_WORDS) for t in words)
-        asks_estimate = any(_is(t, ESTIMATE_CUES) for t in words) or how_long
-        named = bool(common["gpu"] or common["model"] or common["family"])
-        if named and not how_long and (asks_ratio or not asks_estimate):
-            return Query(intent=Intent.RATIO, **common)
+        asks_estimate = any(_is(t, ESTIMATE_CUES) for t in words) or self._asks_how_long(words)
         if asks_estimate:
             return Query(intent=Intent.ESTIMATE, reason=Reason.NO_NUMBERS, **common)
         return Query(intent=Intent.HELP, **common)

@@ -48,7 +48,7 @@ def test_framework_without_runs_keeps_every_run_and_says_so():
 
 def test_framework_in_json_and_reply():
     got = to_json(answer("BERT on A100 with jax, speedup?", Channel.DM))
-    assert got["framework"] == "JAX" and got["kind"] == "ratio"
+    assert got["framework"] == "JAX" and got["kind"] == "help" and got["ratio"]
     assert "no published JAX runs of this model" in got["text"]
     arabic = to_json(answer("كم التسريع لـ BERT على A100 مع pytorch", Channel.DM))
     assert "وحدها" in arabic["text"]

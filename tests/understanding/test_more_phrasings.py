@@ -222,8 +222,7 @@ CASES = [
     ("تدريب ResNet50 على كرت V100 بياخد يومين", "dm", preset(48, "V100", "ResNet-50", "ar")),
     ("وش الفرق بين FP16 و BF16؟", "dm", helps("ar")),
     ("يعطيك العافية", "dm", helps("ar")),
-    # Naming a GPU turns a speedup question into the predicted ratio (no time needed).
-    ("what's the typical AMP speedup on A100?", "dm", {"kind": "ratio", "gpu": "A100"}),
+    ("what's the typical AMP speedup on A100?", "dm", helps()),
     ("مرحبا، كيف حالك؟", "dm", helps("ar")),
     ("ممكن تساعدني؟", "dm", helps("ar")),
     ("شنو تقدر تسوي؟", "dm", helps("ar")),

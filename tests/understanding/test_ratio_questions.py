@@ -1,7 +1,8 @@
-"""A question that names a setup but gives no time gets the predicted ratio alone.
+"""A question that names a setup but gives no time still says which ratio to expect.
 
-Rule 12 of the reading rules still holds: asking for a *time* without the FP32
-one is no_numbers, and greetings or general questions naming nothing are help.
+The kind stays what the reading rules (rule 12) say: asking for a time
+estimate without the FP32 time is no_numbers, a general question is help; the
+predicted ratio, its range and basis ride along whenever a setup is named.
 """
 
 from __future__ import annotations
@@ -13,22 +14,39 @@ from bot.models import Channel
 
 
 @pytest.mark.parametrize(
-    ("text", "gpu", "model", "family"),
+    ("text", "kind", "gpu", "model", "family"),
     [
-        ("what speedup should I expect for BERT on A100?", "A100", "BERT", "language_model"),
-        ("BERT A100", "A100", "BERT", "language_model"),
-        ("how much faster is resnet50 on a V100 with AMP", "V100", "ResNet-50", None),
-        ("YOLOv8 on A100", "A100", None, "detection"),
-        ("llama-2-7b on 8 H100, speedup?", "H100", None, "language_model"),
-        ("ratio for a recommender on A100", "A100", None, "recommender"),
-        ("كم التسريع المتوقع لـ bert على a100؟", "A100", "BERT", "language_model"),
-        ("بدي أدرب llama على A100 كم التسريع", "A100", None, "language_model"),
-        ("شو نسبة التسريع لنموذج تصنيف الصور على V100؟", "V100", None, "image_classification"),
+        (
+            "what speedup should I expect for BERT on A100?",
+            "help",
+            "A100",
+            "BERT",
+            "language_model",
+        ),
+        ("BERT A100", "help", "A100", "BERT", "language_model"),
+        ("how much faster is resnet50 on a V100 with AMP", "help", "V100", "ResNet-50", None),
+        ("YOLOv8 on A100", "help", "A100", None, "detection"),
+        ("llama-2-7b on 8 H100, speedup?", "help", "H100", None, "language_model"),
+        ("ratio for a recommender on A100", "help", "A100", None, "recommender"),
+        ("كم التسريع لـ bert على a100؟", "help", "A100", "BERT", "language_model"),
+        ("بدي أدرب llama على A100 كم التسريع", "help", "A100", None, "language_model"),
+        (
+            "شو نسبة التسريع لنموذج تصنيف الصور على V100؟",
+            "help",
+            "V100",
+            None,
+            "image_classification",
+        ),
+        # A time estimate asked for without the time: no_numbers, with the ratio to expect.
+        ("how long will my BERT run on V100 take with AMP?", "error", "V100", "BERT", None),
+        ("estimate my training time for BERT on A100", "error", "A100", "BERT", None),
+        ("كم سيستغرق تدريب BERT على A100؟", "error", "A100", "BERT", None),
     ],
 )
-def test_named_setup_without_time_gets_the_ratio(text, gpu, model, family):
+def test_named_setup_without_time_says_the_ratio(text, kind, gpu, model, family):
     got = to_json(answer(text, Channel.DM))
-    assert got["kind"] == "ratio", (text, got["kind"], got["reason"])
+    assert got["kind"] == kind, (text, got["kind"], got["reason"])
+    assert got["reason"] == (None if kind == "help" else "no_numbers")
     assert got["fp32_hours"] is None and got["mp_hours"] is None
     assert got["gpu"] == gpu and got["model"] == model
     if family:
@@ -40,19 +58,16 @@ def test_named_setup_without_time_gets_the_ratio(text, gpu, model, family):
 @pytest.mark.parametrize(
     ("text", "kind", "reason"),
     [
-        # Asking for a time: the FP32 time is missing (rule 12), even with names.
-        ("how long will my BERT run on V100 take with AMP?", "error", "no_numbers"),
-        ("estimate my training time for BERT on A100", "error", "no_numbers"),
-        ("كم سيستغرق تدريب BERT على A100؟", "error", "no_numbers"),
-        # Nothing named: help, or no_numbers when an estimate is asked for.
+        # Nothing named: help, or no_numbers when an estimate is asked for; no ratio.
         ("does mixed precision help?", "help", None),
         ("what speedup does AMP give?", "help", None),
         ("estimate my training time with AMP", "error", "no_numbers"),
     ],
 )
-def test_time_questions_and_unnamed_ones_are_unchanged(text, kind, reason):
+def test_nothing_named_suggests_no_ratio(text, kind, reason):
     got = to_json(answer(text, Channel.DM))
     assert (got["kind"], got["reason"]) == (kind, reason), text
+    assert got["ratio"] is None and got["basis"] is None
 
 
 def test_a_ratio_answer_in_a_thread_with_a_time_becomes_an_estimate():
