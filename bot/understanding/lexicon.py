@@ -1101,7 +1101,7 @@ MODEL_WORD_FAMILIES: dict[str, str] = {
     **dict.fromkeys(
         ["tft", "informer", "autoformer", "patchtst", "nbeats", "deepar"], "time_series"
     ),
-    **dict.fromkeys(["gcn", "graphsage", "schnet", "dimenet", "egnn", "mpnn"], "graph"),
+    **dict.fromkeys(["gcn", "graphsage", "schnet", "dimenet", "egnn", "mpnn", "moflow"], "graph"),
 }
 # What may follow a model stem in the same word: a version or size
 # ("resnet101", "yolov8", "vit-b", "t5-large", "efficientdet-d0"), never more
@@ -1113,7 +1113,9 @@ _MODEL_SUFFIX_WORDS = frozenset(
         "s",
         "m",
         "h",
+        "t",
         "x",
+        "xs",
         "xl",
         "xxl",
         "base",
@@ -1124,6 +1126,7 @@ _MODEL_SUFFIX_WORDS = frozenset(
         "mini",
         "medium",
         "nano",
+        "lm",
         "2d",
         "3d",
     ]

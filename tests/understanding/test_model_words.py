@@ -30,6 +30,9 @@ from bot.understanding.lexicon import model_word_family
         ("deepfm", "recommender"),
         ("tft", "time_series"),
         ("schnet", "graph"),
+        ("convnext-t", "image_classification"),
+        ("megatron-lm", "language_model"),
+        ("moflow", "graph"),
         # More letters after a stem are another word, not a version.
         ("swing", None),
         ("vitamin", None),
