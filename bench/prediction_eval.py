@@ -3,8 +3,9 @@
 Leave-one-model-out over the shipped measurements: for each model (canonical
 name, e.g. every BERT and BioBERT row together), refit the ratio model and its
 80% band without any of that model's rows, then predict each of its rows with
-the model's name hidden, so only the family, GPU, GPU count, baseline and
-batch sizes are known. Prints, next to the guide's fixed 1.2-2.5 rule (point =
+the model's name hidden, so only the family, whether it is recurrent (LSTM
+layers, as a user would say), GPU, GPU count, baseline and batch sizes are
+known. Prints, next to the guide's fixed 1.2-2.5 rule (point =
 geometric mean 1.73):
 
 * median absolute percentage error of the point ratio,
@@ -16,19 +17,20 @@ rows then dominate) and with every held-out model weighing the same, which is
 closer to what a user naming a model we have no rows for will see.
 
 Targets: error <= 20%, coverage >= 80%, width <= 2.0x. Measured (11 models,
-GPUNet variants held out together): rows 19.4% / 88.3% / 2.44x, models
-30.3% / 80.5% / 3.25x. The width target is not met: an 80% range that holds
+GPUNet variants held out together): rows 18.9% / 88.3% / 2.36x, models
+29.8% / 80.8% / 3.06x. The width target is not met: an 80% range that holds
 for unseen models has to be about 3x wide, because models differ that much
-(per-model offsets span 0.5x-2x around the fit); a 2x range would cover
-about 64% of unseen models, as the previous row-weighted band did.
+(per-model offsets span 0.5x-2x around the fit, e.g. V-Net 1.2x and 3D U-Net
+3.5x on the same V100).
 
 It then prints the coverage that ranges of one fixed width would have (the
-width/coverage trade-off), and the same three figures on published ratios of
-models with no row in the shipped data (``bench/data/unseen_models.csv``, from
-the facts sheet, each with its source), asked as messages through the whole
-pipeline. Measured: 18.4% / 83.3% / 3.18x over 12 rows of 7 models; on the 5
-blind rows (3 models) 31.3% / 60.0% / 3.18x. The other 7 rows are the figures
-the memory-bound prior was set from, so they are no test of it.
+width/coverage trade-off: all 2.0x wide, 73% of rows and 57% of models), and
+the same three figures on published ratios of models with no row in the
+shipped data (``bench/data/unseen_models.csv``, from the facts sheet, each with
+its source), asked as messages through the whole pipeline. Measured: 20.7% /
+83.3% / 3.07x over 12 rows of 7 models; on the 5 blind rows (3 models) 30.7% /
+60.0% / 3.07x. The other 7 rows are the figures the memory-bound prior was
+set from, so they are no test of it.
 
     .venv/bin/python bench/prediction_eval.py
 """
@@ -44,7 +46,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from bot.advice.catalog import measurements
+from bot.advice.catalog import is_recurrent, measurements
 from bot.advice.prediction import (
     TYPICAL_HIGH,
     TYPICAL_LOW,
@@ -160,6 +162,8 @@ def _lomo() -> Lomo:
                 num_gpus=m.num_gpus,
                 baseline=m.baseline,
                 precision=m.precision,
+                # What a user says of their model ("an LSTM"), not its name.
+                architecture="recurrent" if is_recurrent(m.model) else None,
                 batch_fp32=m.batch_fp32,
                 batch_amp=m.batch_amp,
             )

@@ -144,6 +144,15 @@ def family_of_model(model: str | None) -> str | None:
     return MODEL_FAMILY.get(model) if model else None
 
 
+# Canonical models built on LSTM layers: memory-bound, so Tensor Cores help them less.
+RECURRENT_MODELS = frozenset({"Tacotron2", "GNMT"})
+
+
+def is_recurrent(model: str | None, architecture: str | None = None) -> bool:
+    """Recurrent layers named by the user ("LSTM") or known from the model's name."""
+    return architecture == "recurrent" or model in RECURRENT_MODELS
+
+
 def _family_of_task(task: str) -> str | None:
     text = task.lower()
     for pattern, family in _TASK_PATTERNS:

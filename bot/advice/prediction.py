@@ -40,6 +40,7 @@ from bot.advice.catalog import (
     Measurement,
     family_of_model,
     gpu_spec,
+    is_recurrent,
     measurements,
 )
 
@@ -216,7 +217,12 @@ def model_key(row: Measurement) -> str:
 
 @cache
 def training_rows() -> tuple[TrainingRow, ...]:
-    """The measured rows as features; every row counts once (fits are robust, see :func:`fit`)."""
+    """The measured rows as features; every row counts once (fits are robust, see :func:`fit`).
+
+    A recurrent model's rows enter without the known memory-bound shift (facts
+    sheet 5.6), which :func:`predict` puts back for recurrent setups, so one
+    LSTM model does not drag its whole task family down.
+    """
     rows = []
     for m in measurements():
         spec = gpu_spec(m.gpu)
@@ -231,7 +237,8 @@ def training_rows() -> tuple[TrainingRow, ...]:
                 log_peak=math.log(ratio),
                 log2_gpus=_log2(m.num_gpus),
                 log2_batch=_batch_term(m.batch_fp32, m.batch_amp),
-                log_ratio=math.log(m.speedup),
+                log_ratio=math.log(m.speedup)
+                - (MEMORY_BOUND_SHIFT if is_recurrent(m.model) else 0.0),
             )
         )
     return tuple(rows)
@@ -710,7 +717,7 @@ def _log_interval(
         + fitted.offsets.get(setup.model or "", 0.0)
     )
     low, high = fitted.band(ctx.family, setup.model)
-    if _memory_bound_unmeasured(setup, ctx, fitted):
+    if _memory_bound(setup, ctx, fitted):
         centre += MEMORY_BOUND_SHIFT
     # A family none of whose neighbours were measured (recommender, graph) is a guess;
     # no family at all is not: the pooled band already spans every measured group.
@@ -723,8 +730,13 @@ def _log_interval(
     return centre, centre + low, centre + high
 
 
-def _memory_bound_unmeasured(setup: Setup, ctx: _Context, fitted: Fitted) -> bool:
-    if setup.architecture == "recurrent" and setup.model not in fitted.offsets:
+def _memory_bound(setup: Setup, ctx: _Context, fitted: Fitted) -> bool:
+    """Whether the fit's figure needs the memory-bound shift.
+
+    Recurrent setups always do (their training rows were taken without it);
+    other memory-bound models and families only until rows of their own exist.
+    """
+    if is_recurrent(setup.model, setup.architecture):
         return True
     if setup.model:
         return setup.model in MEMORY_BOUND_MODELS and setup.model not in fitted.offsets
@@ -799,7 +811,7 @@ def _modelled(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction:
         factors.append(
             FactorNote(code=Factor.PRECISION, params={"precision": ctx.precision, "supported": 1})
         )
-    if _memory_bound_unmeasured(setup, ctx, fitted):
+    if _memory_bound(setup, ctx, fitted):
         factors.append(
             FactorNote(
                 code=Factor.MEMORY_BOUND, params={"shift": _round(math.exp(MEMORY_BOUND_SHIFT))}
