@@ -9,6 +9,8 @@ and never needs Slack or torch.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from collections.abc import Sequence
 
 from bot.models import Channel, Lang
@@ -46,7 +48,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Exit status of a command whose reader went away (128 + SIGPIPE), as shells report it.
+BROKEN_PIPE_STATUS = 141
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one subcommand; a reader that stops early (``mpbot ask ... | head -1``) is no error."""
+    try:
+        return _run(argv)
+    except BrokenPipeError:
+        # Python would complain again when flushing stdout at exit; point it at nothing.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return BROKEN_PIPE_STATUS
+
+
+def _run(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     if args.command is None:
         return _auto()

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -67,3 +70,26 @@ def test_no_arguments_without_tokens_starts_the_console(mpbot) -> None:
     assert run.returncode == 0
     assert "console" in run.stderr.lower()
     assert "50" in run.stdout
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(tmp_path) -> None:
+    """``mpbot ask ... | head -1``: the closed pipe ends the command quietly (status 141)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SLACK_")}
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'cli.db'}"
+    read, write = os.pipe()
+    os.close(read)  # nobody will read: the first write hits a broken pipe
+    try:
+        run = subprocess.run(
+            [sys.executable, "-m", "bot", "ask", "ResNet-50 on V100, 30h"],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            env=env,
+            cwd=tmp_path,
+            check=False,
+        )
+    finally:
+        os.close(write)
+    assert "Traceback" not in run.stderr and "BrokenPipe" not in run.stderr, run.stderr
+    assert run.returncode == 141
