@@ -6,7 +6,7 @@ so the console, ``mpbot ask`` and the Slack app all answer alike.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.advice import advise
@@ -15,6 +15,27 @@ from bot.records.matching import matching_records
 from bot.records.models import Record
 from bot.rendering import render
 from bot.understanding import understand
+
+# What a question says about the training job; a thread remembers these so a
+# follow-up ("it takes 36 hours", "and on H100?") is about the same job.
+SETUP_FIELDS = (
+    "gpu",
+    "gpu_memory_gb",
+    "model",
+    "family",
+    "num_gpus",
+    "precision",
+    "baseline",
+    "framework",
+    "architecture",
+    "batch_fp32",
+    "batch_amp",
+)
+
+
+def setup_of(query: Query) -> dict:
+    """The setup fields a question named (what a thread keeps), without the empty ones."""
+    return {name: value for name in SETUP_FIELDS if (value := getattr(query, name)) is not None}
 
 
 @dataclass(frozen=True)
@@ -30,21 +51,48 @@ def answer(
     *,
     preferred_lang: Lang | None = None,
     thread_fp32_hours: float | None = None,
+    thread_setup: Mapping[str, object] | None = None,
     team_records: Sequence[Record] = (),
 ) -> Turn:
     """Answer one message.
 
     ``preferred_lang`` decides the language of messages without words (bare
     numbers). ``thread_fp32_hours`` is the FP32 time of an earlier answer in
-    the same thread, so "and with ratio 2.5?" can be answered as a follow-up.
+    the same thread, so "and with ratio 2.5?" can be answered as a follow-up;
+    ``thread_setup`` (see :func:`setup_of`) is what the thread named before, so
+    "it takes 36 hours" after "what speedup for BERT on A100?" is about BERT.
     ``team_records`` are the workspace's own measurements (any order); those
     matching the question's setup come before published figures.
     """
     query = understand(text, channel, preferred_lang=preferred_lang)
+    if thread_setup:
+        query = _with_thread_setup(query, thread_setup)
     if thread_fp32_hours is not None:
         query = _with_thread_time(query, thread_fp32_hours)
     advice = advise(query, matching_records(team_records, query))
     return Turn(query=query, advice=advice, reply=render(advice, query.lang))
+
+
+def _with_thread_setup(query: Query, setup: Mapping[str, object]) -> Query:
+    """Fill in what the thread named and the follow-up did not.
+
+    Only for a follow-up about the job (a time, a ratio or a name of its own):
+    a "thanks!" stays a thank-you, and memory or team commands stand alone.
+    """
+    if query.intent not in (Intent.ESTIMATE, Intent.HELP):
+        return query
+    if (
+        query.fp32 is None
+        and query.ratio is None
+        and not (query.gpu or query.model or query.family)
+    ):
+        return query
+    missing = {
+        name: value
+        for name, value in setup.items()
+        if name in SETUP_FIELDS and value is not None and getattr(query, name) is None
+    }
+    return query.model_validate(query.model_dump() | missing) if missing else query
 
 
 def _with_thread_time(query: Query, hours: float) -> Query:

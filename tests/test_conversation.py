@@ -40,3 +40,44 @@ def test_json_reports_the_setup_the_suggestion_assumed() -> None:
 def test_bare_numbers_follow_the_preferred_language() -> None:
     assert to_json(answer("100 2", Channel.COMMAND, preferred_lang=Lang.AR))["lang"] == "ar"
     assert to_json(answer("100 2", Channel.COMMAND))["lang"] == "en"
+
+
+BERT_ON_A100 = {"gpu": "A100", "model": "BERT", "num_gpus": 8}
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "gpu", "model", "hours"),
+    [
+        # A time after "what speedup for BERT on A100?": about BERT on A100.
+        ("it takes 36 hours in fp32", "preset", "A100", "BERT", 36.0),
+        ("التدريب ياخذ ٣٦ ساعة", "preset", "A100", "BERT", 36.0),
+        # A new GPU replaces the thread's; the model stays.
+        ("and on H100, 20 hours?", "preset", "H100", "BERT", 20.0),
+        # A new model replaces it too.
+        ("resnet50, 20 hours", "preset", "A100", "ResNet-50", 20.0),
+        # Not about the job: a thank-you stays a thank-you.
+        ("thanks!", "help", None, None, None),
+    ],
+)
+def test_a_thread_remembers_the_setup_it_named(text, kind, gpu, model, hours) -> None:
+    got = to_json(answer(text, Channel.MENTION, thread_setup=BERT_ON_A100))
+    assert (got["kind"], got["gpu"], got["model"], got["fp32_hours"]) == (kind, gpu, model, hours)
+    if kind == "preset":
+        assert got["num_gpus"] == 8
+
+
+def test_thread_setup_and_time_together_answer_a_bare_follow_up() -> None:
+    got = to_json(
+        answer("and on H100?", Channel.MENTION, thread_fp32_hours=10.0, thread_setup=BERT_ON_A100)
+    )
+    assert (got["kind"], got["gpu"], got["model"], got["fp32_hours"]) == (
+        "preset",
+        "H100",
+        "BERT",
+        10.0,
+    )
+
+
+def test_memory_questions_stand_alone_in_a_thread() -> None:
+    got = to_json(answer("memory 7B adam", Channel.MENTION, thread_setup=BERT_ON_A100))
+    assert got["kind"] == "memory" and got["gpu"] is None

@@ -2,7 +2,7 @@
 
 Buttons cannot call back into a conversation, so each one carries the
 question that produced its message (text, where it was asked, the language,
-the thread's FP32 time). Clicking it asks the core again: the bot keeps no
+the thread's FP32 time and setup). Clicking it asks the core again: the bot keeps no
 per-message state and any replica can answer the click.
 """
 
@@ -29,6 +29,8 @@ class Ask:
     channel: Channel
     lang: Lang | None = None
     thread_hours: float | None = None
+    # What the thread named before (GPU, model, ...; see bot.conversation.setup_of).
+    thread_setup: dict | None = None
     # Reply in ``lang`` even when the message's own words are in the other one
     # (the language button, the modal).
     force_lang: bool = False
@@ -40,6 +42,7 @@ class Ask:
             self.channel,
             preferred_lang=self.lang,
             thread_fp32_hours=self.thread_hours,
+            thread_setup=self.thread_setup,
             team_records=team_records,
         )
         if self.force_lang and self.lang is not None and turn.reply.lang != self.lang:
@@ -53,6 +56,7 @@ class Ask:
             channel=self.channel,
             lang=lang,
             thread_hours=fp32_hours,
+            thread_setup=self.thread_setup,
             force_lang=True,
         )
 
@@ -67,6 +71,7 @@ class Ask:
                 "c": self.channel.value,
                 "l": self.lang.value if self.lang else None,
                 "h": self.thread_hours,
+                "s": self.thread_setup or None,
                 "f": self.force_lang,
             },
             ensure_ascii=False,
@@ -79,12 +84,13 @@ class Ask:
         """Read a button value back; None for anything we did not write."""
         try:
             data = json.loads(value or "")
-            hours = data["h"]
+            hours, setup = data["h"], data.get("s")
             return cls(
                 text=str(data["t"]),
                 channel=Channel(data["c"]),
                 lang=Lang(data["l"]) if data["l"] else None,
                 thread_hours=float(hours) if hours is not None else None,
+                thread_setup=dict(setup) if setup else None,
                 force_lang=bool(data["f"]),
             )
         except (ValueError, KeyError, TypeError):

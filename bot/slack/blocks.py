@@ -8,6 +8,8 @@ when someone asks for them.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from slack_sdk.models.blocks import (
     ActionsBlock,
     Block,
@@ -64,7 +66,7 @@ def text_message(mrkdwn: str, plain: str | None = None) -> dict:
 
 def _buttons(turn: Turn, ask: Ask, *, shareable: bool) -> list[ButtonElement]:
     reply, lang = turn.reply, turn.reply.lang
-    answered = ask if ask.lang else Ask(ask.text, ask.channel, lang, ask.thread_hours)
+    answered = ask if ask.lang else replace(ask, lang=lang)
     buttons: list[ButtonElement] = []
     hours = turn.advice.fp32_hours
     if reply.kind in ESTIMATES and hours is not None:

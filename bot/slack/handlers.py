@@ -13,12 +13,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 
 from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from bot.conversation import Turn
+from bot.conversation import Turn, setup_of
 from bot.models import Channel, Intent, Lang
 from bot.settings import Settings
 from bot.slack import labels
@@ -178,17 +179,29 @@ class Handlers:
             if recorded is not None:  # record / history / delete
                 client.chat_postMessage(channel=event["channel"], thread_ts=reply_ts, **recorded)
                 return
-            hours = self.store.thread_hours(context.team_id, event["channel"], key) if key else None
-            ask = Ask(text, channel, lang, thread_hours=hours)
+            thread = self.store.thread(context.team_id, event["channel"], key) if key else None
+            hours = thread.fp32_hours if thread else None
+            # The setup carries over inside a real thread only: a DM's top level is
+            # many separate questions, where "36 hours" should not mean the last model.
+            setup = thread.setup if thread and key != DM_THREAD else None
+            ask = Ask(text, channel, lang, thread_hours=hours, thread_setup=setup)
             turn = ask.answer(self.records.for_team(context.team_id))
             lang = turn.reply.lang
             self._remember_choice(turn, context, user_id=event.get("user"))
-            message = reply_message(turn, Ask(text, channel, lang, thread_hours=hours))
+            message = reply_message(turn, replace(ask, lang=lang))
             client.chat_postMessage(channel=event["channel"], thread_ts=reply_ts, **message)
-            if turn.advice.fp32_hours is not None:
-                self.store.remember_thread(
-                    context.team_id, event["channel"], root, turn.advice.fp32_hours
-                )
+            self._remember_thread(turn, context, event["channel"], root, hours)
+
+    def _remember_thread(
+        self, turn: Turn, context: BoltContext, channel_id: str, root: str, hours: float | None
+    ) -> None:
+        """Keep the thread's latest FP32 time and what it named, for the next follow-up."""
+        if turn.query.intent not in (Intent.ESTIMATE, Intent.HELP):
+            return
+        setup = setup_of(turn.query)
+        latest = turn.advice.fp32_hours if turn.advice.fp32_hours is not None else hours
+        if latest is not None or setup:
+            self.store.remember_thread(context.team_id, channel_id, root, latest, setup)
 
     # -- App Home and the modal ---------------------------------------------
 

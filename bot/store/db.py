@@ -28,7 +28,7 @@ _MIGRATION_LOCK_ID = 7_270_001
 _USER_LANGUAGE = select(
     user_prefs.c.lang, user_prefs.c.slack_locale, user_prefs.c.locale_checked_at
 ).where(user_prefs.c.team_id == bindparam("team_id"), user_prefs.c.user_id == bindparam("user_id"))
-_THREAD_HOURS = select(thread_estimates.c.fp32_hours).where(
+_THREAD = select(thread_estimates.c.fp32_hours, thread_estimates.c.setup).where(
     thread_estimates.c.team_id == bindparam("team_id"),
     thread_estimates.c.channel_id == bindparam("channel_id"),
     thread_estimates.c.thread_ts == bindparam("thread_ts"),
@@ -83,6 +83,14 @@ class CachedLocale:
     checked_at: datetime
 
 
+@dataclass(frozen=True)
+class ThreadMemory:
+    """What a thread said before: its latest FP32 time and the setup it named."""
+
+    fp32_hours: float | None
+    setup: dict
+
+
 class Store:
     """Small, named queries; each opens its own short transaction."""
 
@@ -123,20 +131,25 @@ class Store:
 
     # -- threads ------------------------------------------------------------
 
-    def thread_hours(self, team_id: str, channel_id: str, thread_ts: str) -> float | None:
+    def thread(self, team_id: str, channel_id: str, thread_ts: str) -> ThreadMemory | None:
         with self.engine.connect() as connection:
-            return connection.execute(
-                _THREAD_HOURS,
-                {"team_id": team_id, "channel_id": channel_id, "thread_ts": thread_ts},
-            ).scalar_one_or_none()
+            row = connection.execute(
+                _THREAD, {"team_id": team_id, "channel_id": channel_id, "thread_ts": thread_ts}
+            ).one_or_none()
+        return ThreadMemory(row.fp32_hours, row.setup or {}) if row else None
 
     def remember_thread(
-        self, team_id: str, channel_id: str, thread_ts: str, fp32_hours: float
+        self,
+        team_id: str,
+        channel_id: str,
+        thread_ts: str,
+        fp32_hours: float | None,
+        setup: dict | None = None,
     ) -> None:
         self._upsert(
             thread_estimates,
             {"team_id": team_id, "channel_id": channel_id, "thread_ts": thread_ts},
-            {"fp32_hours": fp32_hours, "updated_at": _now()},
+            {"fp32_hours": fp32_hours, "setup": setup or None, "updated_at": _now()},
         )
 
     # -- users --------------------------------------------------------------

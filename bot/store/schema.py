@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Column, DateTime, Float, MetaData, String, Table
+from sqlalchemy import JSON, Column, DateTime, Float, MetaData, String, Table
 
 metadata = MetaData()
 
@@ -15,14 +15,17 @@ processed_events = Table(
 )
 
 # The FP32 time of the bot's latest estimate in a thread (or a DM), so a
-# follow-up like "and with ratio 2.5?" can reuse it.
+# follow-up like "and with ratio 2.5?" can reuse it, and the setup named in a
+# thread (GPU, model, ...), so "it takes 36 hours" after "what speedup for
+# BERT on A100?" is about BERT on A100.
 thread_estimates = Table(
     "thread_estimates",
     metadata,
     Column("team_id", String(32), primary_key=True),
     Column("channel_id", String(32), primary_key=True),
     Column("thread_ts", String(32), primary_key=True),
-    Column("fp32_hours", Float, nullable=False),
+    Column("fp32_hours", Float, nullable=True),
+    Column("setup", JSON, nullable=True),
     Column("updated_at", DateTime(timezone=True), nullable=False),
 )
 

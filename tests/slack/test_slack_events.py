@@ -62,6 +62,25 @@ def test_mention_is_answered_in_its_thread_and_a_follow_up_reuses_the_time(bot):
     assert "40" in second.body["text"]
 
 
+def test_a_time_given_later_in_the_thread_keeps_the_named_setup(bot):
+    """The ratio for BERT on A100 first, then only the time: the estimate is for BERT on A100."""
+    bot.client.event(
+        mention_event("what speedup should I expect for BERT on A100?", ts="1700000002.000100"),
+        event_id="Ev21",
+    )
+    (first,) = bot.slack.wait(lambda: _posts(bot))
+    assert "BERT on A100" in first.body["text"] and "1.84" in first.body["text"]
+    bot.client.event(
+        mention_event(
+            "it takes 36 hours in fp32", ts="1700000002.000200", thread_ts="1700000002.000100"
+        ),
+        event_id="Ev22",
+    )
+    second = bot.slack.wait(lambda: _posts(bot), 2)[-1]
+    assert second.body["thread_ts"] == "1700000002.000100"
+    assert "BERT on A100: 36 hours in FP32" in second.body["text"]
+
+
 def test_arabic_follow_up_in_a_thread(bot):
     bot.client.event(
         mention_event("التدريب يستغرق ١٠٠ ساعة ونسبة التسريع ٢", ts="1700000001.000100"),

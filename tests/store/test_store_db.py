@@ -78,13 +78,23 @@ def test_locale_cache_keeps_the_choice_and_the_time(store):
 
 
 def test_thread_time_upserts_under_concurrency(store):
-    assert store.thread_hours("T1", "C1", "1.1") is None
+    assert store.thread("T1", "C1", "1.1") is None
     with ThreadPoolExecutor(max_workers=8) as pool:
         list(pool.map(lambda h: store.remember_thread("T1", "C1", "1.1", float(h)), range(1, 17)))
-    assert store.thread_hours("T1", "C1", "1.1") in {float(h) for h in range(1, 17)}
+    assert store.thread("T1", "C1", "1.1").fp32_hours in {float(h) for h in range(1, 17)}
     store.remember_thread("T1", "C1", "1.1", 42.0)
-    assert store.thread_hours("T1", "C1", "1.1") == 42.0
-    assert store.thread_hours("T1", "C2", "1.1") is None
+    assert store.thread("T1", "C1", "1.1").fp32_hours == 42.0
+    assert store.thread("T1", "C2", "1.1") is None
+
+
+def test_thread_remembers_its_setup_even_without_a_time(store):
+    store.remember_thread("T1", "C1", "2.2", None, {"gpu": "A100", "model": "BERT", "num_gpus": 8})
+    memory = store.thread("T1", "C1", "2.2")
+    assert memory.fp32_hours is None
+    assert memory.setup == {"gpu": "A100", "model": "BERT", "num_gpus": 8}
+    store.remember_thread("T1", "C1", "2.2", 36.0, {"gpu": "H100", "model": "BERT"})
+    assert store.thread("T1", "C1", "2.2").setup == {"gpu": "H100", "model": "BERT"}
+    assert store.thread("T1", "C1", "2.2").fp32_hours == 36.0
 
 
 def test_preferences_survive_a_new_connection(database_url, store):
@@ -118,3 +128,31 @@ def test_bolt_oauth_stores_work_on_the_migrated_schema(store):
 def test_ping_says_when_the_database_is_gone(tmp_path):
     broken = Store(make_engine(f"sqlite:///{tmp_path / 'missing' / 'dir' / 'x.db'}"))
     assert broken.ping() is False
+
+
+def _migrate_to(store, revision: str, *, down: bool = False) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with store.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        (command.downgrade if down else command.upgrade)(config, revision)
+
+
+def test_thread_setup_migration_keeps_existing_threads(store):
+    """0002 -> 0003 copies the table on SQLite: a thread's time must survive, both ways."""
+    _migrate_to(store, "0002", down=True)
+    with store.engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO thread_estimates (team_id, channel_id, thread_ts, fp32_hours,"
+                " updated_at) VALUES ('T1', 'C1', '3.3', 12.5, CURRENT_TIMESTAMP)"
+            )
+        )
+    _migrate_to(store, "head")
+    assert store.thread("T1", "C1", "3.3").fp32_hours == 12.5
+    store.remember_thread("T1", "C1", "4.4", None, {"gpu": "A100"})
+    _migrate_to(store, "0002", down=True)  # a thread without a time cannot stay
+    with store.engine.connect() as connection:
+        kept = connection.execute(text("SELECT thread_ts FROM thread_estimates")).scalars().all()
+    assert kept == ["3.3"]
+    _migrate_to(store, "head")
