@@ -92,6 +92,8 @@ CURRENCIES: dict[str, str] = {
     "دنانير": "KWD",
 }
 CURRENCY_QUALIFIERS = {
+    "بحريني": "BHD",
+    "عماني": "OMR",
     "قطري": "QAR",
     "سعودي": "SAR",
     "كويتي": "KWD",
@@ -331,7 +333,7 @@ def _classify(tokens: list[Token], i: int) -> str:
         return _noun_role(suffix)
     if prev is not None and prev.kind == SYM and prev.text in "$€£﷼":
         return "price"
-    if _currency_after(tokens, i) or _word_in(prev, CURRENCIES):
+    if _currency_after(tokens, i) or (_word_in(prev, CURRENCIES) and not _owned(tokens, i - 1)):
         return "price"
     # Clock times, dates, ids, products like 224x224.
     if _date_or_clock(tokens, i):
@@ -425,10 +427,28 @@ def _currency_after(tokens: list[Token], i: int) -> bool:
     return nxt is not None and _word_in(nxt, CURRENCIES) is not None
 
 
+def _owned(tokens: list[Token], j: int) -> bool:
+    """A currency word right after a bare number is that number's ("10 دينار")."""
+    before = _at(tokens, j - 1)
+    return (
+        tokens[j].kind == WORD and before is not None and before.kind == NUM and not before.suffix
+    )
+
+
 def _currency(tokens: list[Token], i: int) -> str | None:
+    """The currency written next to the number at ``i`` ("$10", "10 SAR", "ريال سعودي 10").
+
+    A currency word before the number is its own only when no bare number just
+    before owns it: in "10 دينار كويتي 20 ساعه" the dinars are the 10's, not the
+    20's. Symbols ("€3") always lead their number.
+    """
     for j in (i - 1, i + 1, i - 2):
         tok = _at(tokens, j)
         if tok is None:
+            continue
+        if j < i and _owned(tokens, j):
+            continue
+        if j == i - 2 and tokens[i - 1].text not in CURRENCY_QUALIFIERS:
             continue
         code = (
             CURRENCIES.get(tok.text)

@@ -24,6 +24,19 @@ _HEART = re.compile(r"<3+")
 _ENTITIES = {"amp": "&", "lt": "<", "gt": ">"}
 
 # Vulgar fractions first: NFKC would turn "1½" into "11⁄2".
+# Arabic currency abbreviations (ر.س, د.ك, ...; hamza already folded: د.إ -> د.ا),
+# written out so the price reader sees the currency word and its country.
+# د.أ (Jordanian dinar) folds to the same letters as the UAE dirham; the dirham wins.
+_AR_CURRENCY = re.compile(r"(?<![a-z\u0621-\u064a])([ردج])\. ?([سكاقمبع])(?![a-z\u0621-\u064a])")
+_AR_CURRENCY_WORDS = {
+    "رس": "ريال سعودي",
+    "رق": "ريال قطري",
+    "رع": "ريال عماني",
+    "دك": "دينار كويتي",
+    "دب": "دينار بحريني",
+    "دا": "درهم اماراتي",
+    "جم": "جنيه مصري",
+}
 _FRACTIONS = str.maketrans({"½": ".5", "¼": ".25", "¾": ".75"})
 
 
@@ -102,6 +115,11 @@ def _markup(match: re.Match[str]) -> str:
     return f" {label} " if bar else " "
 
 
+def _currency_words(match: re.Match[str]) -> str:
+    words = _AR_CURRENCY_WORDS.get(match.group(1) + match.group(2))
+    return f" {words} " if words else match.group(0)
+
+
 def _drop_surrogates(text: str) -> str:
     # Lone surrogates cannot be encoded; they carry no meaning, so drop them.
     return text.encode("utf-8", "ignore").decode("utf-8") if _has_surrogate(text) else text
@@ -126,5 +144,6 @@ def normalise(text: str) -> str:
     text = _BARE_URL.sub(" ", text)
     text = _EMOJI_CODE.sub(" ", text)
     text = text.translate(_TABLE)
+    text = _AR_CURRENCY.sub(_currency_words, text)
     lines = (" ".join(line.split()) for line in text.split("\n"))
     return "\n".join(line for line in lines if line)

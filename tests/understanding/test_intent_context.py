@@ -2,8 +2,13 @@
 
 import pytest
 
+from bot.conversation import answer, to_json
 from bot.models import Channel, Intent, Lang, Price
 from bot.understanding import understand
+from bot.understanding.context import mark_context
+from bot.understanding.names import find_names
+from bot.understanding.normalise import normalise
+from bot.understanding.tokens import tokenize
 
 
 @pytest.mark.parametrize(
@@ -138,6 +143,14 @@ def test_precision_baseline_and_batches() -> None:
         ("بسعر ١٠ ريال للساعة", Price(amount=10, currency="SAR")),
         ("بسعر ٥ درهم", Price(amount=5, currency="AED")),
         ("بسعر ٢٠ جنيه", Price(amount=20, currency="EGP")),
+        # Arabic abbreviations, as prices are written on Gulf and Egyptian invoices.
+        ("بسعر ١٠ ر.س للساعة", Price(amount=10, currency="SAR")),
+        ("بسعر ٣ د.ك", Price(amount=3, currency="KWD")),
+        ("بسعر ٥ د.إ للساعة", Price(amount=5, currency="AED")),
+        ("بسعر ٥٠ ج.م", Price(amount=50, currency="EGP")),
+        ("بسعر ١٢ ر. ق", Price(amount=12, currency="QAR")),
+        ("بسعر ٢ د.ب", Price(amount=2, currency="BHD")),
+        ("بسعر ٢ ر.ع", Price(amount=2, currency="OMR")),
         ("بسعر ٢ ريال قطري", Price(amount=2, currency="QAR")),
         ("بسعر ١ دينار كويتي", Price(amount=1, currency="KWD")),
         ("بسعر ٣ يورو", Price(amount=3, currency="EUR")),
@@ -165,3 +178,17 @@ def test_memory(text: str, params: float, optimizer: str | None, gpu: str | None
     assert q.intent == Intent.MEMORY
     assert (q.params, q.optimizer, q.gpu) == (params, optimizer, gpu)
     assert q.fp32 is None and q.ratio is None
+
+
+def test_a_currency_word_belongs_to_the_number_before_it() -> None:
+    """In "١٠ دينار ٢٠ ساعه" the dinars price the 10; the 20 is no price of its own."""
+    tokens = tokenize(normalise("١٠ دينار ٢٠ ساعه"))
+    find_names(tokens)
+    ctx = mark_context(tokens)
+    assert [t.role for t in tokens if t.kind == "num"] == ["price", ""]
+    assert ctx.price == Price(amount=10, currency="KWD")
+
+
+def test_arabic_currency_abbreviation_reaches_the_reply() -> None:
+    got = to_json(answer("التدريب ١٠٠ ساعة والمعامل ٢ بسعر ١٠ ر.س للساعة", Channel.DM))
+    assert got["cost"]["currency"] == "SAR" and got["cost"]["fp32_cost"] == 1000
