@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import math
 
+from bot.advice.catalog import family_of_model
 from bot.models import MAX_MESSAGE_CHARS, Channel, Duration, Intent, Lang, Query, Reason, TimeUnit
 from bot.understanding.context import Context, mark_context
 from bot.understanding.durations import Quantity, find_durations, unit_of
@@ -138,7 +139,7 @@ class _Reading:
             lang=lang,
             gpu=names.gpu,
             gpu_memory_gb=names.gpu_memory_gb,
-            model=names.model,
+            model=_model_for_task(names.model, ctx.family),
             **self._context_fields(ctx),
         )
         if memory and not times:
@@ -372,6 +373,15 @@ class _Reading:
             if _is(a, HOW_WORDS) and _is(b, DURATION_VERBS):
                 return True
         return False
+
+
+def _model_for_task(model: str | None, family: str | None) -> str | None:
+    """"Transformer" is an architecture as well as NVIDIA's translation model: named
+    with another task ("vision transformer", "transformer language model") it is
+    the architecture, and the task speaks instead of the translation rows."""
+    if model == "Transformer" and family not in (None, family_of_model(model)):
+        return None
+    return model
 
 
 def _precision_word(tok: Token) -> str:

@@ -65,6 +65,22 @@ def test_model_words_in_messages(text, family, hours):
     assert query.fp32 is not None and query.fp32.hours == hours
 
 
+@pytest.mark.parametrize(
+    ("text", "model", "family"),
+    [
+        # "Transformer" with another task is the architecture, not NVIDIA's translation model.
+        ("the vision transformer takes 2 days on 8xA100 in fp32", None, "image_classification"),
+        ("transformer language model on A100, 10h", None, "language_model"),
+        ("Transformer on V100, 10h", "Transformer", None),
+        ("transformer translation on V100 10h", "Transformer", "translation"),
+        ("our LSTM seq2seq takes 15 hours on V100", None, "translation"),
+    ],
+)
+def test_transformer_is_a_model_only_for_translation(text, model, family):
+    query = understand(text, Channel.DM)
+    assert (query.model, query.family) == (model, family)
+
+
 def test_three_days_alone_is_still_three_days():
     query = understand("3d 1.5", Channel.COMMAND)
     assert query.fp32 is not None and query.fp32.hours == 72.0 and query.ratio == 1.5
