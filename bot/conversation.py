@@ -73,6 +73,19 @@ def answer(
     return Turn(query=query, advice=advice, reply=render(advice, query.lang))
 
 
+def carried_over(turn: Turn, hours: float | None) -> tuple[float | None, dict] | None:
+    """What the next follow-up in the same thread inherits: (FP32 hours, setup).
+
+    The latest time wins over the thread's earlier one (``hours``); memory
+    questions and team commands leave the thread as it was (None).
+    """
+    if turn.query.intent not in (Intent.ESTIMATE, Intent.HELP):
+        return None
+    setup = setup_of(turn.query)
+    latest = turn.advice.fp32_hours if turn.advice.fp32_hours is not None else hours
+    return (latest, setup) if latest is not None or setup else None
+
+
 def _with_thread_setup(query: Query, setup: Mapping[str, object]) -> Query:
     """Fill in what the thread named and the follow-up did not.
 

@@ -2,6 +2,8 @@
 
 Team measurements (``record``, ``history``, ``delete N``) go to the local
 workspace's records, which later estimates use first (:mod:`bot.cli.local`).
+The session is one conversation, like a Slack thread: "and with ratio 2.5?" or
+"it takes 36 hours" builds on what was said before.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import sys
 
 from bot.cli.local import LocalTeam
+from bot.conversation import carried_over
 from bot.models import Channel, Lang
 
 _QUIT = {"quit", "exit", ":q", "خروج"}
@@ -20,6 +23,8 @@ def run_console(channel: Channel, lang: Lang | None) -> int:
     if team is None:
         return 2
     interactive = sys.stdin.isatty()
+    hours: float | None = None  # what the conversation said before, as a thread keeps it
+    setup: dict = {}
     if interactive:
         print("mpestimate console. Type a message (e.g. `100 2`, `٤٨ ساعة`), `quit` to leave.")
     while True:
@@ -32,6 +37,13 @@ def run_console(channel: Channel, lang: Lang | None) -> int:
             return 0
         if not interactive and not line.strip():
             continue
-        print(team.reply_text(line.rstrip("\n"), channel, lang), flush=True)
+        text = line.rstrip("\n")
+        if (recorded := team.command(text)) is not None:
+            print(recorded.plain, flush=True)
+        else:
+            turn = team.answer(text, channel, lang, thread_hours=hours, thread_setup=setup)
+            print(turn.reply.text, flush=True)
+            if (carried := carried_over(turn, hours)) is not None:
+                hours, setup = carried
         if not interactive:
             print(flush=True)

@@ -54,10 +54,24 @@ class LocalTeam:
         """The answer to ``record``/``history``/``delete``, or None for a question."""
         return self.service.handle(text, TEAM_ID, USER_ID, is_admin=lambda: False)
 
-    def answer(self, text: str, channel: Channel, lang: Lang | None) -> Turn:
-        """A question, answered with the local team's records first."""
+    def answer(
+        self,
+        text: str,
+        channel: Channel,
+        lang: Lang | None,
+        *,
+        thread_hours: float | None = None,
+        thread_setup: dict | None = None,
+    ) -> Turn:
+        """A question, answered with the local team's records first (and, in the
+        console, what the conversation said before, as in a Slack thread)."""
         return answer(
-            text, channel, preferred_lang=lang, team_records=self.service.for_team(TEAM_ID)
+            text,
+            channel,
+            preferred_lang=lang,
+            thread_fp32_hours=thread_hours,
+            thread_setup=thread_setup,
+            team_records=self.service.for_team(TEAM_ID),
         )
 
     def reply_text(self, text: str, channel: Channel, lang: Lang | None) -> str:

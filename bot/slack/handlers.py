@@ -19,7 +19,7 @@ from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from bot.conversation import Turn, setup_of
+from bot.conversation import Turn, carried_over
 from bot.models import Channel, Intent, Lang
 from bot.settings import Settings
 from bot.slack import labels
@@ -196,12 +196,8 @@ class Handlers:
         self, turn: Turn, context: BoltContext, channel_id: str, root: str, hours: float | None
     ) -> None:
         """Keep the thread's latest FP32 time and what it named, for the next follow-up."""
-        if turn.query.intent not in (Intent.ESTIMATE, Intent.HELP):
-            return
-        setup = setup_of(turn.query)
-        latest = turn.advice.fp32_hours if turn.advice.fp32_hours is not None else hours
-        if latest is not None or setup:
-            self.store.remember_thread(context.team_id, channel_id, root, latest, setup)
+        if (carried := carried_over(turn, hours)) is not None:
+            self.store.remember_thread(context.team_id, channel_id, root, *carried)
 
     # -- App Home and the modal ---------------------------------------------
 

@@ -376,7 +376,7 @@ class _Reading:
 
 
 def _model_for_task(model: str | None, family: str | None) -> str | None:
-    """"Transformer" is an architecture as well as NVIDIA's translation model: named
+    """ "Transformer" is an architecture as well as NVIDIA's translation model: named
     with another task ("vision transformer", "transformer language model") it is
     the architecture, and the task speaks instead of the translation rows."""
     if model == "Transformer" and family not in (None, family_of_model(model)):

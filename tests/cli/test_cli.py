@@ -65,6 +65,17 @@ def test_console_with_piped_stdin_answers_each_line(mpbot) -> None:
     assert "50" in answers[0]
 
 
+def test_console_is_one_conversation_like_a_thread(mpbot) -> None:
+    """The ratio for BERT on A100, then only the time, then only a ratio: each builds on the last."""
+    lines = "what speedup for BERT on A100?\nit takes 36 hours in fp32\nand with ratio 2.5?\n"
+    run = mpbot("console", stdin=lines)
+    assert run.returncode == 0, run.stderr
+    first, second, third = [block for block in run.stdout.split("\n\n") if block.strip()]
+    assert first.startswith("BERT on A100: mixed precision should run about 1.84×")
+    assert second.startswith("BERT on A100: 36 hours in FP32")
+    assert third.startswith("36 hours in FP32 → about 14 hours")
+
+
 def test_no_arguments_without_tokens_starts_the_console(mpbot) -> None:
     run = mpbot(stdin="100 2\n")
     assert run.returncode == 0
