@@ -89,16 +89,11 @@ def carried_over(turn: Turn, hours: float | None) -> tuple[float | None, dict] |
 def _with_thread_setup(query: Query, setup: Mapping[str, object]) -> Query:
     """Fill in what the thread named and the follow-up did not.
 
-    Only for a follow-up about the job (a time, a ratio or a name of its own):
-    a "thanks!" stays a thank-you, and memory or team commands stand alone.
+    Only for a follow-up about the job (a time, a ratio, a price or any setup
+    detail of its own: "and with bf16?", "what about 8 GPUs?"): a "thanks!"
+    stays a thank-you, and memory or team commands stand alone.
     """
-    if query.intent not in (Intent.ESTIMATE, Intent.HELP):
-        return query
-    if (
-        query.fp32 is None
-        and query.ratio is None
-        and not (query.gpu or query.model or query.family)
-    ):
+    if query.intent not in (Intent.ESTIMATE, Intent.HELP) or not _about_the_job(query):
         return query
     missing = {
         name: value
@@ -108,11 +103,19 @@ def _with_thread_setup(query: Query, setup: Mapping[str, object]) -> Query:
     return query.model_validate(query.model_dump() | missing) if missing else query
 
 
+def _about_the_job(query: Query) -> bool:
+    """A time, a ratio, a price or a setup detail: something a follow-up can build on."""
+    given = (query.fp32, query.ratio, query.price)
+    return any(value is not None for value in given) or bool(setup_of(query))
+
+
 def _with_thread_time(query: Query, hours: float) -> Query:
-    """Fill in the thread's FP32 time when the follow-up gave none."""
+    """Fill in the thread's FP32 time when a follow-up about the estimate gave none."""
+    if query.intent not in (Intent.ESTIMATE, Intent.HELP):
+        return query  # a memory question in the thread stays a memory question
     if query.fp32 is not None or query.reason not in (None, Reason.NO_NUMBERS):
         return query
-    if query.ratio is None and query.gpu is None and query.model is None:
+    if not _about_the_job(query):
         return query
     return query.model_copy(
         update={

@@ -199,8 +199,8 @@ def _with_suggested_ratio(
     was asked for); the predicted ratio, its range and basis come along, ready
     for the time the user adds next.
     """
-    if not _names_something(query):
-        return advice
+    if not _names_something(query) or query.ratio is not None:
+        return advice  # nothing named, or the user's own ratio already says it
     setup = _setup(query)
     prediction = predict(setup, team_records) if team_records else predict(setup)
     notes = [Note.ADD_FP32_TIME]

@@ -9,6 +9,7 @@ working day, days and hours for long runs, never "49.99999 hours".
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from enum import StrEnum
@@ -109,10 +110,25 @@ def _compact(value: float, locale: str, arab: bool) -> str:
     return text.translate(_ARABIC_INDIC) if arab else text
 
 
+def _nearest(value: float) -> int:
+    """Round half up: 12.5 hours is 13, as people round, not 12 (Python's half-to-even)."""
+    return math.floor(value + 0.5)
+
+
 def duration(
-    hours: float, fmt: NumberFormat, ngettext: Plural, gettext: Callable[[str], str]
+    hours: float,
+    fmt: NumberFormat,
+    ngettext: Plural,
+    gettext: Callable[[str], str],
+    *,
+    as_given: bool = False,
 ) -> str:
-    """Say a duration the way people do, with plural forms from the catalog."""
+    """Say a duration the way people do, with plural forms from the catalog.
+
+    Results are rounded as estimates are (whole hours from 10 hours up);
+    ``as_given`` repeats a time the user wrote closer to how they wrote it
+    (12.5 hours is "12 hours and 30 minutes", to the quarter hour below 2 days).
+    """
 
     # Literal msgids in each call so `pybabel extract` finds them.
     def minutes(n: int) -> str:
@@ -129,17 +145,19 @@ def duration(
     if hours * 60 < 0.5:
         return gettext("less than a minute")
     if hours < 1:
-        return minutes(max(1, round(hours * 60)))
-    if hours < 10:
-        # Nearest five minutes: "1 hour and 15 minutes", never "1.2345 hours".
-        whole, rest = divmod(round(hours * 12) * 5, 60)
+        return minutes(max(1, _nearest(hours * 60)))
+    if hours < 10 or (as_given and hours < 48):
+        # Nearest five minutes ("1 hour and 15 minutes", never "1.2345 hours"), or
+        # the nearest quarter hour for a longer time the user gave.
+        step = 5 if hours < 10 else 15
+        whole, rest = divmod(_nearest(hours * 60 / step) * step, 60)
         return fmt.join([hours_(whole), minutes(rest)]) if rest else hours_(whole)
     if hours < 48:
-        return hours_(round(hours))
+        return hours_(_nearest(hours))
     if hours < 240:
-        whole_days, rest = divmod(round(hours), 24)
+        whole_days, rest = divmod(_nearest(hours), 24)
         return fmt.join([days(whole_days), hours_(rest)]) if rest else days(whole_days)
-    return days(round(hours / 24))
+    return days(_nearest(hours / 24))
 
 
 # A run of Latin-script text (terms, names, Western digits with their units and

@@ -74,8 +74,8 @@ class _Words:
     def echo(self, text: str) -> str:
         return escape(text) if self.mrkdwn else text
 
-    def hours(self, value: float) -> str:
-        return duration(value, self.fmt, self.ngettext, self._)
+    def hours(self, value: float, *, as_given: bool = False) -> str:
+        return duration(value, self.fmt, self.ngettext, self._, as_given=as_given)
 
     def atom(self, text: str) -> str:
         """A formatted value (money) that Arabic isolation keeps whole, in one isolate.
@@ -120,7 +120,7 @@ class _Words:
             "%(fp32)s in FP32 → about %(mp)s with mixed precision "
             "(ratio %(ratio)s, saves %(saved)s, %(percent)s)"
         ) % {
-            "fp32": self.bold(self.hours(a.fp32_hours)),
+            "fp32": self.bold(self.hours(a.fp32_hours, as_given=True)),
             "mp": self.bold(self.hours(a.mp_hours)),
             "ratio": self.fmt.number(a.ratio),
             "saved": self.hours(a.saved_hours),
@@ -135,7 +135,7 @@ class _Words:
             "(ratio %(ratio)s, likely %(span)s; basis: %(basis)s)"
         ) % {
             "subject": self.bold(self._subject(a)),
-            "fp32": self.bold(self.hours(a.fp32_hours)),
+            "fp32": self.bold(self.hours(a.fp32_hours, as_given=True)),
             "mp": self.bold(self.hours(a.mp_hours)),
             "ratio": self.fmt.number(a.ratio),
             "span": self.fmt.span(a.ratio_low, a.ratio_high),
@@ -184,7 +184,7 @@ class _Words:
             "%(fp32)s in FP32 → between %(low)s and %(high)s with mixed precision "
             "(typical ratio %(span)s)"
         ) % {
-            "fp32": self.bold(self.hours(a.fp32_hours)),
+            "fp32": self.bold(self.hours(a.fp32_hours, as_given=True)),
             "low": self.bold(self.hours(a.mp_hours_low)),
             "high": self.bold(self.hours(a.mp_hours_high)),
             "span": self.fmt.span(a.ratio_low, a.ratio_high),
@@ -449,10 +449,10 @@ class _Words:
                 values = {"gpu": name("gpu"), "architecture": name("architecture")}
                 if number("peak_ratio"):
                     return _(
-                        "%(gpu)s is a %(architecture)s GPU; its 16-bit Tensor Core peak is "
-                        "%(peak)s× its baseline rate"
+                        "%(gpu)s is from the %(architecture)s generation; its 16-bit Tensor "
+                        "Core peak is %(peak)s× its baseline rate"
                     ) % {**values, "peak": self.fmt.number(number("peak_ratio"))}
-                return _("%(gpu)s is a %(architecture)s GPU") % values
+                return _("%(gpu)s is from the %(architecture)s generation") % values
             case "no_tensor_cores":
                 return _("%(gpu)s has no Tensor Cores, so mixed precision gains little") % {
                     "gpu": name("gpu")
@@ -531,7 +531,11 @@ class _Words:
         }.get(basis or "", _("the typical range"))
 
     def _subject(self, a: Advice) -> str:
+        """What the answer is about: the model, else its task ("object detection
+        models", for a YOLO the data has no rows of), on the GPU."""
         model, gpu = self.echo(a.model or ""), self.echo(a.gpu or "")
+        if not model and a.family:
+            model = self._("%(family)s models") % {"family": self.family(a.family)}
         if model and gpu:
             return self._("%(model)s on %(gpu)s") % {"model": model, "gpu": gpu}
         return model or gpu or self._("Your setup")

@@ -1,0 +1,70 @@
+"""Follow-ups in a thread (or the console): what carries over, and what stands alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.conversation import answer, to_json
+from bot.models import Channel
+
+BERT_ON_A100 = {"gpu": "A100", "model": "BERT"}
+
+
+def _follow_up(text: str) -> dict:
+    return to_json(answer(text, Channel.MENTION, thread_fp32_hours=36.0, thread_setup=BERT_ON_A100))
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("and with bf16?", "precision", "bf16"),
+        ("what about 8 GPUs?", "num_gpus", 8),
+        ("وبالـ bf16؟", "precision", "bf16"),
+        ("ولو ٨ كروت؟", "num_gpus", 8),
+    ],
+)
+def test_a_setup_detail_alone_re_estimates_the_thread(text, field, value):
+    got = _follow_up(text)
+    assert (got["kind"], got["model"], got["gpu"], got["fp32_hours"]) == (
+        "preset",
+        "BERT",
+        "A100",
+        36.0,
+    )
+    assert got[field] == value
+
+
+def test_a_price_alone_prices_the_thread():
+    got = _follow_up("and at $3 per GPU-hour?")
+    assert got["kind"] == "preset" and got["cost"]["fp32_cost"] == pytest.approx(108.0)
+
+
+def test_a_memory_question_in_a_thread_stays_a_memory_question():
+    got = _follow_up("memory 7B adam on A100 80GB")
+    assert got["kind"] == "memory" and got["fp32_hours"] is None
+
+
+def test_the_users_own_ratio_is_not_replaced_by_a_suggestion():
+    got = to_json(answer("BERT on A100 ratio 2", Channel.DM))
+    assert (got["kind"], got["reason"], got["ratio"]) == ("error", "no_numbers", None)
+
+
+def test_a_model_the_data_lacks_is_named_by_its_task():
+    got = to_json(answer("YOLOv8 on A100, 36 hours in fp32", Channel.DM))
+    assert got["text"].startswith("object detection models on A100: 36 hours in FP32")
+    arabic = to_json(answer("كم التسريع لنموذج تصنيف الصور على V100؟", Channel.DM))
+    assert arabic["text"].startswith("نماذج تصنيف الصور على")
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("12.5 hours ratio 2", "12 hours and 30 minutes in FP32"),
+        ("10h45m ratio 2", "10 hours and 45 minutes in FP32"),
+        ("36.5 hours ratio 2", "36 hours and 30 minutes in FP32"),
+        ("25.5h ratio 2", "25 hours and 30 minutes in FP32"),
+        ("100 2", "4 days and 4 hours in FP32"),
+    ],
+)
+def test_the_fp32_time_is_repeated_as_given(text, shown):
+    assert to_json(answer(text, Channel.DM))["text"].startswith(shown)
