@@ -64,6 +64,7 @@ def answer(
     ``team_records`` are the workspace's own measurements (any order); those
     matching the question's setup come before published figures.
     """
+    text, channel = _typed_command(text, channel)
     query = understand(text, channel, preferred_lang=preferred_lang)
     if thread_setup:
         query = _with_thread_setup(query, thread_setup)
@@ -71,6 +72,20 @@ def answer(
         query = _with_thread_time(query, thread_fp32_hours)
     advice = advise(query, matching_records(team_records, query))
     return Turn(query=query, advice=advice, reply=render(advice, query.lang))
+
+
+COMMAND = "/mpestimate"
+
+
+def _typed_command(text: str, channel: Channel) -> tuple[str, Channel]:
+    """ "/mpestimate 100 2" typed as a message (slash commands do not run in threads,
+    and help shows them) is read as the command it copies."""
+    stripped = text.lstrip()
+    if channel is not Channel.COMMAND and stripped.lower().startswith(COMMAND):
+        rest = stripped[len(COMMAND) :]
+        if not rest or rest[0].isspace():
+            return rest.strip(), Channel.COMMAND
+    return text, channel
 
 
 def carried_over(turn: Turn, hours: float | None) -> tuple[float | None, dict] | None:

@@ -1,4 +1,4 @@
-"""Follow-ups in a thread (or the console): what carries over, and what stands alone."""
+"""Follow-ups in a thread (or the console), and commands typed as messages."""
 
 from __future__ import annotations
 
@@ -68,3 +68,20 @@ def test_a_model_the_data_lacks_is_named_by_its_task():
 )
 def test_the_fp32_time_is_repeated_as_given(text, shown):
     assert to_json(answer(text, Channel.DM))["text"].startswith(shown)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "hours", "ratio"),
+    [
+        # Slash commands do not run in threads, so people type them as messages.
+        ("/mpestimate 100 2", "estimate", 100.0, 2.0),
+        ("/MPESTIMATE 100 2", "estimate", 100.0, 2.0),
+        ("  /mpestimate ٤٨ ساعة ٢", "estimate", 48.0, 2.0),
+        ("/mpestimate A100 ٣٦ ٢", "estimate", 36.0, 2.0),
+        ("/mpestimatefoo 100 2", "help", None, None),
+    ],
+)
+def test_a_typed_slash_command_reads_as_the_command(text, kind, hours, ratio):
+    for channel in (Channel.DM, Channel.MENTION):
+        got = to_json(answer(text, channel))
+        assert (got["kind"], got["fp32_hours"], got["ratio"]) == (kind, hours, ratio)
