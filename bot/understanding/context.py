@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from bot.models import Price
 from bot.understanding.lexicon import (
+    AR_SUBSECOND_PREFIXES,
     AR_UNITS,
     CLOCK_WORDS,
     COUNT_LABELS,
@@ -23,6 +24,7 @@ from bot.understanding.lexicon import (
     MONTHS,
     OPTIMIZERS,
     RECURRENT_WORDS,
+    SUBSECOND_UNITS,
     lookup,
     model_word_family,
 )
@@ -315,6 +317,8 @@ def _classify(tokens: list[Token], i: int) -> str:
             return "count"
         if after is not None and after.role == "gpu":
             return "gpus"  # "2 x A100"
+    if _subsecond(tokens, i):
+        return "step_time"  # "420 ms": one step, never the FP32 training time
     if suffix in PARAM_SUFFIXES and (_word_in(nxt, COUNT_NOUNS) or _word_in(nxt, PARAM_NOUNS)):
         return "params"  # "340M params": millions, not minutes
     if suffix == "d" and tok.value in (2, 3) and (_model_word(prev) or _model_word(nxt)):
@@ -371,6 +375,24 @@ def _classify(tokens: list[Token], i: int) -> str:
     if _labelled_setting(tokens, i):
         return "setting"
     return ""
+
+
+def _subsecond(tokens: list[Token], i: int) -> bool:
+    """ "420ms", "900 µs", "٤٢٠ مللي ثانية": a step time (the seconds word is taken too)."""
+    suffix = tokens[i].suffix
+    nxt = _at(tokens, i + 1)
+    if suffix:
+        return suffix in SUBSECOND_UNITS
+    if nxt is None or nxt.kind != WORD or nxt.role:
+        return False
+    if nxt.text in SUBSECOND_UNITS:
+        return True
+    if _word_in(nxt, AR_SUBSECOND_PREFIXES) is None:
+        return False
+    unit = _at(tokens, i + 2)
+    if unit is not None and _is_time_unit(unit):
+        unit.role = "step_time"
+    return True
 
 
 def _noun_role(noun: str) -> str:

