@@ -23,6 +23,7 @@ from bot.understanding.lexicon import (
     FRAMEWORKS,
     MONTHS,
     OPTIMIZERS,
+    RATIO_LABELS,
     RECURRENT_WORDS,
     SUBSECOND_UNITS,
     lookup,
@@ -105,6 +106,8 @@ CURRENCY_QUALIFIERS = {
     "saudi": "SAR",
     "kuwaiti": "KWD",
 }
+CURRENCY_SYMBOLS = frozenset("$€£﷼")
+RATIO_LABEL_FILLERS = frozenset(["=", ":", "is", "of", "~", "about", "around"])
 WHOLE_JOB_WORDS = frozenset(
     ["instance", "node", "machine", "server", "cluster", "total", "job", "للجهاز", "للعقده"]
 )
@@ -337,9 +340,14 @@ def _classify(tokens: list[Token], i: int) -> str:
         return _count_after(tokens, i + 1)
     if suffix in COUNT_NOUNS:
         return _noun_role(suffix)
-    if prev is not None and prev.kind == SYM and prev.text in "$€£﷼":
+    if prev is not None and prev.kind == SYM and prev.text in CURRENCY_SYMBOLS:
         return "price"
-    if _currency_after(tokens, i) or (_word_in(prev, CURRENCIES) and not _owned(tokens, i - 1)):
+    if _symbol_after(tokens, i):
+        return "price"  # "2.5$/h"
+    # "ratio 2 SAR 10 per hour": the 2 is the ratio, the riyals are the 10's.
+    if not _after_ratio_label(tokens, i) and (
+        _currency_after(tokens, i) or (_word_in(prev, CURRENCIES) and not _owned(tokens, i - 1))
+    ):
         return "price"
     # Clock times, dates, ids, products like 224x224.
     if _date_or_clock(tokens, i):
@@ -446,6 +454,22 @@ def _labelled_setting(tokens: list[Token], i: int) -> bool:
     return False
 
 
+def _symbol_after(tokens: list[Token], i: int) -> bool:
+    """ "2.5$/h": a currency symbol after the number, not leading the next one ("2 $3")."""
+    nxt, after = _at(tokens, i + 1), _at(tokens, i + 2)
+    if nxt is None or nxt.kind != SYM or nxt.text not in CURRENCY_SYMBOLS:
+        return False
+    return not (after is not None and after.kind == NUM and after.glued)
+
+
+def _after_ratio_label(tokens: list[Token], i: int) -> bool:
+    """ "ratio 2", "speedup: 1.8", "النسبة ٢": a labelled ratio is never a price."""
+    j = i - 1
+    while j >= 0 and tokens[j].text in RATIO_LABEL_FILLERS:
+        j -= 1
+    return j >= 0 and _word_in(tokens[j], RATIO_LABELS) is not None
+
+
 def _currency_after(tokens: list[Token], i: int) -> bool:
     nxt = _at(tokens, i + 1)
     return nxt is not None and _word_in(nxt, CURRENCIES) is not None
@@ -455,7 +479,11 @@ def _owned(tokens: list[Token], j: int) -> bool:
     """A currency word right after a bare number is that number's ("10 دينار")."""
     before = _at(tokens, j - 1)
     return (
-        tokens[j].kind == WORD and before is not None and before.kind == NUM and not before.suffix
+        tokens[j].kind == WORD
+        and before is not None
+        and before.kind == NUM
+        and not before.suffix
+        and not _after_ratio_label(tokens, j - 1)
     )
 
 

@@ -62,6 +62,30 @@ RATES_AND_SIDE_ACTIVITIES = [
     ("fp32 takes 5h per epoch, 2x", "dm", None, 2, "no_numbers"),
 ]
 
-@pytest.mark.parametrize("case", STEP_TIMES + RATES_AND_SIDE_ACTIVITIES)
+PRICES_AFTER_A_RATIO = [
+    ("100h ratio 2 SAR 10 per hour", "dm", 100, 2, None),
+    ("100h ratio 2 USD 3 per hour", "dm", 100, 2, None),
+    ("100h ratio 2 EUR 3/h", "dm", 100, 2, None),
+    ("100h ratio 2 at 2.5$/h", "dm", 100, 2, None),
+]
+
+
+@pytest.mark.parametrize("case", STEP_TIMES + RATES_AND_SIDE_ACTIVITIES + PRICES_AFTER_A_RATIO)
 def test_reading(case):
     _check(*case)
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "currency"),
+    [
+        ("100h ratio 2 SAR 10 per hour", 10, "SAR"),
+        ("100h ratio 2 USD 3 per hour", 3, "USD"),
+        ("100h ratio 2 EUR 3/h", 3, "EUR"),
+        ("100h ratio 2 at 2.5$/h", 2.5, "USD"),
+        ("fp32 10 hours, at $2.5 per GPU-hour, ratio 2", 2.5, "USD"),
+    ],
+)
+def test_price_after_a_ratio(text, amount, currency):
+    q = understand(text, Channel.DM)
+    assert q.price is not None and q.price.amount == pytest.approx(amount), q
+    assert q.price.currency == currency
