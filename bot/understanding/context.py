@@ -170,6 +170,15 @@ FAMILY_WORDS = {
     "gnns": "graph",
     "recsys": "recommender",
 }
+# What "3D"/"2D" qualifies when written before it: a network, a task, the data.
+DIMENSION_NOUNS = frozenset(
+    "cnn cnns conv convnet convolution convolutions convolutional medical model models "
+    "volume volumes volumetric image images scan scans data network networks net nets "
+    "unet u-net".split()
+    + [phrase for phrase, _ in FAMILY_PHRASES if " " not in phrase]
+    + list(FAMILY_WORDS)
+)
+DIMENSION_WORDS = frozenset(["ابعاد", "ثلاثي", "ثنائي"])  # "ثلاثي الأبعاد 3D"
 PRECISIONS = {
     "fp16": "fp16",
     "float16": "fp16",
@@ -293,6 +302,21 @@ def _date_or_clock(tokens: list[Token], i: int) -> bool:
     return True
 
 
+def _dimension_of(tokens: list[Token], i: int) -> bool:
+    """ "3D U-Net", "3D segmentation", "3D medical", "ثلاثي الأبعاد 3D": a dimension.
+
+    The adjective comes before what it qualifies (a network, a task, the data),
+    or after a model's name ("nnU-Net 3D") or "الأبعاد"; "takes 3d" is days.
+    """
+    nxt, prev = _at(tokens, i + 1), _at(tokens, i - 1)
+    return (
+        _model_word(prev)
+        or _model_word(nxt)
+        or _word_in(nxt, DIMENSION_NOUNS) is not None
+        or _word_in(prev, DIMENSION_WORDS) is not None
+    )
+
+
 def _model_word(tok: Token | None) -> bool:
     """A model's name: canonical (role set by names), or well known to the lexicon."""
     if tok is None or tok.kind != WORD:
@@ -324,8 +348,8 @@ def _classify(tokens: list[Token], i: int) -> str:
         return "step_time"  # "420 ms": one step, never the FP32 training time
     if suffix in PARAM_SUFFIXES and (_word_in(nxt, COUNT_NOUNS) or _word_in(nxt, PARAM_NOUNS)):
         return "params"  # "340M params": millions, not minutes
-    if suffix == "d" and tok.value in (2, 3) and (_model_word(prev) or _model_word(nxt)):
-        return "dimension"  # "nnU-Net 3D", "3D U-Net": three-dimensional, not three days
+    if suffix == "d" and tok.value in (2, 3) and _dimension_of(tokens, i):
+        return "dimension"  # "nnU-Net 3D", "3D CNN": three-dimensional, not three days
     if suffix == "x" and _is_duration_at(tokens, i + 1) and tokens[i + 1].glued:
         return "multiplier"  # "2x8 hours"
     if suffix in EN_UNITS or (suffix == "x" and not _count_after(tokens, i + 1)):

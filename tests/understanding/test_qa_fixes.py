@@ -89,3 +89,26 @@ def test_price_after_a_ratio(text, amount, currency):
     q = understand(text, Channel.DM)
     assert q.price is not None and q.price.amount == pytest.approx(amount), q
     assert q.price.currency == currency
+
+
+DIMENSIONS = [
+    # "3D"/"2D" qualifying a task, a network or the data is a dimension, not days.
+    ("3D segmentation on V100, 36h", "dm", 36, None, None),
+    ("3D CNN on A100 36h", "dm", 36, None, None),
+    ("ViT on A100, 3D medical, 36h", "dm", 36, None, None),
+    ("medical 3D model, fp32 takes 36h on A100", "dm", 36, None, None),
+    ("2D conv net, 10 hours, ratio 2", "dm", 10, 2, None),
+    ("3D volumes, fp32 12h", "dm", 12, None, None),
+    ("تقسيم ثلاثي الأبعاد 3D على V100 ٣٦ ساعة", "dm", 36, None, None),
+    ("nnU-Net 3D, 36h", "dm", 36, None, None),
+    # Still three days:
+    ("3d 1.5", "command", 72, 1.5, None),
+    ("takes 3d on V100", "dm", 72, None, None),
+    ("fp32 takes 3d", "dm", 72, None, None),
+    ("fp32 takes 3d, model is BERT", "dm", 72, None, None),
+]
+
+
+@pytest.mark.parametrize("case", DIMENSIONS)
+def test_dimension(case):
+    _check(*case)
