@@ -172,9 +172,32 @@ FAMILY_WORDS = {
 }
 # What "3D"/"2D" qualifies when written before it: a network, a task, the data.
 DIMENSION_NOUNS = frozenset(
-    "cnn cnns conv convnet convolution convolutions convolutional medical model models "
-    "volume volumes volumetric image images scan scans data network networks net nets "
-    "unet u-net".split()
+    [
+        "cnn",
+        "cnns",
+        "conv",
+        "convnet",
+        "convolution",
+        "convolutions",
+        "convolutional",
+        "medical",
+        "model",
+        "models",
+        "volume",
+        "volumes",
+        "volumetric",
+        "image",
+        "images",
+        "scan",
+        "scans",
+        "data",
+        "network",
+        "networks",
+        "net",
+        "nets",
+        "unet",
+        "u-net",
+    ]
     + [phrase for phrase, _ in FAMILY_PHRASES if " " not in phrase]
     + list(FAMILY_WORDS)
 )

@@ -58,7 +58,19 @@ for _unit, _one, _two, _many in [
 # Step and kernel times: never a training time, whatever label is near
 # ("fp32 420 ms" is one step, not 420 hours). "µ" is normalised to "μ".
 SUBSECOND_UNITS = frozenset(
-    "ms msec msecs millisecond milliseconds us usec usecs μs microsecond microseconds".split()
+    [
+        "ms",
+        "msec",
+        "msecs",
+        "millisecond",
+        "milliseconds",
+        "us",
+        "usec",
+        "usecs",
+        "μs",
+        "microsecond",
+        "microseconds",
+    ]
 )
 # "٤٢٠ مللي ثانية": the prefix word before ثانية.
 AR_SUBSECOND_PREFIXES = frozenset(["مللي", "ملي", "ميلي", "ميلى", "مايكرو", "ميكرو"])
@@ -543,13 +555,51 @@ DURATION_EXCLUDERS_AFTER = frozenset(
 # "8 min per epoch", "30s/it", "٨ دقائق لكل حقبة": a rate, not the whole job.
 RATE_MARKERS = frozenset(["per", "each", "a", "an", "every", "لكل", "كل"])
 RATE_NOUNS = frozenset(
-    "epoch epochs batch batches minibatch step steps iteration iterations iter iters it "
-    "sample samples image images حقبه دفعه خطوه تكرار عينه صوره".split()
+    [
+        "epoch",
+        "epochs",
+        "batch",
+        "batches",
+        "minibatch",
+        "step",
+        "steps",
+        "iteration",
+        "iterations",
+        "iter",
+        "iters",
+        "it",
+        "sample",
+        "samples",
+        "image",
+        "images",
+        "حقبه",
+        "دفعه",
+        "خطوه",
+        "تكرار",
+        "عينه",
+        "صوره",
+    ]
 )
 # "8 min eval", "10 min warmup", "١٠ دقائق للتقييم": another activity's time.
 SIDE_ACTIVITIES = frozenset(
-    "eval evaluation validation val warmup warm-up checkpoint checkpoints checkpointing "
-    "compile compilation startup start-up تقييم تحقق احماء".split()
+    [
+        "eval",
+        "evaluation",
+        "validation",
+        "val",
+        "warmup",
+        "warm-up",
+        "checkpoint",
+        "checkpoints",
+        "checkpointing",
+        "compile",
+        "compilation",
+        "startup",
+        "start-up",
+        "تقييم",
+        "تحقق",
+        "احماء",
+    ]
 )
 # "36 hours per run": "per" names the whole job, so the duration is its time.
 WHOLE_RUN_NOUNS = frozenset(["run", "job", "training", "experiment", "trial", "seed"])
@@ -937,6 +987,7 @@ DURATION_VERBS = frozenset(
         "يبقي",
         "هيبقي",
         "الوقت",
+        "مده",
     ]
 )
 LANG_WORDS = frozenset({"lang", "language", "اللغه", "لغه"})

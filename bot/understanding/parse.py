@@ -11,7 +11,6 @@ reason code. Nothing here is specific to one sentence.
 
 from __future__ import annotations
 
-import itertools
 import math
 
 from bot.advice.catalog import family_of_model
@@ -66,6 +65,7 @@ _UNITS = {
 }
 _UNIT_SCALE = {"sec": 1 / 60, "mo": 730 / 24}
 _LABEL_WINDOW = 4
+_HOW_WINDOW = 2  # "how much time", "كم راح ياخذ": a word may sit between
 _BETWEEN = frozenset({"between", "بين"})
 _MIXED_WORDS = frozenset({"amp", "mixed", "fp16", "bf16", "fp8", "المختلطه", "mp"})
 _JOINERS = frozenset({"or", "to", "-", "او", "الي", "vs", "versus", "مقابل"})
@@ -368,11 +368,27 @@ class _Reading:
 
     @staticmethod
     def _asks_how_long(words: list[Token]) -> bool:
-        """ "how long", "كم سيستغرق", "قديش بياخد": a question about a duration."""
-        for a, b in itertools.pairwise(words):
-            if _is(a, HOW_WORDS) and _is(b, DURATION_VERBS):
+        """A question about a duration: "how long", "how much time", "how many hours",
+        "كم سيستغرق", "كم راح ياخذ", "كم ساعة", "كم المدة", "هياخد قد إيه".
+
+        A duration verb or a time unit up to two words after the how-word (so
+        "how many GPUs does it take" is not one), or an Arabic duration verb
+        just before it.
+        """
+        for i, word in enumerate(words):
+            if not _is(word, HOW_WORDS):
+                continue
+            after = words[i + 1 : i + 1 + _HOW_WINDOW]
+            if any(_is(t, DURATION_VERBS) or _is_unit_word(t) for t in after):
+                return True
+            if i and words[i - 1].script == ARABIC and _is(words[i - 1], DURATION_VERBS):
                 return True
         return False
+
+
+def _is_unit_word(tok: Token) -> bool:
+    """ "hours", "ساعة", "days": a time unit written out (not a one-letter "h")."""
+    return len(tok.text) > 1 and unit_of(tok, allow_article=True) is not None
 
 
 def _model_for_task(model: str | None, family: str | None) -> str | None:

@@ -112,3 +112,35 @@ DIMENSIONS = [
 @pytest.mark.parametrize("case", DIMENSIONS)
 def test_dimension(case):
     _check(*case)
+
+
+TIME_QUESTIONS = [
+    # A time asked for without the FP32 time is no_numbers (convention 12).
+    ("how many hours will BERT on A100 take?", "dm", None, None, "no_numbers"),
+    (
+        "how many hours does training ResNet-50 on V100 take with mixed precision?",
+        "dm",
+        None,
+        None,
+        "no_numbers",
+    ),
+    ("how much time will AMP save?", "dm", None, None, "no_numbers"),
+    ("كم ساعة يحتاج التدريب؟", "dm", None, None, "no_numbers"),
+    ("كم المدة المتوقعة لتدريب BERT على A100؟", "dm", None, None, "no_numbers"),
+    ("كم راح ياخذ التدريب على A100 مع BERT؟", "dm", None, None, "no_numbers"),
+    ("الموديل هياخد قد إيه على A100؟", "dm", None, None, "no_numbers"),
+    # General questions stay help.
+    ("how much faster is AMP?", "dm", None, None, "help"),
+    ("how many GPUs does it take?", "dm", None, None, "help"),
+    ("كم التسريع", "dm", None, None, "help"),
+    ("does mixed precision help?", "dm", None, None, "help"),
+]
+
+
+@pytest.mark.parametrize("case", TIME_QUESTIONS)
+def test_time_question(case):
+    _check(*case)
+
+
+def test_a_count_question_is_no_time_question():
+    assert understand("كم بطاقة يحتاج التدريب؟", Channel.DM).intent == Intent.HELP
