@@ -157,6 +157,9 @@ FAMILY_PHRASES: tuple[tuple[str, str], ...] = (
     ("جزيئ", "graph"),
     ("الرسوم البيانيه", "graph"),
     ("مخطط", "graph"),
+    ("named entity", "language_model"),
+    ("speech model", "speech_recognition"),
+    ("speech", "speech_recognition"),
 )
 FAMILY_WORDS = {
     "lm": "language_model",
@@ -169,6 +172,7 @@ FAMILY_WORDS = {
     "gnn": "graph",
     "gnns": "graph",
     "recsys": "recommender",
+    "ner": "language_model",
 }
 # What "3D"/"2D" qualifies when written before it: a network, a task, the data.
 DIMENSION_NOUNS = frozenset(
@@ -211,6 +215,8 @@ PRECISIONS = {
     "fp8": "fp8",
     "float8": "fp8",
 }
+OFF_BEFORE = frozenset(["without", "no", "disable", "disabled", "disabling", "بدون", "دون"])
+OFF_AFTER = frozenset(["off", "disabled", "مغلق", "معطل", "مطفي"])
 BATCH_WORDS = frozenset({"batch", "bs", "batch-size", "batchsize", "الدفعه", "دفعه"})
 AMP_QUALIFIERS = frozenset(["amp", "mixed", "fp16", "bf16", "fp8", "المختلطه", "half"])
 
@@ -635,6 +641,13 @@ def _qualifier(tokens: list[Token], i: int) -> str:
     return ""
 
 
+def _turned_off(words: list[str], i: int) -> bool:
+    """ "without TF32", "TF32 disabled", "بدون TF32": the baseline is strict FP32."""
+    before = words[i - 1] if i else ""
+    after = words[i + 1] if i + 1 < len(words) else ""
+    return before in OFF_BEFORE or after in OFF_AFTER
+
+
 def _read_words(tokens: list[Token], ctx: Context) -> None:
     """Task family, precision, baseline and optimizer named in words."""
     words = [t.text for t in tokens if t.kind == WORD]
@@ -654,7 +667,7 @@ def _read_words(tokens: list[Token], ctx: Context) -> None:
         if word in RECURRENT_WORDS:
             ctx.architecture = "recurrent"
         if word == "tf32":
-            ctx.baseline = "tf32"
+            ctx.baseline = "fp32" if _turned_off(words, i) else "tf32"
         elif word == "fp32" and i and words[i - 1] in ("true", "pure", "strict", "real"):
             ctx.baseline = ctx.baseline or "fp32"
         opt = OPTIMIZERS.get(word)

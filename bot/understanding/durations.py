@@ -67,7 +67,7 @@ def unit_of(tok: Token | None, allow_article: bool = False) -> tuple[str, int] |
 
 
 def abbreviated_unit(tokens: list[Token], j: int) -> str | None:
-    """The unit of a one-letter Arabic abbreviation at ``j`` ("س", "د"), else None.
+    """The unit of an Arabic abbreviation at ``j`` ("س", "سا", "د"), else None.
 
     Read only after a number (the caller's job) and never when a dot and
     another letter follow: "١٠ د.ك" is ten Kuwaiti dinars, not ten minutes.

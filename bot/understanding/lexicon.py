@@ -75,9 +75,9 @@ SUBSECOND_UNITS = frozenset(
 # "٤٢٠ مللي ثانية": the prefix word before ثانية.
 AR_SUBSECOND_PREFIXES = frozenset(["مللي", "ملي", "ميلي", "ميلى", "مايكرو", "ميكرو"])
 
-# One-letter abbreviations, only right after a number ("١٢ س" = 12 hours,
+# Abbreviations, only right after a number ("١٢ س" or "١٢ سا" = 12 hours,
 # "٣٠ د" = 30 minutes) and only as a whole word, never a letter inside one.
-AR_UNIT_ABBREVIATIONS: dict[str, str] = {"س": "h", "د": "min"}
+AR_UNIT_ABBREVIATIONS: dict[str, str] = {"س": "h", "سا": "h", "د": "min"}
 
 # ---------------------------------------------------------------- number words
 EN_NUMBERS: dict[str, int] = {

@@ -144,3 +144,42 @@ def test_time_question(case):
 
 def test_a_count_question_is_no_time_question():
     assert understand("كم بطاقة يحتاج التدريب؟", Channel.DM).intent == Intent.HELP
+
+
+@pytest.mark.parametrize(
+    ("text", "baseline"),
+    [
+        ("BERT on A100 without TF32, 36h", "fp32"),
+        ("BERT on A100, TF32 disabled, 36h", "fp32"),
+        ("TF32 off, 36h", "fp32"),
+        ("no TF32, 36h", "fp32"),
+        ("بدون TF32 ٣٦ ساعة", "fp32"),
+        ("strict fp32 36h", "fp32"),
+        ("BERT on A100 with TF32, 36h", "tf32"),
+        ("TF32 on, 36h", "tf32"),
+    ],
+)
+def test_tf32_turned_off_is_a_strict_fp32_baseline(text, baseline):
+    q = understand(text, Channel.DM)
+    assert q.baseline == baseline
+    assert q.fp32 is not None and q.fp32.hours == pytest.approx(36)
+
+
+def test_arabic_hour_abbreviation_sa():
+    q = understand("36 سا على A100", Channel.DM)
+    assert q.fp32 is not None and q.fp32.hours == pytest.approx(36)
+    assert understand("التدريب ١٢ سا والنسبة ٢", Channel.DM).fp32.hours == pytest.approx(12)
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        ("bidirectional LSTM for NER, 36h", "language_model"),
+        ("named entity recognition model, 36h", "language_model"),
+        ("speech model with GRU layers, 36h", "speech_recognition"),
+        ("text-to-speech model, 36h", "tts"),
+        ("runner script, 36h", None),
+    ],
+)
+def test_task_words(text, family):
+    assert understand(text, Channel.DM).family == family
