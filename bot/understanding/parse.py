@@ -131,6 +131,8 @@ class _Reading:
         durations = find_durations(tokens)
         ratios = find_ratios(tokens)
         labelled_times = self._read_labels(ratios)
+        if not ratios:
+            ratios.extend(self._step_ratio())
         lang = detect_language(tokens, self.preferred)
         times = self._times(durations, labelled_times)
         bare = self._is_bare() and not memory
@@ -354,6 +356,19 @@ class _Reading:
                 return mark
         return best
 
+    def _step_ratio(self) -> list[RatioCand]:
+        """ "fp32 step 420ms, amp step 190ms": two step times, one per precision, are the ratio."""
+        steps = [
+            Quantity(tok.value * _step_scale(tok, self.tokens[i + 1 : i + 2]), "sec", i, i + 1)
+            for i, tok in enumerate(self.tokens)
+            if tok.kind == NUM and tok.role == "step_time"
+        ]
+        pair = self._fp32_and_mixed(steps) if len(steps) == 2 else None
+        if pair is None or not pair[1].value:
+            return []
+        fp32_q, mixed_q = pair
+        return [RatioCand(fp32_q.value / mixed_q.value, mixed_q.start, "")]
+
     def _without_numbers(self, common: dict) -> Query:
         """Help for greetings and general questions; no_numbers when an estimate was asked.
 
@@ -384,6 +399,12 @@ class _Reading:
             if i and words[i - 1].script == ARABIC and _is(words[i - 1], DURATION_VERBS):
                 return True
         return False
+
+
+def _step_scale(tok: Token, after: list[Token]) -> float:
+    """Milliseconds per unit of a step time: 1 for "ms"/مللي, 1/1000 for "us"/"µs"/مايكرو."""
+    unit = tok.suffix or (after[0].text if after else "")
+    return 1e-3 if unit.startswith(("u", "μ", "micro", "مايكرو", "ميكرو")) else 1.0
 
 
 def _is_unit_word(tok: Token) -> bool:

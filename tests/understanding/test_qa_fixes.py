@@ -30,7 +30,13 @@ STEP_TIMES = [
     # A step time in milliseconds is never the FP32 training time.
     ("fp32 420 ms", "dm", None, None, "help"),
     ("step time 420ms fp32", "dm", None, None, "help"),
-    ("step time 420ms fp32, 190ms amp, 100k steps", "dm", None, None, "help"),
+    # Two step times, one per precision, give the ratio; the FP32 time is still missing.
+    ("step time 420ms fp32, 190ms amp, 100k steps", "dm", None, 420 / 190, "no_numbers"),
+    ("fp32 step 420ms, amp step 190ms", "dm", None, 420 / 190, "no_numbers"),
+    ("fp32 36h, fp32 step 420ms, amp step 210ms", "dm", 36, 2, None),
+    ("fp32 36h, fp32 step 0.42 ms, amp step 210 us", "dm", 36, 2, None),
+    ("fp32 36h, ratio 1.5, fp32 step 420ms, amp step 210ms", "dm", 36, 1.5, None),
+    ("step 420ms, then 190ms", "dm", None, None, "help"),
     ("fp32 420 msec, estimate please", "dm", None, None, "no_numbers"),
     ("fp32 420 milliseconds, 36h", "dm", 36, None, None),
     ("fp32 step 900us, training 36h", "dm", 36, None, None),
