@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from bot.models import Price
 from bot.understanding.lexicon import (
+    AR_SUBSECOND_PREFIXES,
     AR_UNITS,
     CLOCK_WORDS,
     COUNT_LABELS,
@@ -22,7 +23,9 @@ from bot.understanding.lexicon import (
     FRAMEWORKS,
     MONTHS,
     OPTIMIZERS,
+    RATIO_LABELS,
     RECURRENT_WORDS,
+    SUBSECOND_UNITS,
     lookup,
     model_word_family,
 )
@@ -103,6 +106,8 @@ CURRENCY_QUALIFIERS = {
     "saudi": "SAR",
     "kuwaiti": "KWD",
 }
+CURRENCY_SYMBOLS = frozenset("$€£﷼")
+RATIO_LABEL_FILLERS = frozenset(["=", ":", "is", "of", "~", "about", "around"])
 WHOLE_JOB_WORDS = frozenset(
     ["instance", "node", "machine", "server", "cluster", "total", "job", "للجهاز", "للعقده"]
 )
@@ -152,6 +157,9 @@ FAMILY_PHRASES: tuple[tuple[str, str], ...] = (
     ("جزيئ", "graph"),
     ("الرسوم البيانيه", "graph"),
     ("مخطط", "graph"),
+    ("named entity", "language_model"),
+    ("speech model", "speech_recognition"),
+    ("speech", "speech_recognition"),
 )
 FAMILY_WORDS = {
     "lm": "language_model",
@@ -164,7 +172,40 @@ FAMILY_WORDS = {
     "gnn": "graph",
     "gnns": "graph",
     "recsys": "recommender",
+    "ner": "language_model",
 }
+# What "3D"/"2D" qualifies when written before it: a network, a task, the data.
+DIMENSION_NOUNS = frozenset(
+    [
+        "cnn",
+        "cnns",
+        "conv",
+        "convnet",
+        "convolution",
+        "convolutions",
+        "convolutional",
+        "medical",
+        "model",
+        "models",
+        "volume",
+        "volumes",
+        "volumetric",
+        "image",
+        "images",
+        "scan",
+        "scans",
+        "data",
+        "network",
+        "networks",
+        "net",
+        "nets",
+        "unet",
+        "u-net",
+    ]
+    + [phrase for phrase, _ in FAMILY_PHRASES if " " not in phrase]
+    + list(FAMILY_WORDS)
+)
+DIMENSION_WORDS = frozenset(["ابعاد", "ثلاثي", "ثنائي"])  # "ثلاثي الأبعاد 3D"
 PRECISIONS = {
     "fp16": "fp16",
     "float16": "fp16",
@@ -174,6 +215,8 @@ PRECISIONS = {
     "fp8": "fp8",
     "float8": "fp8",
 }
+OFF_BEFORE = frozenset(["without", "no", "disable", "disabled", "disabling", "بدون", "دون"])
+OFF_AFTER = frozenset(["off", "disabled", "مغلق", "معطل", "مطفي"])
 BATCH_WORDS = frozenset({"batch", "bs", "batch-size", "batchsize", "الدفعه", "دفعه"})
 AMP_QUALIFIERS = frozenset(["amp", "mixed", "fp16", "bf16", "fp8", "المختلطه", "half"])
 
@@ -288,6 +331,21 @@ def _date_or_clock(tokens: list[Token], i: int) -> bool:
     return True
 
 
+def _dimension_of(tokens: list[Token], i: int) -> bool:
+    """ "3D U-Net", "3D segmentation", "3D medical", "ثلاثي الأبعاد 3D": a dimension.
+
+    The adjective comes before what it qualifies (a network, a task, the data),
+    or after a model's name ("nnU-Net 3D") or "الأبعاد"; "takes 3d" is days.
+    """
+    nxt, prev = _at(tokens, i + 1), _at(tokens, i - 1)
+    return (
+        _model_word(prev)
+        or _model_word(nxt)
+        or _word_in(nxt, DIMENSION_NOUNS) is not None
+        or _word_in(prev, DIMENSION_WORDS) is not None
+    )
+
+
 def _model_word(tok: Token | None) -> bool:
     """A model's name: canonical (role set by names), or well known to the lexicon."""
     if tok is None or tok.kind != WORD:
@@ -315,10 +373,12 @@ def _classify(tokens: list[Token], i: int) -> str:
             return "count"
         if after is not None and after.role == "gpu":
             return "gpus"  # "2 x A100"
+    if _subsecond(tokens, i):
+        return "step_time"  # "420 ms": one step, never the FP32 training time
     if suffix in PARAM_SUFFIXES and (_word_in(nxt, COUNT_NOUNS) or _word_in(nxt, PARAM_NOUNS)):
         return "params"  # "340M params": millions, not minutes
-    if suffix == "d" and tok.value in (2, 3) and (_model_word(prev) or _model_word(nxt)):
-        return "dimension"  # "nnU-Net 3D", "3D U-Net": three-dimensional, not three days
+    if suffix == "d" and tok.value in (2, 3) and _dimension_of(tokens, i):
+        return "dimension"  # "nnU-Net 3D", "3D CNN": three-dimensional, not three days
     if suffix == "x" and _is_duration_at(tokens, i + 1) and tokens[i + 1].glued:
         return "multiplier"  # "2x8 hours"
     if suffix in EN_UNITS or (suffix == "x" and not _count_after(tokens, i + 1)):
@@ -333,9 +393,14 @@ def _classify(tokens: list[Token], i: int) -> str:
         return _count_after(tokens, i + 1)
     if suffix in COUNT_NOUNS:
         return _noun_role(suffix)
-    if prev is not None and prev.kind == SYM and prev.text in "$€£﷼":
+    if prev is not None and prev.kind == SYM and prev.text in CURRENCY_SYMBOLS:
         return "price"
-    if _currency_after(tokens, i) or (_word_in(prev, CURRENCIES) and not _owned(tokens, i - 1)):
+    if _symbol_after(tokens, i):
+        return "price"  # "2.5$/h"
+    # "ratio 2 SAR 10 per hour": the 2 is the ratio, the riyals are the 10's.
+    if not _after_ratio_label(tokens, i) and (
+        _currency_after(tokens, i) or (_word_in(prev, CURRENCIES) and not _owned(tokens, i - 1))
+    ):
         return "price"
     # Clock times, dates, ids, products like 224x224.
     if _date_or_clock(tokens, i):
@@ -371,6 +436,24 @@ def _classify(tokens: list[Token], i: int) -> str:
     if _labelled_setting(tokens, i):
         return "setting"
     return ""
+
+
+def _subsecond(tokens: list[Token], i: int) -> bool:
+    """ "420ms", "900 µs", "٤٢٠ مللي ثانية": a step time (the seconds word is taken too)."""
+    suffix = tokens[i].suffix
+    nxt = _at(tokens, i + 1)
+    if suffix:
+        return suffix in SUBSECOND_UNITS
+    if nxt is None or nxt.kind != WORD or nxt.role:
+        return False
+    if nxt.text in SUBSECOND_UNITS:
+        return True
+    if _word_in(nxt, AR_SUBSECOND_PREFIXES) is None:
+        return False
+    unit = _at(tokens, i + 2)
+    if unit is not None and _is_time_unit(unit):
+        unit.role = "step_time"
+    return True
 
 
 def _noun_role(noun: str) -> str:
@@ -424,6 +507,22 @@ def _labelled_setting(tokens: list[Token], i: int) -> bool:
     return False
 
 
+def _symbol_after(tokens: list[Token], i: int) -> bool:
+    """ "2.5$/h": a currency symbol after the number, not leading the next one ("2 $3")."""
+    nxt, after = _at(tokens, i + 1), _at(tokens, i + 2)
+    if nxt is None or nxt.kind != SYM or nxt.text not in CURRENCY_SYMBOLS:
+        return False
+    return not (after is not None and after.kind == NUM and after.glued)
+
+
+def _after_ratio_label(tokens: list[Token], i: int) -> bool:
+    """ "ratio 2", "speedup: 1.8", "النسبة ٢": a labelled ratio is never a price."""
+    j = i - 1
+    while j >= 0 and tokens[j].text in RATIO_LABEL_FILLERS:
+        j -= 1
+    return j >= 0 and _word_in(tokens[j], RATIO_LABELS) is not None
+
+
 def _currency_after(tokens: list[Token], i: int) -> bool:
     nxt = _at(tokens, i + 1)
     return nxt is not None and _word_in(nxt, CURRENCIES) is not None
@@ -433,7 +532,11 @@ def _owned(tokens: list[Token], j: int) -> bool:
     """A currency word right after a bare number is that number's ("10 دينار")."""
     before = _at(tokens, j - 1)
     return (
-        tokens[j].kind == WORD and before is not None and before.kind == NUM and not before.suffix
+        tokens[j].kind == WORD
+        and before is not None
+        and before.kind == NUM
+        and not before.suffix
+        and not _after_ratio_label(tokens, j - 1)
     )
 
 
@@ -538,6 +641,13 @@ def _qualifier(tokens: list[Token], i: int) -> str:
     return ""
 
 
+def _turned_off(words: list[str], i: int) -> bool:
+    """ "without TF32", "TF32 disabled", "بدون TF32": the baseline is strict FP32."""
+    before = words[i - 1] if i else ""
+    after = words[i + 1] if i + 1 < len(words) else ""
+    return before in OFF_BEFORE or after in OFF_AFTER
+
+
 def _read_words(tokens: list[Token], ctx: Context) -> None:
     """Task family, precision, baseline and optimizer named in words."""
     words = [t.text for t in tokens if t.kind == WORD]
@@ -557,7 +667,7 @@ def _read_words(tokens: list[Token], ctx: Context) -> None:
         if word in RECURRENT_WORDS:
             ctx.architecture = "recurrent"
         if word == "tf32":
-            ctx.baseline = "tf32"
+            ctx.baseline = "fp32" if _turned_off(words, i) else "tf32"
         elif word == "fp32" and i and words[i - 1] in ("true", "pure", "strict", "real"):
             ctx.baseline = ctx.baseline or "fp32"
         opt = OPTIMIZERS.get(word)

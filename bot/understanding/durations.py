@@ -22,7 +22,11 @@ from bot.understanding.lexicon import (
     FUTURE_EVENTS,
     FUTURE_MARKERS,
     QUESTION_WORDS,
+    RATE_MARKERS,
+    RATE_NOUNS,
+    SIDE_ACTIVITIES,
     UNIT_HOURS,
+    WHOLE_RUN_NOUNS,
     has_prefix_article,
     lookup,
 )
@@ -63,7 +67,7 @@ def unit_of(tok: Token | None, allow_article: bool = False) -> tuple[str, int] |
 
 
 def abbreviated_unit(tokens: list[Token], j: int) -> str | None:
-    """The unit of a one-letter Arabic abbreviation at ``j`` ("س", "د"), else None.
+    """The unit of an Arabic abbreviation at ``j`` ("س", "سا", "د"), else None.
 
     Read only after a number (the caller's job) and never when a dot and
     another letter follow: "١٠ د.ك" is ten Kuwaiti dinars, not ten minutes.
@@ -198,6 +202,8 @@ def find_durations(tokens: list[Token]) -> list[Quantity]:
                 break
             v2, u2, j2, s2 = nxt
             v2, j2 = _with_fraction(tokens, j2, v2)
+            if _other_activity(tokens, j, j2):
+                break  # "36h, 8 min per epoch": the 8 minutes are not part of the 36 h
             hours += v2 * UNIT_HOURS[u2]
             smallest, strong, j = u2, strong or s2, j2
         start = i
@@ -220,6 +226,37 @@ def find_durations(tokens: list[Token]) -> list[Quantity]:
             t.role = t.role or "time"
         i = j
     return found
+
+
+def _other_activity(tokens: list[Token], joiner: int, end: int) -> bool:
+    """A compound's next piece that times something else, after a joiner.
+
+    "36h, 30s/it" and "36h and 10 min for eval" are a training time and the
+    time of a step or side activity; "1h30m per epoch" stays one duration.
+    """
+    word = _text(tokens, joiner)
+    if word == ",":
+        return _rate_after(tokens, end) or _side_activity_after(tokens, end)
+    if word in COMPOUND_JOINERS:
+        return _side_activity_after(tokens, end)
+    return False
+
+
+def _rate_after(tokens: list[Token], end: int) -> bool:
+    """ "per epoch", "a batch", "/it", "لكل حقبة" right after a duration."""
+    marker, noun = _at(tokens, end), _at(tokens, end + 1)
+    if marker is None or noun is None or noun.kind != WORD or not _cue(noun, RATE_NOUNS):
+        return False
+    if marker.kind == SYM:
+        return marker.text == "/"
+    return marker.kind == WORD and _cue(marker, RATE_MARKERS)
+
+
+def _side_activity_after(tokens: list[Token], end: int) -> bool:
+    """ "8 min eval", "10 min of warmup", "١٠ دقائق للتقييم"."""
+    k = end + (_text(tokens, end) in ("of", "for"))
+    tok = _at(tokens, k)
+    return tok is not None and tok.kind == WORD and _cue(tok, SIDE_ACTIVITIES)
 
 
 def _multiplier(tokens: list[Token], i: int) -> tuple[int, float] | None:
@@ -265,9 +302,13 @@ def _excluded(tokens: list[Token], start: int, end: int) -> bool:
             return True
         j -= 1
         steps += 1
+    if _rate_after(tokens, end) or _side_activity_after(tokens, end):
+        return True
     for step, tok in enumerate(tokens[end : end + 2]):
         if tok.kind == SYM and tok.is_boundary:
             break
+        if not step and tok.text in ("per", "each") and _text(tokens, end + 1) in WHOLE_RUN_NOUNS:
+            return False  # "36 hours per run": the time of the whole job
         # An Arabic adjective (الجايه، الماضيه) follows its noun at once: in
         # "١٠ ساعات والمراجعه الجايه" it describes the review, not the hours.
         if step and tok.script == ARABIC:

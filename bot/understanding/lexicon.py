@@ -55,9 +55,29 @@ for _unit, _one, _two, _many in [
     for _w in _many.split():
         AR_UNITS[_w] = (_unit, 0)
 
-# One-letter abbreviations, only right after a number ("١٢ س" = 12 hours,
+# Step and kernel times: never a training time, whatever label is near
+# ("fp32 420 ms" is one step, not 420 hours). "µ" is normalised to "μ".
+SUBSECOND_UNITS = frozenset(
+    [
+        "ms",
+        "msec",
+        "msecs",
+        "millisecond",
+        "milliseconds",
+        "us",
+        "usec",
+        "usecs",
+        "μs",
+        "microsecond",
+        "microseconds",
+    ]
+)
+# "٤٢٠ مللي ثانية": the prefix word before ثانية.
+AR_SUBSECOND_PREFIXES = frozenset(["مللي", "ملي", "ميلي", "ميلى", "مايكرو", "ميكرو"])
+
+# Abbreviations, only right after a number ("١٢ س" or "١٢ سا" = 12 hours,
 # "٣٠ د" = 30 minutes) and only as a whole word, never a letter inside one.
-AR_UNIT_ABBREVIATIONS: dict[str, str] = {"س": "h", "د": "min"}
+AR_UNIT_ABBREVIATIONS: dict[str, str] = {"س": "h", "سا": "h", "د": "min"}
 
 # ---------------------------------------------------------------- number words
 EN_NUMBERS: dict[str, int] = {
@@ -532,6 +552,57 @@ DURATION_EXCLUDERS_AFTER = frozenset(
         "فات",
     ]
 )
+# "8 min per epoch", "30s/it", "٨ دقائق لكل حقبة": a rate, not the whole job.
+RATE_MARKERS = frozenset(["per", "each", "a", "an", "every", "لكل", "كل"])
+RATE_NOUNS = frozenset(
+    [
+        "epoch",
+        "epochs",
+        "batch",
+        "batches",
+        "minibatch",
+        "step",
+        "steps",
+        "iteration",
+        "iterations",
+        "iter",
+        "iters",
+        "it",
+        "sample",
+        "samples",
+        "image",
+        "images",
+        "حقبه",
+        "دفعه",
+        "خطوه",
+        "تكرار",
+        "عينه",
+        "صوره",
+    ]
+)
+# "8 min eval", "10 min warmup", "١٠ دقائق للتقييم": another activity's time.
+SIDE_ACTIVITIES = frozenset(
+    [
+        "eval",
+        "evaluation",
+        "validation",
+        "val",
+        "warmup",
+        "warm-up",
+        "checkpoint",
+        "checkpoints",
+        "checkpointing",
+        "compile",
+        "compilation",
+        "startup",
+        "start-up",
+        "تقييم",
+        "تحقق",
+        "احماء",
+    ]
+)
+# "36 hours per run": "per" names the whole job, so the duration is its time.
+WHOLE_RUN_NOUNS = frozenset(["run", "job", "training", "experiment", "trial", "seed"])
 # "next review in 2 days", "الاجتماع بعد يومين": a duration introduced by "in"
 # after one of these is when something happens, not how long the job takes.
 FUTURE_MARKERS = frozenset({"in", "بعد"})
@@ -916,6 +987,7 @@ DURATION_VERBS = frozenset(
         "يبقي",
         "هيبقي",
         "الوقت",
+        "مده",
     ]
 )
 LANG_WORDS = frozenset({"lang", "language", "اللغه", "لغه"})

@@ -11,7 +11,6 @@ reason code. Nothing here is specific to one sentence.
 
 from __future__ import annotations
 
-import itertools
 import math
 
 from bot.advice.catalog import family_of_model
@@ -66,6 +65,7 @@ _UNITS = {
 }
 _UNIT_SCALE = {"sec": 1 / 60, "mo": 730 / 24}
 _LABEL_WINDOW = 4
+_HOW_WINDOW = 2  # "how much time", "كم راح ياخذ": a word may sit between
 _BETWEEN = frozenset({"between", "بين"})
 _MIXED_WORDS = frozenset({"amp", "mixed", "fp16", "bf16", "fp8", "المختلطه", "mp"})
 _JOINERS = frozenset({"or", "to", "-", "او", "الي", "vs", "versus", "مقابل"})
@@ -131,6 +131,8 @@ class _Reading:
         durations = find_durations(tokens)
         ratios = find_ratios(tokens)
         labelled_times = self._read_labels(ratios)
+        if not ratios:
+            ratios.extend(self._step_ratio())
         lang = detect_language(tokens, self.preferred)
         times = self._times(durations, labelled_times)
         bare = self._is_bare() and not memory
@@ -354,6 +356,19 @@ class _Reading:
                 return mark
         return best
 
+    def _step_ratio(self) -> list[RatioCand]:
+        """ "fp32 step 420ms, amp step 190ms": two step times, one per precision, are the ratio."""
+        steps = [
+            Quantity(tok.value * _step_scale(tok, self.tokens[i + 1 : i + 2]), "sec", i, i + 1)
+            for i, tok in enumerate(self.tokens)
+            if tok.kind == NUM and tok.role == "step_time"
+        ]
+        pair = self._fp32_and_mixed(steps) if len(steps) == 2 else None
+        if pair is None or not pair[1].value:
+            return []
+        fp32_q, mixed_q = pair
+        return [RatioCand(fp32_q.value / mixed_q.value, mixed_q.start, "")]
+
     def _without_numbers(self, common: dict) -> Query:
         """Help for greetings and general questions; no_numbers when an estimate was asked.
 
@@ -368,11 +383,33 @@ class _Reading:
 
     @staticmethod
     def _asks_how_long(words: list[Token]) -> bool:
-        """ "how long", "كم سيستغرق", "قديش بياخد": a question about a duration."""
-        for a, b in itertools.pairwise(words):
-            if _is(a, HOW_WORDS) and _is(b, DURATION_VERBS):
+        """A question about a duration: "how long", "how much time", "how many hours",
+        "كم سيستغرق", "كم راح ياخذ", "كم ساعة", "كم المدة", "هياخد قد إيه".
+
+        A duration verb or a time unit up to two words after the how-word (so
+        "how many GPUs does it take" is not one), or an Arabic duration verb
+        just before it.
+        """
+        for i, word in enumerate(words):
+            if not _is(word, HOW_WORDS):
+                continue
+            after = words[i + 1 : i + 1 + _HOW_WINDOW]
+            if any(_is(t, DURATION_VERBS) or _is_unit_word(t) for t in after):
+                return True
+            if i and words[i - 1].script == ARABIC and _is(words[i - 1], DURATION_VERBS):
                 return True
         return False
+
+
+def _step_scale(tok: Token, after: list[Token]) -> float:
+    """Milliseconds per unit of a step time: 1 for "ms"/مللي, 1/1000 for "us"/"µs"/مايكرو."""
+    unit = tok.suffix or (after[0].text if after else "")
+    return 1e-3 if unit.startswith(("u", "μ", "micro", "مايكرو", "ميكرو")) else 1.0
+
+
+def _is_unit_word(tok: Token) -> bool:
+    """ "hours", "ساعة", "days": a time unit written out (not a one-letter "h")."""
+    return len(tok.text) > 1 and unit_of(tok, allow_article=True) is not None
 
 
 def _model_for_task(model: str | None, family: str | None) -> str | None:
