@@ -298,6 +298,8 @@ def _excluded(tokens: list[Token], start: int, end: int) -> bool:
         tok = tokens[j]
         if tok.is_boundary or (tok.kind == NUM and tok.role != "price"):
             break
+        if tok.text in ("each", "every", "per", "كل") and _text(tokens, j + 1) in WHOLE_RUN_NOUNS:
+            break  # "each run takes 8 hours": the time of the whole job
         if tok.kind == WORD and _cue(tok, DURATION_EXCLUDERS_BEFORE) or tok.role == "price":
             return True
         j -= 1

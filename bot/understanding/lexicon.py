@@ -602,7 +602,9 @@ SIDE_ACTIVITIES = frozenset(
     ]
 )
 # "36 hours per run": "per" names the whole job, so the duration is its time.
-WHOLE_RUN_NOUNS = frozenset(["run", "job", "training", "experiment", "trial", "seed"])
+WHOLE_RUN_NOUNS = frozenset(
+    ["run", "job", "training", "experiment", "trial", "seed", "attempt", "تجربه", "تدريب"]
+)
 # "next review in 2 days", "الاجتماع بعد يومين": a duration introduced by "in"
 # after one of these is when something happens, not how long the job takes.
 FUTURE_MARKERS = frozenset({"in", "بعد"})

@@ -189,3 +189,26 @@ def test_arabic_hour_abbreviation_sa():
 )
 def test_task_words(text, family):
     assert understand(text, Channel.DM).family == family
+
+
+@pytest.mark.parametrize(
+    ("text", "hours"),
+    [
+        ("each run takes 8 hours on V100", 8.0),
+        ("every run takes 8 hours on V100", 8.0),
+        ("each training job is 20 hours on A100", 20.0),
+        ("the job takes 12 hours per attempt", 12.0),
+        ("كل تجربة تاخذ ٨ ساعات", 8.0),
+    ],
+)
+def test_each_run_is_the_time_of_the_whole_job(text, hours):
+    query = understand(text, Channel.DM)
+    assert query.fp32 is not None and query.fp32.hours == hours
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["each epoch takes 2 hours", "every step takes 2 seconds, ratio 2", "كل حقبة تاخذ ساعتين"],
+)
+def test_each_epoch_or_step_is_still_not_the_training_time(text):
+    assert understand(text, Channel.DM).fp32 is None
