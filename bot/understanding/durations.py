@@ -18,6 +18,7 @@ from bot.understanding.lexicon import (
     DURATION_EXCLUDERS_AFTER,
     DURATION_EXCLUDERS_BEFORE,
     EN_UNITS,
+    EPOCH_NOUNS,
     FRACTIONS,
     FUTURE_EVENTS,
     FUTURE_MARKERS,
@@ -239,6 +240,23 @@ def _other_activity(tokens: list[Token], joiner: int, end: int) -> bool:
         return _rate_after(tokens, end) or _side_activity_after(tokens, end)
     if word in COMPOUND_JOINERS:
         return _side_activity_after(tokens, end)
+    return False
+
+
+def epoch_time(tokens: list[Token], q: Quantity) -> bool:
+    """ "20 min per epoch", "each epoch takes 20 min", "الحقبة الواحدة تاخذ ساعتين":
+    the time of one epoch, never the whole job's (with the epoch count it makes it)."""
+    marker, noun = _at(tokens, q.end), _at(tokens, q.end + 1)
+    if marker is not None and noun is not None and _cue(noun, EPOCH_NOUNS):
+        return marker.text == "/" or (marker.kind == WORD and _cue(marker, RATE_MARKERS))
+    for k in range(q.start - 1, max(-1, q.start - 5), -1):
+        tok = tokens[k]
+        if tok.is_boundary or (tok.kind == NUM and tok.value != 1):
+            return False  # (a 1 is "one epoch", "الحقبة الواحدة")
+        if tok.kind == WORD and _cue(tok, EPOCH_NOUNS):
+            # "90 epochs take 30 hours" counts epochs: that is the whole job.
+            count = _at(tokens, k - 1)
+            return count is None or count.kind != NUM or count.value == 1
     return False
 
 

@@ -552,6 +552,8 @@ DURATION_EXCLUDERS_AFTER = frozenset(
         "فات",
     ]
 )
+# "20 min per epoch, 90 epochs": one epoch's time times the epoch count is the job's.
+EPOCH_NOUNS = frozenset(["epoch", "epochs", "حقبه", "حقب", "الحقبه", "الحقب", "ايبوك", "ايبوكات"])
 # "8 min per epoch", "30s/it", "٨ دقائق لكل حقبة": a rate, not the whole job.
 RATE_MARKERS = frozenset(["per", "each", "a", "an", "every", "لكل", "كل"])
 RATE_NOUNS = frozenset(

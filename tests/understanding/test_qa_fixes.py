@@ -212,3 +212,32 @@ def test_each_run_is_the_time_of_the_whole_job(text, hours):
 )
 def test_each_epoch_or_step_is_still_not_the_training_time(text):
     assert understand(text, Channel.DM).fp32 is None
+
+
+@pytest.mark.parametrize(
+    ("text", "hours"),
+    [
+        ("20 min per epoch, 90 epochs, ratio 2", 30.0),
+        ("each epoch takes 20 min and we train 90 epochs on A100", 30.0),
+        ("90 epochs, each epoch 20 minutes on V100", 30.0),
+        ("one epoch takes 20 min, 90 epochs", 30.0),
+        ("كل حقبة تاخذ ٢٠ دقيقة و ٩٠ حقبة على A100", 30.0),
+        ("الحقبة الواحدة تاخذ ساعتين و عندنا ٥٠ حقبة، النسبة ٢", 100.0),
+        # A count of epochs said with the time is the whole job already.
+        ("training 90 epochs takes 30 hours, ratio 2", 30.0),
+        ("30 hours for 90 epochs", 30.0),
+        # A whole-job time wins over a per-epoch one.
+        ("10h fp32, 20 min per epoch, 30 epochs", 10.0),
+    ],
+)
+def test_one_epochs_time_times_the_epochs_is_the_job(text, hours):
+    query = understand(text, Channel.DM)
+    assert query.fp32 is not None and query.fp32.hours == pytest.approx(hours)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["one epoch takes 2 hours, ratio 2", "الحقبة الواحدة تاخذ ساعتين", "20 min per epoch on V100"],
+)
+def test_one_epochs_time_alone_is_not_the_job(text):
+    assert understand(text, Channel.DM).fp32 is None
