@@ -142,7 +142,8 @@ class _Words:
             "basis": self._basis(a.basis),
         }
         details = [
-            _("Likely between %(low)s and %(high)s with mixed precision (saves %(percent)s).")
+            # "from ... to ...": durations say "and" themselves ("8 hours and 15 minutes").
+            _("Likely from %(low)s to %(high)s with mixed precision (saves %(percent)s).")
             % {
                 "low": self.hours(a.mp_hours_low),
                 "high": self.hours(a.mp_hours_high),
@@ -181,7 +182,7 @@ class _Words:
 
     def _range(self, a: Advice) -> _Parts:
         summary = self._(
-            "%(fp32)s in FP32 → between %(low)s and %(high)s with mixed precision "
+            "%(fp32)s in FP32 → from %(low)s to %(high)s with mixed precision "
             "(typical ratio %(span)s)"
         ) % {
             "fp32": self.bold(self.hours(a.fp32_hours, as_given=True)),

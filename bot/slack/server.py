@@ -16,6 +16,7 @@ from typing import Self
 import waitress
 from slack_bolt import App
 from slack_bolt.adapter.wsgi import SlackRequestHandler
+from waitress import wasyncore
 from waitress.server import create_server
 
 from bot.settings import Settings
@@ -88,8 +89,9 @@ class BackgroundServer:
     """The same server on a free port in a thread (tests and the benchmark)."""
 
     def __init__(self, application: Callable, host: str = "127.0.0.1", port: int = 0) -> None:
+        self._sockets: dict = {}  # waitress's socket map, so stopping can empty it
         self._server = create_server(
-            application, host=host, port=port, threads=THREADS, ident="mpbot"
+            application, map=self._sockets, host=host, port=port, threads=THREADS, ident="mpbot"
         )
         self.port = self._server.effective_port
         self.url = f"http://{host}:{self.port}"
@@ -100,5 +102,9 @@ class BackgroundServer:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._server.close()
+        # Close the sockets from the server's own loop thread: closed from here, a
+        # select() in progress there fails on a dead descriptor (EBADF). The loop
+        # ends once its socket map is empty.
+        self._server.trigger.pull_trigger(lambda: wasyncore.close_all(self._sockets))
         self._thread.join(timeout=5)
+        self._server.task_dispatcher.shutdown()

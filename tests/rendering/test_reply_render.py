@@ -233,7 +233,7 @@ def test_notes_line_leads_with_the_most_relevant_note():
 
 def test_range_reply_has_the_guide():
     reply = render(advise(ask(36)), Lang.EN)
-    assert "between *14 hours* and *30 hours*" in reply.summary and "1.2–2.5" in reply.summary
+    assert "from *14 hours* to *30 hours*" in reply.summary and "1.2–2.5" in reply.summary
     assert reply.notes[0].startswith("To pick a ratio")
 
 
