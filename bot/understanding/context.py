@@ -20,6 +20,7 @@ from bot.understanding.lexicon import (
     COUNT_LABELS,
     COUNT_NOUNS,
     EN_UNITS,
+    EPOCH_NOUNS,
     FRAMEWORKS,
     MONTHS,
     OPTIMIZERS,
@@ -234,6 +235,7 @@ class Context:
     baseline: str | None = None
     framework: str | None = None
     architecture: str | None = None
+    epochs: float | None = None  # "90 epochs": with one epoch's time, the job's time
 
 
 def _is_time_unit(tok: Token | None) -> bool:
@@ -275,6 +277,7 @@ def mark_context(tokens: list[Token], *, sizes_are_params: bool = False) -> Cont
     """
     ctx = Context()
     gpus = nodes = None
+    epochs: list[float] = []
     for i, tok in enumerate(tokens):
         if tok.kind != NUM or tok.role:
             continue
@@ -293,6 +296,9 @@ def mark_context(tokens: list[Token], *, sizes_are_params: bool = False) -> Cont
             ctx.params = _param_value(tokens, i)
         elif role == "price" and ctx.price is None:
             ctx.price = _price(tokens, i)
+        if role == "count" and tok.value != 1 and _word_in(_at(tokens, i + 1), EPOCH_NOUNS):
+            epochs.append(tok.value)  # (a 1 is "one epoch", a unit, not a count)
+    ctx.epochs = epochs[0] if len(epochs) == 1 and 1 < epochs[0] < math.inf else None
     if gpus and nodes:
         ctx.num_gpus = gpus * nodes
     else:

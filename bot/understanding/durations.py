@@ -48,6 +48,8 @@ class Quantity:
     end: int  # exclusive token index
     strong: bool = True  # a written number, not just "a week"
     excluded: bool = False
+    # One epoch's time ("20 min per epoch"): never the job's, but with the epoch count it is.
+    per_epoch: bool = False
 
     @property
     def hours(self) -> float:
@@ -213,7 +215,8 @@ def find_durations(tokens: list[Token]) -> list[Quantity]:
             (start, times) = factor
             hours *= times
         q = Quantity(hours / UNIT_HOURS[smallest], smallest, start, j, strong)
-        q.excluded = _excluded(tokens, i, j)
+        q.per_epoch = _epoch_time(tokens, i, j)
+        q.excluded = q.per_epoch or _excluded(tokens, i, j)
         prev = found[-1] if found else None
         if prev is not None and prev.end == i - 1 and _text(tokens, i - 1) in RANGE_JOINERS:
             # "يوم أو يومين", "a week or 2 weeks": two candidates, both as written.
@@ -243,13 +246,13 @@ def _other_activity(tokens: list[Token], joiner: int, end: int) -> bool:
     return False
 
 
-def epoch_time(tokens: list[Token], q: Quantity) -> bool:
+def _epoch_time(tokens: list[Token], start: int, end: int) -> bool:
     """ "20 min per epoch", "each epoch takes 20 min", "الحقبة الواحدة تاخذ ساعتين":
     the time of one epoch, never the whole job's (with the epoch count it makes it)."""
-    marker, noun = _at(tokens, q.end), _at(tokens, q.end + 1)
+    marker, noun = _at(tokens, end), _at(tokens, end + 1)
     if marker is not None and noun is not None and _cue(noun, EPOCH_NOUNS):
         return marker.text == "/" or (marker.kind == WORD and _cue(marker, RATE_MARKERS))
-    for k in range(q.start - 1, max(-1, q.start - 5), -1):
+    for k in range(start - 1, max(-1, start - 5), -1):
         tok = tokens[k]
         if tok.is_boundary or (tok.kind == NUM and tok.value != 1):
             return False  # (a 1 is "one epoch", "الحقبة الواحدة")

@@ -11,17 +11,15 @@ reason code. Nothing here is specific to one sentence.
 
 from __future__ import annotations
 
-import itertools
 import math
 
 from bot.advice.catalog import family_of_model
 from bot.models import MAX_MESSAGE_CHARS, Channel, Duration, Intent, Lang, Query, Reason, TimeUnit
 from bot.understanding.context import Context, mark_context
-from bot.understanding.durations import Quantity, epoch_time, find_durations, unit_of
+from bot.understanding.durations import Quantity, find_durations, unit_of
 from bot.understanding.language import detect_language
 from bot.understanding.lexicon import (
     DURATION_VERBS,
-    EPOCH_NOUNS,
     ESTIMATE_CUES,
     HOW_WORDS,
     LANG_CHOICES,
@@ -136,7 +134,7 @@ class _Reading:
         if not ratios:
             ratios.extend(self._step_ratio())
         lang = detect_language(tokens, self.preferred)
-        times = self._times(durations, labelled_times)
+        times = self._times(durations, labelled_times, ctx.epochs)
         bare = self._is_bare() and not memory
         unplaced = self._by_position(times, ratios) if bare else []
         common = dict(
@@ -245,30 +243,23 @@ class _Reading:
             return ("ratio", "")
         return None
 
-    def _times(self, durations: list[Quantity], labelled: list[Quantity]) -> list[Quantity]:
+    @staticmethod
+    def _times(
+        durations: list[Quantity], labelled: list[Quantity], epochs: float | None
+    ) -> list[Quantity]:
         """Candidate FP32 times: written durations first, lone "a week" only if nothing else.
 
         With no time of the whole job, one epoch's time and the epoch count make
         it ("20 min per epoch, 90 epochs" = 30 hours).
         """
-        per_epoch = [q for q in durations if epoch_time(self.tokens, q)]
-        usable = [q for q in durations if not q.excluded and q not in per_epoch]
-        if not usable and not labelled:
-            usable = self._epochs_times_epoch(per_epoch)
+        usable = [q for q in durations if not q.excluded]
+        per_epoch = [q for q in durations if q.per_epoch]
+        if not usable and not labelled and epochs and len(per_epoch) == 1:
+            q = per_epoch[0]
+            usable = [Quantity(q.value * epochs, q.unit, q.start, q.end, q.strong)]
         strong = [q for q in usable if q.strong] + labelled
         chosen = strong or [q for q in usable if not q.strong]
         return sorted(chosen, key=lambda q: q.start)
-
-    def _epochs_times_epoch(self, per_epoch: list[Quantity]) -> list[Quantity]:
-        counts = [
-            tok.value
-            for tok, nxt in itertools.pairwise(self.tokens)
-            if tok.kind == NUM and tok.value != 1 and nxt.kind == WORD and _is(nxt, EPOCH_NOUNS)
-        ]
-        if len(per_epoch) != 1 or len(counts) != 1 or not 1 <= counts[0] < math.inf:
-            return []
-        q = per_epoch[0]
-        return [Quantity(q.value * counts[0], q.unit, q.start, q.end, q.strong)]
 
     def _is_bare(self) -> bool:
         """A slash command, or a message of nothing but numbers, names and units."""
