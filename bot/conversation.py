@@ -74,6 +74,7 @@ def answer(
     return Turn(query=query, advice=advice, reply=render(advice, query.lang))
 
 
+# The slash command, as Slack registers it and as people type it.
 COMMAND = "/mpestimate"
 
 

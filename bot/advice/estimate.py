@@ -76,9 +76,7 @@ def advise(query: Query, team_records: Sequence[Record] = ()) -> Advice:
     if query.ratio is not None:
         advice = _estimate(query, query.fp32.hours, query.ratio)
     else:
-        setup = _setup(query)
-        # Called without records when there are none, as before the team's records existed.
-        prediction = predict(setup, team_records) if team_records else predict(setup)
+        prediction = _predict(query, team_records)
         if prediction.named or _names_something(query):
             advice = _preset(query, query.fp32.hours, prediction)
         else:
@@ -201,8 +199,7 @@ def _with_suggested_ratio(
     """
     if not _names_something(query) or query.ratio is not None:
         return advice  # nothing named, or the user's own ratio already says it
-    setup = _setup(query)
-    prediction = predict(setup, team_records) if team_records else predict(setup)
+    prediction = _predict(query, team_records)
     notes = [Note.ADD_FP32_TIME]
     if prediction.basis in ("typical", "modelled"):
         notes.append(Note.NO_MEASUREMENT)
@@ -210,6 +207,13 @@ def _with_suggested_ratio(
     fields = _suggested(query, prediction, [*advice.notes, *notes])
     fields["facts"] = advice.facts | fields["facts"]
     return advice.model_copy(update=fields)
+
+
+def _predict(query: Query, team_records: Sequence[Record]) -> Prediction:
+    """The ratio for the query's setup, the team's records first when there are any."""
+    setup = _setup(query)
+    # Called without records when there are none, as before the team's records existed.
+    return predict(setup, team_records) if team_records else predict(setup)
 
 
 def _suggested(query: Query, prediction: Prediction, notes: list[str]) -> dict:
