@@ -19,7 +19,7 @@ from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from bot.conversation import Turn, carried_over
+from bot.conversation import COMMAND, Turn, carried_over
 from bot.models import Channel, Intent, Lang
 from bot.settings import Settings
 from bot.slack import labels
@@ -50,7 +50,6 @@ from bot.slack.views import (
 )
 from bot.store import Store
 
-COMMAND = "/mpestimate"
 # A DM is one conversation: follow-ups outside a thread share this key.
 DM_THREAD = "-"
 log = logging.getLogger(__name__)
@@ -181,9 +180,7 @@ class Handlers:
                 return
             thread = self.store.thread(context.team_id, event["channel"], key) if key else None
             hours = thread.fp32_hours if thread else None
-            # The setup carries over inside a real thread only: a DM's top level is
-            # many separate questions, where "36 hours" should not mean the last model.
-            setup = thread.setup if thread and key != DM_THREAD else None
+            setup = thread.setup if thread else None
             ask = Ask(text, channel, lang, thread_hours=hours, thread_setup=setup)
             turn = ask.answer(self.records.for_team(context.team_id))
             lang = turn.reply.lang
@@ -195,9 +192,18 @@ class Handlers:
     def _remember_thread(
         self, turn: Turn, context: BoltContext, channel_id: str, root: str, hours: float | None
     ) -> None:
-        """Keep the thread's latest FP32 time and what it named, for the next follow-up."""
-        if (carried := carried_over(turn, hours)) is not None:
-            self.store.remember_thread(context.team_id, channel_id, root, *carried)
+        """Keep the thread's latest FP32 time and what it named, for the next follow-up.
+
+        A DM's top level keeps the time only: it is many separate questions, where
+        "36 hours" should not mean the last model asked about.
+        """
+        carried = carried_over(turn, hours)
+        if carried is None:
+            return
+        latest, setup = carried
+        setup = {} if root == DM_THREAD else setup
+        if latest is not None or setup:
+            self.store.remember_thread(context.team_id, channel_id, root, latest, setup)
 
     # -- App Home and the modal ---------------------------------------------
 

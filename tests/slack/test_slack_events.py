@@ -81,6 +81,18 @@ def test_a_time_given_later_in_the_thread_keeps_the_named_setup(bot):
     assert "BERT on A100: 36 hours in FP32" in second.body["text"]
 
 
+def test_a_dms_top_level_keeps_the_time_but_not_the_model(bot):
+    """Separate questions in a DM: "10 hours" after a BERT question is not about BERT."""
+    bot.client.event(_dm("BERT on A100, 36 hours in fp32", ts="1700000004.1"), event_id="Ev31")
+    bot.slack.wait(lambda: _posts(bot))
+    bot.client.event(_dm("10 hours in fp32", ts="1700000004.2"), event_id="Ev32")
+    second = bot.slack.wait(lambda: _posts(bot), 2)[-1]
+    assert "BERT" not in second.body["text"] and "typical ratio" in second.body["text"]
+    bot.client.event(_dm("and with ratio 2.5?", ts="1700000004.3"), event_id="Ev33")
+    third = bot.slack.wait(lambda: _posts(bot), 3)[-1]
+    assert "10 hours in FP32 → about 4 hours" in third.body["text"]
+
+
 def test_arabic_follow_up_in_a_thread(bot):
     bot.client.event(
         mention_event("التدريب يستغرق ١٠٠ ساعة ونسبة التسريع ٢", ts="1700000001.000100"),
