@@ -956,6 +956,9 @@ ESTIMATE_CUES = frozenset(
         "المتوقع",
     ]
 )
+# Canonical models whose name is also an architecture: "Transformer" is NVIDIA's
+# translation model only when no other task is named with it.
+ARCHITECTURE_MODELS = frozenset(["Transformer"])
 # Training frameworks, to prefer a model's published runs in the same one.
 FRAMEWORKS: dict[str, str] = {
     **dict.fromkeys(["pytorch", "torch", "بايتورش", "بايتورتش"], "PyTorch"),

@@ -19,6 +19,7 @@ from bot.understanding.context import Context, mark_context
 from bot.understanding.durations import Quantity, find_durations, unit_of
 from bot.understanding.language import detect_language
 from bot.understanding.lexicon import (
+    ARCHITECTURE_MODELS,
     DURATION_VERBS,
     ESTIMATE_CUES,
     HOW_WORDS,
@@ -424,10 +425,10 @@ def _is_unit_word(tok: Token) -> bool:
 
 
 def _model_for_task(model: str | None, family: str | None) -> str | None:
-    """ "Transformer" is an architecture as well as NVIDIA's translation model: named
-    with another task ("vision transformer", "transformer language model") it is
-    the architecture, and the task speaks instead of the translation rows."""
-    if model == "Transformer" and family not in (None, family_of_model(model)):
+    """A model name that is also an architecture word (ARCHITECTURE_MODELS) named with
+    another task ("vision transformer", "transformer language model") is the
+    architecture: the task speaks instead of that model's published rows."""
+    if model in ARCHITECTURE_MODELS and family not in (None, family_of_model(model)):
         return None
     return model
 
