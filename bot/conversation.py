@@ -185,6 +185,8 @@ def _cost_json(a: Advice) -> dict | None:
     return {
         "currency": first.currency,
         "num_gpus": first.num_gpus,
+        "price_per_hour": first.price.hourly,
+        "price_period_hours": first.price.period_hours,
         "fp32_cost": first.fp32_cost,
         "mp_cost": point.mp_cost if point else None,
         "mp_cost_low": fast.mp_cost if fast else None,

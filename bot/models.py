@@ -146,13 +146,22 @@ class Duration(BaseModel):
 
 
 class Price(BaseModel):
-    """A price per GPU-hour (or per hour of the whole job) in the user's currency."""
+    """A price per GPU (or for the whole job) per period, in the user's currency.
+
+    ``per_gpu`` is None when the message did not say: the price is then billed
+    per GPU, the usual way GPUs are rented, and the reply says how to say otherwise.
+    """
 
     model_config = ConfigDict(frozen=True)
 
     amount: float
     currency: str = Field(description="ISO 4217 code, e.g. USD, SAR")
-    per_gpu: bool = True
+    per_gpu: bool | None = None
+    period_hours: float = Field(default=1.0, description="hours the amount pays for: 24 a day")
+
+    @property
+    def hourly(self) -> float:
+        return self.amount / self.period_hours
 
 
 class Query(BaseModel):

@@ -17,6 +17,7 @@ from bot.models import Price
 class CostEstimate(BaseModel):
     currency: str  # ISO 4217, as the user wrote it
     num_gpus: int  # GPUs billed (1 when the price is for the whole job)
+    price: Price  # as written: its period and whether "per GPU" was said
     fp32_hours: float  # wall-clock
     mp_hours: float
     fp32_cost: float
@@ -35,8 +36,9 @@ def estimate_cost(
 ) -> CostEstimate:
     """Cost of both runs and the saving; give ``mp_hours`` or the ``ratio`` (not both).
 
-    A per-GPU price is multiplied by the GPU count (1 when unsaid); a price for the
-    whole job per hour is not. Raises ValueError on inputs that make no cost:
+    A per-GPU price (or one that does not say) is multiplied by the GPU count (1
+    when unsaid); a price for the whole job is not. A price per day, week or month
+    is spread over its hours first. Raises ValueError on inputs that make no cost:
     non-positive or non-finite hours or ratio, a negative price, an unknown currency.
     """
     if (mp_hours is None) == (ratio is None):
@@ -49,16 +51,19 @@ def estimate_cost(
             raise ValueError("hours must be positive finite numbers")
     if not math.isfinite(price.amount) or price.amount < 0:
         raise ValueError("price must be a non-negative finite amount")
+    if not math.isfinite(price.period_hours) or price.period_hours <= 0:
+        raise ValueError("a price's period must be a positive number of hours")
     currency = price.currency.strip().upper()
     if not is_currency(currency):
         raise ValueError(f"unknown currency code: {price.currency!r}")
-    billed = (num_gpus if num_gpus and num_gpus > 0 else 1) if price.per_gpu else 1
-    rate = price.amount * billed
+    billed = (num_gpus if num_gpus and num_gpus > 0 else 1) if price.per_gpu is not False else 1
+    rate = price.hourly * billed
     fp32_cost, mp_cost = fp32_hours * rate, mixed_hours * rate
     saving = fp32_cost - mp_cost
     return CostEstimate(
         currency=currency,
         num_gpus=billed,
+        price=price,
         fp32_hours=fp32_hours,
         mp_hours=mixed_hours,
         fp32_cost=fp32_cost,

@@ -48,19 +48,41 @@ def cost_range_sentence(w: Phrases, fast: CostEstimate, slow: CostEstimate) -> s
 
 def price_detail(w: Phrases, cost: CostEstimate) -> str:
     """How the hourly rate was counted, and that no currency was converted."""
-    c = cost.currency
+    c, price = cost.currency, cost.price
     hourly = cost.fp32_cost / cost.fp32_hours
+    parts = [_per_hour(w, price.amount, price.period_hours, price.hourly, c)]
     if cost.num_gpus > 1:
-        rate = w.ngettext(
-            "%(price)s per GPU-hour × %(n)s GPU = %(rate)s per hour.",
-            "%(price)s per GPU-hour × %(n)s GPUs = %(rate)s per hour.",
-            cost.num_gpus,
-        ) % {
-            "price": money(w, hourly / cost.num_gpus, c),
-            "n": w.fmt.integer(cost.num_gpus),
-            "rate": money(w, hourly, c),
-        }
-    else:
-        rate = w._("%(rate)s per hour.") % {"rate": money(w, hourly, c)}
+        parts.append(
+            w.ngettext(
+                "%(price)s per GPU-hour × %(n)s GPU = %(rate)s per hour.",
+                "%(price)s per GPU-hour × %(n)s GPUs = %(rate)s per hour.",
+                cost.num_gpus,
+            )
+            % {
+                "price": money(w, hourly / cost.num_gpus, c),
+                "n": w.fmt.integer(cost.num_gpus),
+                "rate": money(w, hourly, c),
+            }
+        )
+        if price.per_gpu is None:
+            parts.append(w._("If that price is for all the GPUs together, write “per node” after it."))
+    elif price.period_hours == 1:
+        parts.append(w._("%(rate)s per hour.") % {"rate": money(w, hourly, c)})
     no_exchange = w._("Amounts stay in %(currency)s, the currency you wrote (no exchange rates).")
-    return f"{rate} {no_exchange % {'currency': w.echo(c)}}"
+    parts.append(no_exchange % {"currency": w.echo(c)})
+    return " ".join(p for p in parts if p)
+
+
+def _per_hour(w: Phrases, amount: float, period_hours: float, hourly: float, c: str) -> str:
+    """ "$30.00 a day is $1.25 an hour." Empty for a price that is already hourly."""
+    values = {"price": money(w, amount, c), "hourly": money(w, hourly, c)}
+    if period_hours == 24:
+        return w._("%(price)s a day is %(hourly)s an hour.") % values
+    if period_hours == 168:
+        return w._("%(price)s a week is %(hourly)s an hour.") % values
+    if period_hours != 1:
+        return w._("%(price)s a month is %(hourly)s an hour (a month counted as %(hours)s hours).") % {
+            **values,
+            "hours": w.fmt.integer(round(period_hours)),
+        }
+    return ""

@@ -112,6 +112,27 @@ RATIO_LABEL_FILLERS = frozenset(["=", ":", "is", "of", "~", "about", "around"])
 WHOLE_JOB_WORDS = frozenset(
     ["instance", "node", "machine", "server", "cluster", "total", "job", "للجهاز", "للعقده"]
 )
+# "$2.5 per GPU-hour", "١٠ ريال لكل بطاقة": the price is said to be each GPU's.
+PRICE_GPU_WORDS = frozenset(
+    ["gpu", "gpus", "card", "بطاقه", "للبطاقه", "البطاقه", "كرت", "للكرت", "الكرت"]
+)
+# Hours a price pays for: "$30/day" is 30/24 an hour ("month" is 730 h, a 12th of a year).
+PRICE_PERIOD_HOURS: dict[str, float] = {
+    **dict.fromkeys(
+        ["h", "hr", "hrs", "hour", "hourly", "ساعه", "الساعه", "للساعه", "بالساعه"], 1.0
+    ),
+    **dict.fromkeys(
+        ["day", "daily", "يوم", "اليوم", "لليوم", "باليوم", "يوميا", "يومي"], 24.0
+    ),
+    **dict.fromkeys(
+        ["week", "weekly", "wk", "اسبوع", "الاسبوع", "للاسبوع", "بالاسبوع", "اسبوعيا"], 168.0
+    ),
+    **dict.fromkeys(
+        ["month", "monthly", "mo", "شهر", "الشهر", "للشهر", "بالشهر", "شهريا"], 730.0
+    ),
+}
+# Adverbs that may lead the price: "شهرياً ٣٠٠٠ ريال", "daily $500".
+PRICE_PERIOD_ADVERBS = frozenset(["hourly", "daily", "weekly", "monthly", "يوميا", "اسبوعيا", "شهريا"])
 
 FAMILY_PHRASES: tuple[tuple[str, str], ...] = (
     ("text-to-speech", "tts"),
@@ -574,13 +595,31 @@ def _currency(tokens: list[Token], i: int) -> str | None:
     return None
 
 
+def _price_clause(tokens: list[Token], i: int) -> list[str]:
+    """The words that qualify the price at ``i``: up to five after it, none past
+    the next number ("$30 a day on 8 GPUs" stops at the 8), and a period adverb
+    just before it ("شهرياً ٣٠٠٠ ريال"). "GPU-hour" counts as "GPU" and "hour"."""
+    words: list[str] = []
+    for tok in tokens[i + 1 : i + 6]:
+        if tok.kind == NUM:
+            break
+        words += tok.text.split("-") if tok.kind == WORD else [tok.text]
+    words += [t.text for t in tokens[max(i - 2, 0) : i] if t.text in PRICE_PERIOD_ADVERBS]
+    return words
+
+
 def _price(tokens: list[Token], i: int) -> Price | None:
     code = _currency(tokens, i)
     if code is None:
         return None
-    clause = tokens[i : i + 6]
-    whole_job = any(t.text in WHOLE_JOB_WORDS for t in clause)
-    return Price(amount=tokens[i].value, currency=code, per_gpu=not whole_job)
+    clause = _price_clause(tokens, i)
+    per_gpu = (
+        False
+        if any(w in WHOLE_JOB_WORDS for w in clause)
+        else True if any(w in PRICE_GPU_WORDS for w in clause) else None
+    )
+    period = next((PRICE_PERIOD_HOURS[w] for w in clause if w in PRICE_PERIOD_HOURS), 1.0)
+    return Price(amount=tokens[i].value, currency=code, per_gpu=per_gpu, period_hours=period)
 
 
 def _param_value(tokens: list[Token], i: int) -> float:

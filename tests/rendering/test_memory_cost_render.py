@@ -36,7 +36,9 @@ SMALL = memory(params=340e6, optimizer="adam", gpu="A100")
 SHARDED = memory(params=7e9, optimizer="adam", gpu="A100", num_gpus=8)
 SGD = memory(params=7e9, optimizer="sgd", gpu="A100")
 NO_GPU = memory(params=1.5e9, optimizer="sgd_momentum")
-COSTED = priced(100, ratio=2, price=Price(amount=2.5, currency="USD"), num_gpus=8)
+COSTED = priced(100, ratio=2, price=Price(amount=2.5, currency="USD", per_gpu=True), num_gpus=8)
+# "$60 a day on 8 GPUs": a daily price that does not say whose it is.
+DAILY = priced(100, ratio=2, price=Price(amount=60, currency="USD", period_hours=24), num_gpus=8)
 RANGED = priced(100, price=Price(amount=10, currency="SAR"))
 ANSWERS = [BIG, SMALL, SHARDED, SGD, NO_GPU, COSTED, RANGED]
 
@@ -139,6 +141,32 @@ def test_cost_line_english():
     )
 
 
+def test_a_daily_price_is_shown_per_hour_and_its_owner_assumption_said():
+    reply = render(advise(DAILY), Lang.EN)
+    assert reply.notes[0].startswith("Cost: $2,000.00 in FP32 → *$1,000.00*")
+    assert reply.details[0] == (
+        "$60.00 a day is $2.50 an hour. $2.50 per GPU-hour × 8 GPUs = $20.00 per hour. "
+        "If that price is for all the GPUs together, write “per node” after it. "
+        "Amounts stay in USD, the currency you wrote (no exchange rates)."
+    )
+
+
+@pytest.mark.parametrize(
+    ("period_hours", "english", "arabic"),
+    [(24, "a day is", "في اليوم، أي"), (168, "a week is", "في الأسبوع، أي"), (730, "730 hours", "730")],
+)
+def test_each_period_is_worded_in_both_languages(period_hours, english, arabic):
+    query = priced(100, ratio=2, price=Price(amount=100, currency="SAR", period_hours=period_hours))
+    assert english in render(advise(query), Lang.EN).details[0]
+    detail = render(advise(query), Lang.AR).details[0]
+    assert arabic in detail and english_outside_isolates(detail) == ""
+
+
+def test_arabic_says_how_to_price_the_whole_machine():
+    detail = render(advise(DAILY), Lang.AR).details[0]
+    assert "«للجهاز»" in detail and "بطاقات" in detail
+
+
 def test_cost_range_english():
     reply = render(advise(RANGED), Lang.EN)
     assert reply.notes[0].startswith(
@@ -197,6 +225,8 @@ def test_json_memory_and_cost_objects():
     assert costed["cost"] == {
         "currency": "USD",
         "num_gpus": 8,
+        "price_per_hour": 2.5,
+        "price_period_hours": 1.0,
         "fp32_cost": 2000.0,
         "mp_cost": 1000.0,
         "mp_cost_low": None,

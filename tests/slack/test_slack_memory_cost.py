@@ -43,6 +43,13 @@ def test_cost_in_riyals_in_arabic(bot):
     assert "$" not in shown  # no exchange rates: the answer keeps the user's currency
 
 
+def test_a_daily_price_in_arabic_is_spread_over_its_hours(bot):
+    message = _answer(bot, "التدريب ١٠٠ ساعة والمعامل ٢ بسعر ٤٨٠ ريال في اليوم")
+    shown = message["text"] + block_text(message)
+    assert "2,000.00" in shown and "1,000.00" in shown  # 480 / 24 = 20 an hour, x 100 h
+    assert "48,000.00" not in shown  # not 480 an hour
+
+
 def test_ratio_question_in_english(bot):
     message = _answer(bot, "what speedup should I expect for BERT on A100?")
     shown = message["text"] + block_text(message)

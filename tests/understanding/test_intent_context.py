@@ -137,7 +137,7 @@ def test_precision_baseline_and_batches() -> None:
 @pytest.mark.parametrize(
     ("text", "price"),
     [
-        ("at $2.5 per GPU-hour on 8 GPUs", Price(amount=2.5, currency="USD")),
+        ("at $2.5 per GPU-hour on 8 GPUs", Price(amount=2.5, currency="USD", per_gpu=True)),
         ("2.5 USD/h", Price(amount=2.5, currency="USD")),
         ("€3 per hour", Price(amount=3, currency="EUR")),
         ("بسعر ١٠ ريال للساعة", Price(amount=10, currency="SAR")),
@@ -160,6 +160,40 @@ def test_precision_baseline_and_batches() -> None:
 def test_price(text: str, price: Price) -> None:
     q = understand(f"fp32 10h {text}, ratio 2", Channel.DM)
     assert q.price == price and q.fp32.hours == 10 and q.ratio == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "period_hours", "per_gpu"),
+    [
+        ("at $30 per day on 8 GPUs", 30, 24, None),
+        ("$30/day", 30, 24, None),
+        ("$30 a day", 30, 24, None),
+        ("$2.5/GPU-day", 2.5, 24, True),
+        ("1000 EUR per week", 1000, 168, None),
+        ("$900 a month per node", 900, 730, False),
+        ("€3/GPU/h", 3, 1, True),
+        ("$20/hr per node on 8 GPUs", 20, 1, False),
+        ("$20 per hour on 8 GPUs", 20, 1, None),
+        ("بسعر ٥٠٠ ريال في اليوم", 500, 24, None),
+        ("بسعر ٥٠٠ ريال يومياً", 500, 24, None),
+        ("بسعر ٢٠٠ درهم في الأسبوع", 200, 168, None),
+        ("شهرياً ٣٠٠٠ ريال", 3000, 730, None),
+        ("بسعر ١٠ ريال للساعة لكل بطاقة", 10, 1, True),
+        ("بسعر ٤٠٠ ريال لليوم للجهاز", 400, 24, False),
+    ],
+)
+def test_price_period_and_whose_it_is(text, amount, period_hours, per_gpu) -> None:
+    q = understand(f"fp32 10h {text}, ratio 2", Channel.DM)
+    assert q.fp32.hours == 10 and q.ratio == 2
+    assert q.price.amount == amount and q.price.period_hours == period_hours
+    assert q.price.per_gpu is per_gpu
+
+
+def test_a_period_after_the_next_number_is_not_the_prices() -> None:
+    """In "$2.5 on 8 GPUs, 3 days" the days are the job's length, not the price's period."""
+    q = understand("fp32 $2.5 on 8 GPUs, 3 days, ratio 2", Channel.DM)
+    assert q.price.period_hours == 1 and q.fp32.hours == 72 and q.num_gpus == 8
+
 
 
 @pytest.mark.parametrize(
