@@ -1012,6 +1012,31 @@ LANG_CHOICES: dict[str, str] = {
     "انكليزي": "en",
 }
 MEMORY_WORDS = frozenset({"memory", "vram", "ذاكره", "الذاكره"})
+# "will a 7B model fit on one A100?", "هل يتسع/يكفيه": with a parameter count, a memory question.
+FIT_WORDS = frozenset(
+    [
+        "fit",
+        "fits",
+        "fitting",
+        "يتسع",
+        "تتسع",
+        "يسع",
+        "تسع",
+        "يسعه",
+        "تسعه",
+        "يكفي",
+        "تكفي",
+        "يكفيه",
+        "تكفيه",
+        "يكفيها",
+        "تكفيها",
+        "بيكفي",
+        "بتكفي",
+        "يساع",
+        "بيساع",
+        "يدخل",
+    ]
+)
 OPTIMIZERS: dict[str, str] = {
     "adam": "adam",
     "adamw": "adam",
@@ -1019,6 +1044,13 @@ OPTIMIZERS: dict[str, str] = {
     "lamb": "adam",
     "sgd": "sgd",
     "momentum": "sgd_momentum",
+    # Named so the memory answer refuses them (unknown_optimizer) instead of assuming Adam.
+    "lion": "lion",
+    "adafactor": "adafactor",
+    "adagrad": "adagrad",
+    "rmsprop": "rmsprop",
+    "shampoo": "shampoo",
+    "sophia": "sophia",
 }
 
 # Latin words that do not make a message English (technical terms in Arabic text).

@@ -22,6 +22,7 @@ from bot.understanding.lexicon import (
     ARCHITECTURE_MODELS,
     DURATION_VERBS,
     ESTIMATE_CUES,
+    FIT_WORDS,
     HOW_WORDS,
     LANG_CHOICES,
     LANG_WORDS,
@@ -128,7 +129,11 @@ class _Reading:
             return Query(intent=Intent.SET_LANG, lang=lang_choice, lang_choice=lang_choice)
         names = find_names(tokens)
         memory = self._asks_memory()
-        ctx = mark_context(tokens, sizes_are_params=memory)
+        fits = not memory and any(_is(t, FIT_WORDS) for t in tokens)
+        ctx = mark_context(tokens, sizes_are_params=memory or fits)
+        # "will a 7B model fit on one A100?": a parameter count and a fit verb
+        # ask about memory as surely as the word "memory" does.
+        memory = memory or (fits and ctx.params is not None)
         durations = find_durations(tokens)
         ratios = find_ratios(tokens)
         labelled_times = self._read_labels(ratios)

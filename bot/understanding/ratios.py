@@ -130,12 +130,26 @@ def _said_of_speed(earlier: list[Token]) -> bool:
     return False
 
 
+def _slow_cue(tok: Token, prev: Token | None) -> bool:
+    """ "slower", "longer", "as long": the time grows.
+
+    A bare "long" is a slowdown only in "as long" ("2x as long"); in
+    "at 2x, how long?" it is the question, not a direction.
+    """
+    if tok.text == "long":
+        return prev is not None and prev.text == "as"
+    return _has(tok, SLOW_CUES)
+
+
 def _speed_direction(tokens: list[Token], i: int, end: int, default: bool) -> float | None:
     """+1 for a speed-up cue near ``i``, -1 for a slowdown or longer time, None for none."""
     before, _ = _clause(tokens, i, 4, 0)
     _, after = _clause(tokens, end - 1, 0, 4)
-    for tok in after + before:
-        if _has(tok, SLOW_CUES) or _has(tok, TIME_NOUNS):
+    # Each token with the one written just before it ("as" before "long").
+    after_pairs = zip(after, [tokens[end - 1], *after])
+    before_pairs = zip(before, [*before[1:], None])
+    for tok, prev in [*after_pairs, *before_pairs]:
+        if _slow_cue(tok, prev) or _has(tok, TIME_NOUNS):
             return -1.0
         if _has(tok, SPEED_CUES) or _has(tok, RATIO_LABELS):
             return 1.0
@@ -282,7 +296,7 @@ def _fraction_of(tok: Token | None) -> float | None:
 def _of_speed(tokens: list[Token], value: float, end: int) -> tuple[float, int]:
     """ "2x" is a speed-up, but "2x slower" / "2x longer" / "2x as long" multiply the time."""
     _, after = _clause(tokens, end - 1, 0, 2)
-    if value and any(_has(t, SLOW_CUES) for t in after):
+    if value and any(_slow_cue(t, p) for t, p in zip(after, [tokens[end - 1], *after])):
         return 1 / value, end
     return value, end
 
