@@ -36,6 +36,8 @@ from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
 RANGE_JOINERS = frozenset({"or", "to", "-", "او", "الي", "حتي", "until"})
 COMPOUND_JOINERS = frozenset({"and", "و", ",", "+"})
 UNIT_ORDER = ("sec", "min", "h", "d", "w", "mo", "y")
+# "each", "كل واحدة": one share of something counted before it.
+_EACH_WORDS = frozenset({"each", "apiece", "كل", "لكل"})
 
 
 @dataclass
@@ -247,11 +249,14 @@ def _other_activity(tokens: list[Token], joiner: int, end: int) -> bool:
 
 
 def _epoch_time(tokens: list[Token], start: int, end: int) -> bool:
-    """ "20 min per epoch", "each epoch takes 20 min", "الحقبة الواحدة تاخذ ساعتين":
-    the time of one epoch, never the whole job's (with the epoch count it makes it)."""
+    """ "20 min per epoch", "each epoch takes 20 min", "الحقبة الواحدة تاخذ ساعتين",
+    "3 epochs, each ~2h": the time of one epoch, never the whole job's (with the
+    epoch count it makes it)."""
     marker, noun = _at(tokens, end), _at(tokens, end + 1)
     if marker is not None and noun is not None and _cue(noun, EPOCH_NOUNS):
         return marker.text == "/" or (marker.kind == WORD and _cue(marker, RATE_MARKERS))
+    if _each_of_counted_epochs(tokens, start, end):
+        return True
     for k in range(start - 1, max(-1, start - 5), -1):
         tok = tokens[k]
         if tok.is_boundary or (tok.kind == NUM and tok.value != 1):
@@ -260,6 +265,34 @@ def _epoch_time(tokens: list[Token], start: int, end: int) -> bool:
             # "90 epochs take 30 hours" counts epochs: that is the whole job.
             count = _at(tokens, k - 1)
             return count is None or count.kind != NUM or count.value == 1
+    return False
+
+
+def _each_of_counted_epochs(tokens: list[Token], start: int, end: int) -> bool:
+    """ "3 epochs, each ~2h", "3 epochs, each taking 2 hours", "3 epochs of 2 hours each",
+    "٣ حقب، كل واحدة ساعتين": "each" shares the time out over counted epochs.
+
+    "each" (or كل/لكل) sits just before the duration in its clause or right
+    after it; the counted epochs come before it, in the same clause or the
+    one before a comma. Bounded look-back: a few tokens, one comma.
+    """
+    after = _at(tokens, end)
+    each = after is not None and after.text in _EACH_WORDS
+    commas = 0
+    for k in range(start - 1, max(-1, start - 9), -1):
+        tok = tokens[k]
+        if tok.is_boundary:
+            if tok.text != "," or commas or not each:
+                return False
+            commas += 1
+            continue
+        if tok.kind == NUM and tok.value != 1:
+            return False
+        if tok.kind == WORD and tok.text in _EACH_WORDS and not commas:
+            each = True
+        elif tok.kind == WORD and _cue(tok, EPOCH_NOUNS):
+            count = _at(tokens, k - 1)
+            return each and count is not None and count.kind == NUM and count.value > 1
     return False
 
 

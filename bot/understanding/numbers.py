@@ -115,6 +115,11 @@ def merge_number_words(tokens: list[Token]) -> list[Token]:
                 out.append(_num(tokens, i, j, value))
                 i = j
                 continue
+            couple = _couple(tokens, i)
+            if couple is not None:
+                out.append(_num(tokens, i, couple, 2.0, spelled=True))
+                i = couple
+                continue
             count = _count_before_plural(tokens, i)
             if count is not None:
                 out.append(_num(tokens, i, i + 1, count, spelled=True))
@@ -153,6 +158,20 @@ def _is_pronoun_one(tokens: list[Token], i: int) -> bool:
         if tok.kind == WORD and tok.text in DETERMINERS:
             return True
     return False
+
+
+def _couple(tokens: list[Token], i: int) -> int | None:
+    """ "a couple of days", "couple hours": two of what follows; the index after "of".
+
+    Only before a word (the counted noun): "a couple" alone stays words. "a few"
+    is no number at all: how many it means is anyone's guess.
+    """
+    k = i + (tokens[i].text == "a")
+    if k >= len(tokens) or tokens[k].text != "couple":
+        return None
+    j = k + 1 + (k + 1 < len(tokens) and tokens[k + 1].text == "of")
+    nxt = tokens[j] if j < len(tokens) else None
+    return j if nxt is not None and nxt.kind == WORD else None
 
 
 def _count_before_plural(tokens: list[Token], i: int) -> float | None:

@@ -29,6 +29,7 @@ from bot.understanding.lexicon import (
     MEMORY_WORDS,
     RATIO_FILLERS,
     RATIO_LABELS,
+    SPEED_CUES,
     TECH_WORDS,
     TIME_LABELS,
     lookup,
@@ -393,7 +394,9 @@ class _Reading:
         can still say which ratio to expect.
         """
         words = [t for t in self.tokens if t.kind == WORD]
-        asks_estimate = any(_is(t, ESTIMATE_CUES) for t in words) or self._asks_how_long(words)
+        asks_estimate = any(
+            _is(t, ESTIMATE_CUES) and not _said_of_ratio(words, k) for k, t in enumerate(words)
+        ) or self._asks_how_long(words)
         if asks_estimate:
             return Query(intent=Intent.ESTIMATE, reason=Reason.NO_NUMBERS, **common)
         return Query(intent=Intent.HELP, **common)
@@ -416,6 +419,13 @@ class _Reading:
             if i and words[i - 1].script == ARABIC and _is(words[i - 1], DURATION_VERBS):
                 return True
         return False
+
+
+def _said_of_ratio(words: list[Token], k: int) -> bool:
+    """ "التسريع المتوقع", "estimated speedup", "speedup estimate": the estimate asked
+    for is the ratio (a help answer gives it), not a time that needs an FP32 time."""
+    near = words[max(0, k - 1) : k] + words[k + 1 : k + 2]
+    return any(_is(t, SPEED_CUES) or _is(t, RATIO_LABELS) for t in near)
 
 
 def _step_scale(tok: Token, after: list[Token]) -> float:
