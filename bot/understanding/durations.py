@@ -38,6 +38,7 @@ COMPOUND_JOINERS = frozenset({"and", "و", ",", "+"})
 UNIT_ORDER = ("sec", "min", "h", "d", "w", "mo", "y")
 # "each", "كل واحدة": one share of something counted before it.
 _EACH_WORDS = frozenset({"each", "apiece", "كل", "لكل"})
+_HEDGES = frozenset({"about", "around", "roughly", "approximately", "approx", "nearly"})
 
 
 @dataclass
@@ -292,7 +293,14 @@ def _each_of_counted_epochs(tokens: list[Token], start: int, end: int) -> bool:
             each = True
         elif tok.kind == WORD and _cue(tok, EPOCH_NOUNS):
             count = _at(tokens, k - 1)
-            return each and count is not None and count.kind == NUM and count.value > 1
+            if count is None or count.kind != NUM or count.value <= 1:
+                return False
+            # "each of the 3 epochs takes 2h"; "3 epochs of ~2h" (right before the time)
+            each = each or any(t.text in _EACH_WORDS for t in tokens[max(0, k - 4) : k - 1])
+            of_time = _text(tokens, k + 1) == "of" and all(
+                t.kind == SYM or t.text in _HEDGES for t in tokens[k + 2 : start]
+            )
+            return each or of_time
     return False
 
 

@@ -1039,6 +1039,9 @@ FIT_WORDS = frozenset(
         "يساع",
         "بيساع",
         "يدخل",
+        "enough",  # "is one A100 40GB enough for a 3B model?"
+        "كافي",
+        "كافيه",
     ]
 )
 OPTIMIZERS: dict[str, str] = {

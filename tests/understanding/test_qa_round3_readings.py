@@ -26,6 +26,11 @@ EACH_EPOCH = [
     ("٣ حقب، كل حقبة ساعتين، النسبة ٢", 6, 2),
     ("٣ حقب، كل واحدة ساعتين، النسبة ٢", 6, 2),
     ("٣ حقب، كل حقبة تاخذ ساعتين بدقة FP32، والتسريع 2x", 6, 2),
+    ("each of the 3 epochs takes 2h in fp32, 2x", 6, 2),
+    ("3 epochs of ~2h in fp32, 2x", 6, 2),
+    ("3 epochs of about 2 hours, 2x", 6, 2),
+    ("3 epochs of training, 2h each, 2x", 6, 2),
+    ("3 epochs of training took 6h, 2x", 6, 2),
     # The whole job's time, when given, stays the time.
     ("3 epochs take 6h, ratio 2", 6, 2),
     ("3 epochs, 10h total, each 2h, ratio 2", 10, 2),

@@ -66,6 +66,8 @@ FIT_QUESTIONS = [
     ("نموذج بـ ٧ مليار معامل مع adam، هل يكفيه كرت H100 80 جيجا؟", Lang.AR, 7e9, "H100"),
     ("هل يكفي كرت ٢٤ جيجا لنموذج ١٫٥ مليار معامل؟", Lang.AR, 1.5e9, None),
     ("هل تكفي بطاقة V100 لنموذج ٣٤٠ مليون معامل؟", Lang.AR, 340e6, "V100"),
+    ("is one A100 40GB enough for a 3B model with adam?", Lang.EN, 3e9, "A100"),
+    ("هل بطاقة A100 ‏40GB كافية لنموذج ٣ مليار معامل؟", Lang.AR, 3e9, "A100"),
 ]
 
 
@@ -83,6 +85,7 @@ NOT_MEMORY = [
     ("will it fit in 100h on a V100, ratio 2?", 100, 2),
     ("هل يتسع التدريب في ١٠ ساعات بنسبة ٢؟", 10, 2),
     ("does it fit in the slot: fp32 10h, 2x", 10, 2),
+    ("is 10h fp32 enough with 2x?", 10, 2),
 ]
 
 
