@@ -144,6 +144,8 @@ def _error(query: Query, reason: Reason) -> Advice:
         facts["ratio"] = query.ratio
     elif reason is Reason.TOO_LONG:
         facts["limit"] = MAX_MESSAGE_CHARS
+    elif reason is Reason.UNKNOWN_OPTIMIZER and query.optimizer:
+        facts["optimizer"] = query.optimizer  # the refusal names what it does not know
     return Advice(
         kind=Kind.ERROR,
         reason=reason,
@@ -175,7 +177,8 @@ def _preset(query: Query, fp32_hours: float, prediction: Prediction) -> Advice:
     mp_hours = fp32_hours / prediction.ratio
     notes = _notes(query, prediction.ratio)
     if prediction.basis in ("typical", "modelled"):
-        notes.insert(0, Note.NO_MEASUREMENT)
+        # First, unless a predicted slowdown leads: that one matters more.
+        notes.insert(int(Note.EXPECTED_SLOWDOWN in notes), Note.NO_MEASUREMENT)
     return Advice(
         kind=Kind.PRESET,
         fp32_hours=fp32_hours,
@@ -237,7 +240,8 @@ def _suggested(query: Query, prediction: Prediction, notes: list[str]) -> dict:
 
 
 def _range(query: Query, fp32_hours: float) -> Advice:
-    notes = [Note.RATIO_GUIDE, Note.THEORETICAL, Note.MEMORY, Note.LOSS_SCALING, Note.VALIDATE]
+    scaling = Note.FP8_SCALING if query.precision == "fp8" else Note.LOSS_SCALING
+    notes = [Note.RATIO_GUIDE, Note.THEORETICAL, Note.MEMORY, scaling, Note.VALIDATE]
     return Advice(
         kind=Kind.RANGE,
         fp32_hours=fp32_hours,
@@ -271,12 +275,18 @@ def _savings(fp32_hours: float, mp_hours: float) -> dict[str, float]:
 def _notes(query: Query, ratio: float) -> list[str]:
     """Most relevant first: rendering shows the head on one line, all under Details."""
     notes: list[str] = []
-    # The ResNet-50/V100 note first: it explains why published ratios run high.
-    if _mentions_resnet50_or_v100(query):
+    # A predicted slowdown first: the estimate above reads like any other otherwise.
+    # (A user's own ratio below one never gets here: it is the ratio_below_one error.)
+    if ratio < 1:
+        notes.append(Note.EXPECTED_SLOWDOWN)
+    # The ResNet-50/V100 note next: it explains why published ratios run high.
+    if _resnet50_on_v100(query):
         notes.append(Note.RESNET50_V100)
     if ratio > TYPICAL_CEILING:
         notes.append(Note.DOUBLE_CHECK)
-    notes += [Note.THEORETICAL, Note.MEMORY, Note.LOSS_SCALING, Note.VALIDATE]
+    # FP8's scaling is its own (per tensor, Hopper/Ada and newer); FP16's note would mislead.
+    scaling = Note.FP8_SCALING if query.precision == "fp8" else Note.LOSS_SCALING
+    notes += [Note.THEORETICAL, Note.MEMORY, scaling, Note.VALIDATE]
     return notes
 
 
@@ -289,7 +299,7 @@ def _facts(query: Query) -> dict[str, float | int | str | None]:
         "warmup_steps": WARMUP_STEPS,
         "timed_steps": TIMED_STEPS,
     }
-    if _mentions_resnet50_or_v100(query):
+    if _resnet50_on_v100(query):
         facts |= {
             "rule_of_thumb": RESNET50_RULE_OF_THUMB,
             "published_low": RESNET50_PUBLISHED_LOW,
@@ -298,9 +308,13 @@ def _facts(query: Query) -> dict[str, float | int | str | None]:
     return facts
 
 
-def _mentions_resnet50_or_v100(query: Query) -> bool:
-    """ResNet-50 on any GPU, or a V100 with no other model: the guide's own example."""
-    return query.model == "ResNet-50" or (query.gpu == "V100" and query.model is None)
+def _resnet50_on_v100(query: Query) -> bool:
+    """ResNet-50 on a V100, the one setup the guide's 2.1 rule of thumb is about.
+
+    A V100 alone (any other model, or none named) or ResNet-50 on another GPU
+    says nothing about that figure, so the note would only distract there.
+    """
+    return query.model == "ResNet-50" and query.gpu == "V100"
 
 
 def _names_something(query: Query) -> bool:

@@ -24,12 +24,13 @@ from pydantic import BaseModel, computed_field
 from bot.advice.catalog import gpu_memory_gb
 
 BYTES_PER_GB = 1e9
-# Share of a GPU's memory that sharding plans leave for activations, buffers and
-# the CUDA context when counting how many GPUs the model states need (a rule of
-# thumb, not a measured figure).
+# Share of a GPU's memory kept free for activations, buffers, the CUDA context
+# and allocator fragmentation (a rule of thumb, not a measured figure): model
+# states "fit" only in the rest, so 24 GB of states on a 24 GB card do not fit,
+# and the same margin counts how many GPUs a full shard needs.
 ACTIVATION_RESERVE = 0.2
 # Below this share of memory left after the model states, activations get tight.
-TIGHT_HEADROOM = 0.25
+TIGHT_HEADROOM = 0.4
 
 
 class Optimizer(StrEnum):
@@ -113,8 +114,9 @@ class RegimeMemory(BaseModel):
     # Per GPU when the states are sharded across ``num_gpus`` (ZeRO-3/FSDP); equal
     # to ``model_states_gb`` on one GPU or with plain data parallelism.
     sharded_per_gpu_gb: float
-    fits: bool | None  # None when no GPU memory is known
-    fits_sharded: bool | None  # None when no GPU memory is known or num_gpus is 1
+    # Fits with ACTIVATION_RESERVE of the memory left free; None when no GPU memory is known.
+    fits: bool | None
+    fits_sharded: bool | None  # the same per GPU; None when no memory is known or num_gpus is 1
     # Memory left on one GPU for activations after unsharded model states
     # (plain data parallelism replicates them); 0 when they do not fit.
     activation_headroom_gb: float | None
@@ -157,8 +159,8 @@ def _regime_memory(
         bytes_per_param=per_param,
         model_states_gb=states,
         sharded_per_gpu_gb=sharded,
-        fits=states <= memory if memory else None,
-        fits_sharded=sharded <= memory if memory and num_gpus > 1 else None,
+        fits=states <= usable if usable else None,
+        fits_sharded=sharded <= usable if usable and num_gpus > 1 else None,
         activation_headroom_gb=max(0.0, memory - states) if memory else None,
         gpus_needed=max(1, math.ceil(states / usable)) if usable else None,
     )

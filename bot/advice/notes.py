@@ -17,6 +17,8 @@ class Note(StrEnum):
     MEMORY = "activation_memory"
     # FP16 needs loss (gradient) scaling; BF16 usually does not.
     LOSS_SCALING = "loss_scaling"
+    # FP8 needs per-tensor scaling (Transformer Engine) and Hopper/Ada or newer; replaces LOSS_SCALING.
+    FP8_SCALING = "fp8_scaling"
     # How to measure the real ratio with a small experiment.
     VALIDATE = "validate"
     # A ratio above the typical 2.5 is possible but worth verifying.
@@ -29,6 +31,8 @@ class Note(StrEnum):
     RATIO_GUIDE = "ratio_guide"
     # A ratio below one: what usually makes mixed precision slower.
     SLOWDOWN = "slowdown"
+    # A suggested ratio below one: mixed precision is expected to be slower here.
+    EXPECTED_SLOWDOWN = "expected_slowdown"
     # Several candidate numbers: ask which one is meant.
     WHICH_NUMBER = "which_number"
     # "lang ar|en" stored a language preference.

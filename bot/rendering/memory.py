@@ -9,6 +9,7 @@ totals in GB and GiB, the suggestions explained, caveats and sources.
 from __future__ import annotations
 
 from bot.advice.memory import (
+    ACTIVATION_RESERVE,
     MemoryEstimate,
     MemoryNote,
     Optimizer,
@@ -46,6 +47,30 @@ def _bytes_per_param(w: Phrases, n: int) -> str:
     }
 
 
+def _parameters(w: Phrases, params: float) -> str:
+    """ "7B parameters" / "7 مليارات معلمة": the count with its scale word and noun.
+
+    One message per scale so each language can inflect both words by the count
+    (Arabic: مليار، ملياران، مليارات ...), which a compact number pattern cannot.
+    """
+    scales = (1e12, 1e9, 1e6, 1e3)
+    scale = next((s for s in scales if round(params / s, 1) >= 1), 1.0)
+    n = round(params / scale, 1)
+    count, ngettext = w.fmt.plural_count(n), w.ngettext
+    # English says "1B parameters" (the count is a billion), so both forms are plural there.
+    if scale == 1e12:
+        text = ngettext("%(n)sT parameters", "%(n)sT parameters", count)
+    elif scale == 1e9:
+        text = ngettext("%(n)sB parameters", "%(n)sB parameters", count)
+    elif scale == 1e6:
+        text = ngettext("%(n)sM parameters", "%(n)sM parameters", count)
+    elif scale == 1e3:
+        text = ngettext("%(n)sK parameters", "%(n)sK parameters", count)
+    else:
+        text = ngettext("%(n)s parameter", "%(n)s parameters", count)
+    return text % {"n": w.fmt.short(n)}
+
+
 def _optimizer(w: Phrases, optimizer: Optimizer) -> str:
     _ = w._
     return {
@@ -59,8 +84,8 @@ def _headline(w: Phrases, m: MemoryEstimate) -> str:
     _ = w._
     fp32, mixed = m.regime(Regime.FP32), m.regime(Regime.MIXED)
     subject = w.bold(
-        _("%(params)s parameters with %(optimizer)s")
-        % {"params": w.fmt.compact(m.params), "optimizer": _optimizer(w, m.optimizer)}
+        _("%(params)s with %(optimizer)s")
+        % {"params": _parameters(w, m.params), "optimizer": _optimizer(w, m.optimizer)}
     )
     if MemoryNote.MODEL_STATES_UNCHANGED in m.notes:
         return _(
@@ -99,33 +124,53 @@ def _fit(w: Phrases, m: MemoryEstimate) -> str:
     }
     if mixed.fits:
         if Suggestion.ACTIVATION_CHECKPOINTING in m.suggestions:
-            return (
+            line = (
                 _(
                     "Fits on one %(gpu)s (%(memory)s), but only %(left)s are left for activations: "
                     "try activation checkpointing or a smaller batch."
                 )
                 % values
             )
-        return (
-            _(
-                "Fits on one %(gpu)s (%(memory)s): the model states take %(size)s, leaving %(left)s "
-                "for activations."
+        else:
+            line = (
+                _(
+                    "Fits on one %(gpu)s (%(memory)s): the model states take %(size)s, leaving "
+                    "%(left)s for activations."
+                )
+                % values
             )
-            % values
-        )
+        return f"{line} {_sharded(w, m)}" if m.num_gpus > 1 else line
     if m.num_gpus > 1 and mixed.fits_sharded:
         return w.ngettext(
-            "Too big for one %(gpu)s (%(memory)s), but sharded with ZeRO-3/FSDP across your "
-            "%(n)s GPU the model states take %(per_gpu)s each.",
-            "Too big for one %(gpu)s (%(memory)s), but sharded with ZeRO-3/FSDP across your "
-            "%(n)s GPUs the model states take %(per_gpu)s each.",
+            "Too big for one %(gpu)s (%(memory)s) with %(reserve)s kept free for activations "
+            "and the CUDA context, but sharded with ZeRO-3/FSDP across your %(n)s GPU the "
+            "model states take %(per_gpu)s each.",
+            "Too big for one %(gpu)s (%(memory)s) with %(reserve)s kept free for activations "
+            "and the CUDA context, but sharded with ZeRO-3/FSDP across your %(n)s GPUs the "
+            "model states take %(per_gpu)s each.",
             m.num_gpus,
         ) % {
             **values,
             "n": w.fmt.integer(m.num_gpus),
             "per_gpu": _gb(w, mixed.sharded_per_gpu_gb),
+            "reserve": w.fmt.percent(100 * ACTIVATION_RESERVE),
         }
     needed = mixed.gpus_needed or 2
+    if mixed.model_states_gb <= m.gpu_memory_gb:
+        # In the card's memory on paper, but with nothing sensible left to run in.
+        return w.ngettext(
+            "Too tight for one %(gpu)s (%(memory)s): the model states take %(size)s, and about "
+            "%(reserve)s should stay free for activations and the CUDA context. Shard them with "
+            "ZeRO-3/FSDP across at least %(n)s GPU.",
+            "Too tight for one %(gpu)s (%(memory)s): the model states take %(size)s, and about "
+            "%(reserve)s should stay free for activations and the CUDA context. Shard them with "
+            "ZeRO-3/FSDP across at least %(n)s GPUs.",
+            needed,
+        ) % {
+            **values,
+            "n": w.fmt.integer(needed),
+            "reserve": w.fmt.percent(100 * ACTIVATION_RESERVE),
+        }
     return w.ngettext(
         "Does not fit on one %(gpu)s (%(memory)s): the model states alone need %(size)s. "
         "Shard them with ZeRO-3/FSDP across at least %(n)s GPU.",
@@ -133,6 +178,18 @@ def _fit(w: Phrases, m: MemoryEstimate) -> str:
         "Shard them with ZeRO-3/FSDP across at least %(n)s GPUs.",
         needed,
     ) % {**values, "n": w.fmt.integer(needed)}
+
+
+def _sharded(w: Phrases, m: MemoryEstimate) -> str:
+    """What a full shard across the GPUs the user named gives each of them."""
+    return w.ngettext(
+        "Sharded with ZeRO-3/FSDP across your %(n)s GPU: %(per_gpu)s each.",
+        "Sharded with ZeRO-3/FSDP across your %(n)s GPUs: %(per_gpu)s each.",
+        m.num_gpus,
+    ) % {
+        "n": w.fmt.integer(m.num_gpus),
+        "per_gpu": _gb(w, m.regime(Regime.MIXED).sharded_per_gpu_gb),
+    }
 
 
 def _details(w: Phrases, m: MemoryEstimate, *, memory_given: bool) -> list[str]:

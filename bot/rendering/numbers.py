@@ -15,8 +15,9 @@ from collections.abc import Callable
 from enum import StrEnum
 from functools import lru_cache
 
+from babel.core import Locale
 from babel.lists import format_list
-from babel.numbers import format_compact_decimal, format_currency, format_decimal
+from babel.numbers import format_currency, format_decimal
 
 from bot.models import Lang
 
@@ -62,9 +63,22 @@ class NumberFormat:
         """``amount`` in ``currency`` the locale's way, with that currency's decimals (KWD: 3)."""
         return _money(round(amount, 6), currency, self.lang.value, self.arab)
 
-    def compact(self, value: float) -> str:
-        """Big counts the way people say them: "7B", "1.5B", "340M" / "7 مليار", "340 مليون"."""
-        return _compact(value, self.lang.value, self.arab)
+    def short(self, value: float) -> str:
+        """At most one decimal ("1.5", "340"), for a count already scaled to millions etc."""
+        return self._format(round(value, 1), "#,##0.#")
+
+    def plural_count(self, value: float) -> int:
+        """An integer that selects ``value``'s plural form in a gettext catalog.
+
+        gettext's Plural-Forms take integers only, but "1.5 billion" has a form
+        too: CLDR (through Babel) names its category ("other" in Arabic, which
+        says "1.5 مليار", not the dual), and a representative integer of that
+        category picks the same form from the catalog.
+        """
+        if value == int(value):
+            return int(value)
+        category = _locale(self.lang.value).plural_form(value)
+        return _CATEGORY_SAMPLE[category]
 
     def span(self, low: float, high: float) -> str:
         return f"{self.number(low)}–{self.number(high)}"
@@ -103,16 +117,36 @@ def _money(amount: float, currency: str, locale: str, arab: bool) -> str:
     return text.translate(_ARABIC_INDIC) if arab else text
 
 
-@lru_cache(maxsize=1024)
-def _compact(value: float, locale: str, arab: bool) -> str:
-    system = "arab" if arab else "latn"
-    text = format_compact_decimal(value, locale=locale, fraction_digits=1, numbering_system=system)
-    return text.translate(_ARABIC_INDIC) if arab else text
+# The smallest integer of each CLDR plural category in the languages we ship
+# (Arabic 3-10 is "few", 11-99 "many"; 100 is "other" in both languages).
+_CATEGORY_SAMPLE = {"zero": 0, "one": 1, "two": 2, "few": 3, "many": 11, "other": 100}
+
+
+@lru_cache(maxsize=8)
+def _locale(locale: str) -> Locale:
+    return Locale.parse(locale)
 
 
 def _nearest(value: float) -> int:
     """Round half up: 12.5 hours is 13, as people round, not 12 (Python's half-to-even)."""
     return math.floor(value + 0.5)
+
+
+def shown_minutes(hours: float, *, as_given: bool = False) -> int:
+    """The minutes a duration is said as, so sums of said durations add up.
+
+    A time the user gave (or that was computed from what they gave, such as
+    25 minutes x 40 epochs) is repeated to the minute: it is theirs, not an
+    estimate. An estimate is rounded as a person would say it: to the minute
+    below an hour, to five minutes below 10 hours, to the hour below 10 days,
+    to the day above. A saving is said as the difference of the two shown
+    times, so "20 hours -> about 13 hours" saves 7 hours, not 7 and a half.
+    """
+    minutes = hours * 60
+    if hours < 1 or as_given:
+        return _nearest(minutes)
+    step = 5 if hours < 10 else 60 if hours < 240 else 24 * 60
+    return _nearest(minutes / step) * step
 
 
 def duration(
@@ -125,9 +159,9 @@ def duration(
 ) -> str:
     """Say a duration the way people do, with plural forms from the catalog.
 
-    Results are rounded as estimates are (whole hours from 10 hours up);
-    ``as_given`` repeats a time the user wrote closer to how they wrote it
-    (12.5 hours is "12 hours and 30 minutes", to the quarter hour below 2 days).
+    Rounded by :func:`shown_minutes` (estimates to a sensible step, the user's
+    own time to the minute); hours up to two days, then days and hours (and
+    minutes for a time given to the minute).
     """
 
     # Literal msgids in each call so `pybabel extract` finds them.
@@ -144,20 +178,17 @@ def duration(
         return hours_(0)
     if hours * 60 < 0.5:
         return gettext("less than a minute")
-    if hours < 1:
-        return minutes(max(1, _nearest(hours * 60)))
-    if hours < 10 or (as_given and hours < 48):
-        # Nearest five minutes ("1 hour and 15 minutes", never "1.2345 hours"), or
-        # the nearest quarter hour for a longer time the user gave.
-        step = 5 if hours < 10 else 15
-        whole, rest = divmod(_nearest(hours * 60 / step) * step, 60)
-        return fmt.join([hours_(whole), minutes(rest)]) if rest else hours_(whole)
-    if hours < 48:
-        return hours_(_nearest(hours))
-    if hours < 240:
-        whole_days, rest = divmod(_nearest(hours), 24)
-        return fmt.join([days(whole_days), hours_(rest)]) if rest else days(whole_days)
-    return days(_nearest(hours / 24))
+    total = max(1, shown_minutes(hours, as_given=as_given))
+    if total < 60:
+        return minutes(total)
+    whole_hours, rest = divmod(total, 60)
+    whole_days, whole_hours = divmod(whole_hours, 24) if total >= 48 * 60 else (0, whole_hours)
+    parts = [
+        *([days(whole_days)] if whole_days else []),
+        *([hours_(whole_hours)] if whole_hours else []),
+        *([minutes(rest)] if rest else []),
+    ]
+    return fmt.join(parts)
 
 
 # A run of Latin-script text (terms, names, Western digits with their units and

@@ -16,7 +16,15 @@ from bot.models import Advice, AdviceFactor, Kind, Lang, Reason, Reply
 from bot.rendering.cost import cost_range_sentence, cost_sentence, price_detail
 from bot.rendering.i18n import translations
 from bot.rendering.memory import memory_parts
-from bot.rendering.numbers import FSI, PDI, Digits, NumberFormat, duration, isolate_latin
+from bot.rendering.numbers import (
+    FSI,
+    PDI,
+    Digits,
+    NumberFormat,
+    duration,
+    isolate_latin,
+    shown_minutes,
+)
 
 # The notes line shows the first notes while it stays about one phone line.
 NOTES_LINE_CHARS = 160
@@ -116,17 +124,25 @@ class _Words:
     # -- kinds ---------------------------------------------------------------
     def _estimate(self, a: Advice) -> _Parts:
         _ = self._
-        summary = _(
-            "%(fp32)s in FP32 → about %(mp)s with mixed precision "
-            "(ratio %(ratio)s, saves %(saved)s, %(percent)s)"
-        ) % {
+        values = {
             "fp32": self.bold(self.hours(a.fp32_hours, as_given=True)),
             "mp": self.bold(self.hours(a.mp_hours)),
             "ratio": self.fmt.number(a.ratio),
-            "saved": self.hours(a.saved_hours),
             "percent": self.fmt.percent(a.saved_percent),
         }
-        return self._with_notes(summary, a, [])
+        # The saving is the difference of the two times as shown, so the line adds up.
+        saved = shown_minutes(a.fp32_hours, as_given=True) - shown_minutes(a.mp_hours)
+        if saved <= 0:  # ratio 1 (or so close that nothing shows): no "saves 0 hours"
+            summary = _(
+                "%(fp32)s in FP32 → about %(mp)s with mixed precision (ratio %(ratio)s, no saving)"
+            )
+        else:
+            values["saved"] = self.hours(saved / 60, as_given=True)
+            summary = _(
+                "%(fp32)s in FP32 → about %(mp)s with mixed precision "
+                "(ratio %(ratio)s, saves %(saved)s, %(percent)s)"
+            )
+        return self._with_notes(summary % values, a, [])
 
     def _preset(self, a: Advice) -> _Parts:
         _ = self._
@@ -143,11 +159,18 @@ class _Words:
         }
         details = [
             # "from ... to ...": durations say "and" themselves ("8 hours and 15 minutes").
-            _("Likely from %(low)s to %(high)s with mixed precision (saves %(percent)s).")
+            (
+                _("Likely from %(low)s to %(high)s with mixed precision (saves %(percent)s).")
+                if a.saved_percent >= 0
+                else _(
+                    "Likely from %(low)s to %(high)s with mixed precision (takes %(percent)s "
+                    "longer)."
+                )
+            )
             % {
                 "low": self.hours(a.mp_hours_low),
                 "high": self.hours(a.mp_hours_high),
-                "percent": self.fmt.percent(a.saved_percent),
+                "percent": self.fmt.percent(abs(a.saved_percent)),
             }
         ]
         lead, evidence = self._evidence(a)
@@ -273,7 +296,15 @@ class _Words:
             note = _("Try: `/mpestimate memory 7B adam on A100 80GB` (also 340M, 1.5B or 7e9).")
             return _Parts(summary, [note], [])
         if reason is Reason.UNKNOWN_OPTIMIZER:
-            summary = _("I know the memory of Adam/AdamW, SGD with momentum and plain SGD.")
+            summary = (
+                _(
+                    "I do not know the memory of “%(optimizer)s” yet: I know Adam/AdamW, SGD "
+                    "with momentum and plain SGD."
+                )
+                % {"optimizer": self.echo(str(a.facts["optimizer"]))}
+                if a.facts.get("optimizer")
+                else _("I know the memory of Adam/AdamW, SGD with momentum and plain SGD.")
+            )
             note = _("Try: `/mpestimate memory 7B adam on A100 80GB` or `memory 340M sgd`.")
             return _Parts(summary, [note], [])
         summary = {
@@ -340,6 +371,17 @@ class _Words:
                     "warmup": self.fmt.integer(int(f.get("warmup_steps") or 20)),
                     "steps": self.fmt.integer(int(f.get("timed_steps") or 100)),
                 }
+            case Note.FP8_SCALING:
+                return _(
+                    "FP8 needs per-tensor scaling, e.g. NVIDIA Transformer Engine, and runs only "
+                    "on Hopper or Ada GPUs (H100, L4, L40S, RTX 4090) and newer."
+                )
+            case Note.EXPECTED_SLOWDOWN:
+                return _(
+                    "Mixed precision is expected to be slower here: memory-bound or recurrent "
+                    "layers, small batches or a TF32 baseline gain little and still pay for "
+                    "casting; measure both before switching."
+                )
             case Note.DOUBLE_CHECK:
                 return _(
                     "A ratio above %(ceiling)s is more than usual: double-check it with a short "

@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.advice.memory import (
+    ACTIVATION_RESERVE,
     MemoryNote,
     Optimizer,
     Regime,
@@ -85,7 +86,7 @@ def test_small_model_fits_with_room_for_activations():
 
 
 def test_tight_headroom_suggests_activation_savers_only():
-    e = estimate_memory(4.5e9, "adam", gpu="A100")  # 72 of 80 GB
+    e = estimate_memory(3.5e9, "adam", gpu="A100")  # 56 of 80 GB: fits, 30% left
     assert e.regime(Regime.MIXED).fits
     assert e.suggestions == [Suggestion.ACTIVATION_CHECKPOINTING, Suggestion.SMALLER_BATCH]
 
@@ -109,4 +110,4 @@ def test_mixed_never_uses_less_state_memory_than_fp32(params, optimizer):
     fp32, mixed, bf16 = (e.regime(r) for r in (Regime.FP32, Regime.MIXED, Regime.BF16))
     assert mixed.model_states_gb == fp32.model_states_gb
     assert bf16.model_states_gb == pytest.approx(fp32.model_states_gb / 2)
-    assert mixed.fits == (mixed.model_states_gb <= 80)
+    assert mixed.fits == (mixed.model_states_gb <= 80 * (1 - ACTIVATION_RESERVE))

@@ -86,7 +86,7 @@ def test_7b_adam_on_a100_english():
 
 def test_7b_adam_on_a100_arabic_plurals():
     reply = render(advise(BIG), Lang.AR)
-    assert f"16{PDI} بايتًا لكل معامل" in reply.summary  # 16: the "many" form
+    assert f"16{PDI} بايتًا لكل معلمة" in reply.summary  # 16: the "many" form
     assert "مليار" in reply.summary
     assert "بطاقتين على الأقل" in reply.notes[0]  # 2 GPUs: the dual
     arab = render(advise(BIG), Lang.AR, digits="arab")
@@ -103,7 +103,7 @@ def test_fits_and_sharded_and_sgd():
     sharded = render(advise(SHARDED), Lang.EN).notes[0]
     assert "across your 8 GPUs the model states take 14 GB each" in sharded
     assert "8 bytes per parameter either way (*56 GB*)" in render(advise(SGD), Lang.EN).summary
-    assert f"8{PDI} بايتات لكل معامل" in render(advise(SGD), Lang.AR).summary  # 3-10: "few"
+    assert f"8{PDI} بايتات لكل معلمة" in render(advise(SGD), Lang.AR).summary  # 3-10: "few"
     assert "Fits on one A100" in render(advise(SGD), Lang.EN).notes[0]
 
 
@@ -153,7 +153,11 @@ def test_a_daily_price_is_shown_per_hour_and_its_owner_assumption_said():
 
 @pytest.mark.parametrize(
     ("period_hours", "english", "arabic"),
-    [(24, "a day is", "في اليوم، أي"), (168, "a week is", "في الأسبوع، أي"), (730, "730 hours", "730")],
+    [
+        (24, "a day is", "في اليوم، أي"),
+        (168, "a week is", "في الأسبوع، أي"),
+        (730, "730 hours", "730"),
+    ],
 )
 def test_each_period_is_worded_in_both_languages(period_hours, english, arabic):
     query = priced(100, ratio=2, price=Price(amount=100, currency="SAR", period_hours=period_hours))

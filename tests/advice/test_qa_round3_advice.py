@@ -1,0 +1,91 @@
+"""QA round 3, advice side: which notes apply, what fits, which optimizers are refused."""
+
+import pytest
+
+from bot.advice import estimate
+from bot.advice.estimate import advise
+from bot.advice.memory import ACTIVATION_RESERVE, Regime, estimate_memory
+from bot.advice.notes import Note
+from bot.advice.prediction import Basis, Prediction
+from bot.models import Duration, Intent, Kind, Lang, Query, Reason, TimeUnit
+
+
+def ask(hours: float | None = 100.0, lang: Lang = Lang.EN, **fields) -> Query:
+    fp32 = None if hours is None else Duration(value=hours, unit=TimeUnit.HOURS, hours=hours)
+    return Query(intent=fields.pop("intent", Intent.ESTIMATE), lang=lang, fp32=fp32, **fields)
+
+
+# -- 15: a predicted slowdown says so first ------------------------------------
+def _predicted(monkeypatch, ratio: float, low: float, high: float) -> None:
+    prediction = Prediction(ratio=ratio, low=low, high=high, basis=Basis.MODELLED, named=True)
+    monkeypatch.setattr(estimate, "predict", lambda setup: prediction)
+
+
+def test_predicted_ratio_below_one_leads_with_the_slowdown_note(monkeypatch):
+    _predicted(monkeypatch, 0.87, 0.54, 1.33)
+    advice = advise(ask(48, model="Tacotron 2", gpu="RTX 3090"))
+    assert advice.kind is Kind.PRESET and advice.mp_hours > advice.fp32_hours
+    assert advice.notes[:2] == [Note.EXPECTED_SLOWDOWN, Note.NO_MEASUREMENT]
+
+
+def test_predicted_speedup_has_no_slowdown_note(monkeypatch):
+    _predicted(monkeypatch, 1.3, 0.9, 1.8)
+    assert Note.EXPECTED_SLOWDOWN not in advise(ask(48, model="Tacotron 2", gpu="A100")).notes
+
+
+def test_the_ratio_alone_for_a_slow_setup_also_warns(monkeypatch):
+    _predicted(monkeypatch, 0.87, 0.54, 1.33)
+    advice = advise(ask(None, intent=Intent.HELP, model="Tacotron 2", gpu="RTX 3090"))
+    assert Note.EXPECTED_SLOWDOWN in advice.notes
+
+
+# -- 16: the ResNet-50/V100 note only for ResNet-50 on V100 --------------------
+@pytest.mark.parametrize(
+    ("named", "expected"),
+    [
+        ({"model": "ResNet-50", "gpu": "V100"}, True),
+        ({"gpu": "V100"}, False),  # "V100, 50h, ratio 2"
+        ({"model": "ResNet-50", "gpu": "A100", "num_gpus": 8}, False),
+        ({"model": "ResNet-50"}, False),
+    ],
+)
+def test_resnet50_note_only_for_resnet50_on_v100(named, expected):
+    for lang in Lang:
+        advice = advise(ask(50, lang=lang, ratio=2, **named))
+        assert (Note.RESNET50_V100 in advice.notes) is expected
+        assert ("rule_of_thumb" in advice.facts) is expected
+
+
+# -- 22: FP8 gets its own scaling note -----------------------------------------
+def test_fp8_replaces_the_fp16_loss_scaling_note():
+    for kind_fields in ({"ratio": 1.5}, {}):  # an estimate, and the typical range
+        advice = advise(ask(30, precision="fp8", **kind_fields))
+        assert Note.FP8_SCALING in advice.notes and Note.LOSS_SCALING not in advice.notes
+    assert Note.LOSS_SCALING in advise(ask(30, precision="bf16", ratio=1.5)).notes
+    assert Note.FP8_SCALING not in advise(ask(30, ratio=1.5)).notes
+
+
+# -- 12: unknown optimizers are refused, never counted as Adam -----------------
+@pytest.mark.parametrize("optimizer", ["lion", "adafactor", "rmsprop"])
+def test_unknown_optimizer_is_refused_and_named(optimizer):
+    query = Query(intent=Intent.MEMORY, lang=Lang.EN, params=7e9, optimizer=optimizer, gpu="A100")
+    advice = advise(query)
+    assert advice.kind is Kind.ERROR and advice.reason is Reason.UNKNOWN_OPTIMIZER
+    assert advice.memory is None and advice.facts["optimizer"] == optimizer
+
+
+# -- 13: "fits" keeps a margin for activations and the CUDA context -----------
+def test_states_as_large_as_the_card_do_not_fit():
+    # ZeRO's own example: 1.5B parameters with mixed-precision Adam need 24 GB.
+    e = estimate_memory(1.5e9, "adam", gpu="L4", num_gpus=2)
+    mixed = e.regime(Regime.MIXED)
+    assert mixed.model_states_gb == pytest.approx(24) and e.gpu_memory_gb == 24
+    assert mixed.fits is False
+    assert mixed.sharded_per_gpu_gb == pytest.approx(12) and mixed.fits_sharded is True
+
+
+def test_fit_boundary_is_the_reserve():
+    usable = 80 * (1 - ACTIVATION_RESERVE)
+    below = estimate_memory(usable * 0.99e9 / 16, "adam", gpu="A100").regime(Regime.MIXED)
+    above = estimate_memory(usable * 1.01e9 / 16, "adam", gpu="A100").regime(Regime.MIXED)
+    assert below.fits is True and above.fits is False
