@@ -158,6 +158,9 @@ class Price(BaseModel):
     currency: str = Field(description="ISO 4217 code, e.g. USD, SAR")
     per_gpu: bool | None = None
     period_hours: float = Field(default=1.0, description="hours the amount pays for: 24 a day")
+    # "$25/hour per node", "the whole node is $25": billed once per node (per_gpu is False).
+    per_node: bool = False
+    nodes: int | None = Field(default=None, description="nodes a per-node price is billed for")
 
     @property
     def hourly(self) -> float:

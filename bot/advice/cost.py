@@ -14,9 +14,15 @@ from pydantic import BaseModel
 from bot.models import Price
 
 
+# Far above any real job (the largest price, GPU count and time the reader accepts
+# give about 1e22) and below what Babel's decimal formatting can quantize (~1e26).
+MAX_COST = 1e22
+
+
 class CostEstimate(BaseModel):
     currency: str  # ISO 4217, as the user wrote it
-    num_gpus: int  # GPUs billed (1 when the price is for the whole job)
+    num_gpus: int  # GPUs billed (1 when the price is a node's or the whole job's)
+    num_nodes: int = 1  # nodes billed: more than 1 only for a per-node price on several nodes
     price: Price  # as written: its period and whether "per GPU" was said
     fp32_hours: float  # wall-clock
     mp_hours: float
@@ -37,7 +43,8 @@ def estimate_cost(
     """Cost of both runs and the saving; give ``mp_hours`` or the ``ratio`` (not both).
 
     A per-GPU price (or one that does not say) is multiplied by the GPU count (1
-    when unsaid); a price for the whole job is not. A price per day, week or month
+    when unsaid); a per-node price by the node count the message gave (1 when
+    unsaid); a price for the whole job by nothing. A price per day, week or month
     is spread over its hours first. Raises ValueError on inputs that make no cost:
     non-positive or non-finite hours or ratio, a negative price, an unknown currency.
     """
@@ -56,13 +63,18 @@ def estimate_cost(
     currency = price.currency.strip().upper()
     if not is_currency(currency):
         raise ValueError(f"unknown currency code: {price.currency!r}")
-    billed = (num_gpus if num_gpus and num_gpus > 0 else 1) if price.per_gpu is not False else 1
-    rate = price.hourly * billed
+    per_gpu = price.per_gpu is not False and not price.per_node
+    billed = (num_gpus if num_gpus and num_gpus > 0 else 1) if per_gpu else 1
+    nodes = (price.nodes if price.nodes and price.nodes > 0 else 1) if price.per_node else 1
+    rate = price.hourly * billed * nodes
     fp32_cost, mp_cost = fp32_hours * rate, mixed_hours * rate
+    if not fp32_cost <= MAX_COST:
+        raise ValueError("no real job costs that much (an absurd node or GPU count)")
     saving = fp32_cost - mp_cost
     return CostEstimate(
         currency=currency,
         num_gpus=billed,
+        num_nodes=nodes,
         price=price,
         fp32_hours=fp32_hours,
         mp_hours=mixed_hours,

@@ -51,7 +51,9 @@ def price_detail(w: Phrases, cost: CostEstimate) -> str:
     c, price = cost.currency, cost.price
     hourly = cost.fp32_cost / cost.fp32_hours
     parts = [_per_hour(w, price.amount, price.period_hours, price.hourly, c)]
-    if cost.num_gpus > 1:
+    if price.per_node:
+        parts.append(_per_node(w, cost, hourly))
+    elif cost.num_gpus > 1:
         parts.append(
             w.ngettext(
                 "%(price)s per GPU-hour × %(n)s GPU = %(rate)s per hour.",
@@ -65,12 +67,33 @@ def price_detail(w: Phrases, cost: CostEstimate) -> str:
             }
         )
         if price.per_gpu is None:
-            parts.append(w._("If that price is for all the GPUs together, write “per node” after it."))
+            parts.append(
+                w._("If that price is for all the GPUs together, write “per node” after it.")
+            )
     elif price.period_hours == 1:
         parts.append(w._("%(rate)s per hour.") % {"rate": money(w, hourly, c)})
     no_exchange = w._("Amounts stay in %(currency)s, the currency you wrote (no exchange rates).")
     parts.append(no_exchange % {"currency": w.echo(c)})
     return " ".join(p for p in parts if p)
+
+
+def _per_node(w: Phrases, cost: CostEstimate, hourly: float) -> str:
+    """A node's price is billed once per node, whatever its GPU count."""
+    c = cost.currency
+    if cost.num_nodes > 1:
+        return w.ngettext(
+            "%(price)s per node-hour × %(n)s node = %(rate)s per hour (billed per node, not per GPU).",
+            "%(price)s per node-hour × %(n)s nodes = %(rate)s per hour (billed per node, not per GPU).",
+            cost.num_nodes,
+        ) % {
+            "price": money(w, hourly / cost.num_nodes, c),
+            "n": w.fmt.integer(cost.num_nodes),
+            "rate": money(w, hourly, c),
+        }
+    return w._(
+        "%(rate)s per hour for one whole node (billed per node, not per GPU; "
+        "on more nodes, say how many, e.g. “on 2 nodes”)."
+    ) % {"rate": money(w, hourly, c)}
 
 
 def _per_hour(w: Phrases, amount: float, period_hours: float, hourly: float, c: str) -> str:
@@ -81,7 +104,9 @@ def _per_hour(w: Phrases, amount: float, period_hours: float, hourly: float, c: 
     if period_hours == 168:
         return w._("%(price)s a week is %(hourly)s an hour.") % values
     if period_hours != 1:
-        return w._("%(price)s a month is %(hourly)s an hour (a month counted as %(hours)s hours).") % {
+        return w._(
+            "%(price)s a month is %(hourly)s an hour (a month counted as %(hours)s hours)."
+        ) % {
             **values,
             "hours": w.fmt.integer(round(period_hours)),
         }

@@ -39,6 +39,17 @@ GPU_NOUNS = frozenset(
 NODE_NOUNS = frozenset(
     ["node", "nodes", "machine", "machines", "server", "servers", "عقده", "عقد", "جهاز", "اجهزه"]
 )
+# Arabic duals: two GPUs or two nodes in one word ("على بطاقتين A10", "عقدتين").
+GPU_DUALS = frozenset(
+    ["بطاقتين", "بطاقتان", "كرتين", "كرتان", "كارتين", "كارتان", "وحدتين", "وحدتان"]
+)
+NODE_DUALS = frozenset(
+    ["عقدتين", "عقدتان", "جهازين", "جهازان", "سيرفرين", "سيرفران", "خادمين", "خادمان"]
+)
+# "8 GPUs per node", "8 GPUs x 4 nodes", "٨ بطاقات لكل عقدة": a count per node.
+PER_NODE_WORDS = frozenset(["per", "each", "x", "/", "لكل", "كل"])
+# "2 nodes, 16 GPUs in total", "بإجمالي ١٦ بطاقة": the GPU count is all of them.
+TOTAL_WORDS = frozenset(["total", "overall", "altogether", "اجمالي", "مجموع", "المجموع"])
 PARAM_SUFFIXES = {
     "b": 1e9,
     "bn": 1e9,
@@ -108,9 +119,26 @@ CURRENCY_QUALIFIERS = {
     "kuwaiti": "KWD",
 }
 CURRENCY_SYMBOLS = frozenset("$€£﷼")
+# A letter glued before a symbol names the country: "E£200" is Egyptian pounds.
+PREFIXED_SYMBOLS = {
+    ("e", "£"): "EGP",
+    ("le", "£"): "EGP",
+    ("us", "$"): "USD",
+    ("a", "$"): "AUD",
+    ("au", "$"): "AUD",
+    ("c", "$"): "CAD",
+    ("ca", "$"): "CAD",
+    ("s", "$"): "SGD",
+    ("hk", "$"): "HKD",
+    ("nz", "$"): "NZD",
+}
 RATIO_LABEL_FILLERS = frozenset(["=", ":", "is", "of", "~", "about", "around"])
-WHOLE_JOB_WORDS = frozenset(
-    ["instance", "node", "machine", "server", "cluster", "total", "job", "للجهاز", "للعقده"]
+# After the price: "$500 a day for the cluster", "$2,000 total" (billed once).
+WHOLE_JOB_WORDS = frozenset(["cluster", "total", "job", "all"])
+# "$25/hour per node", "our 8xA100 node costs $25/hour", "سعر السيرفر ٩٠ ريال":
+# one machine's price, billed once per node (Arabic forms through ``lookup``).
+NODE_PRICE_WORDS = frozenset(
+    ["instance", "node", "machine", "server", "box", "vm", "جهاز", "سيرفر", "خادم", "عقده"]
 )
 # "$2.5 per GPU-hour", "١٠ ريال لكل بطاقة": the price is said to be each GPU's.
 PRICE_GPU_WORDS = frozenset(
@@ -121,18 +149,16 @@ PRICE_PERIOD_HOURS: dict[str, float] = {
     **dict.fromkeys(
         ["h", "hr", "hrs", "hour", "hourly", "ساعه", "الساعه", "للساعه", "بالساعه"], 1.0
     ),
-    **dict.fromkeys(
-        ["day", "daily", "يوم", "اليوم", "لليوم", "باليوم", "يوميا", "يومي"], 24.0
-    ),
+    **dict.fromkeys(["day", "daily", "يوم", "اليوم", "لليوم", "باليوم", "يوميا", "يومي"], 24.0),
     **dict.fromkeys(
         ["week", "weekly", "wk", "اسبوع", "الاسبوع", "للاسبوع", "بالاسبوع", "اسبوعيا"], 168.0
     ),
-    **dict.fromkeys(
-        ["month", "monthly", "mo", "شهر", "الشهر", "للشهر", "بالشهر", "شهريا"], 730.0
-    ),
+    **dict.fromkeys(["month", "monthly", "mo", "شهر", "الشهر", "للشهر", "بالشهر", "شهريا"], 730.0),
 }
 # Adverbs that may lead the price: "شهرياً ٣٠٠٠ ريال", "daily $500".
-PRICE_PERIOD_ADVERBS = frozenset(["hourly", "daily", "weekly", "monthly", "يوميا", "اسبوعيا", "شهريا"])
+PRICE_PERIOD_ADVERBS = frozenset(
+    ["hourly", "daily", "weekly", "monthly", "يوميا", "اسبوعيا", "شهريا"]
+)
 
 FAMILY_PHRASES: tuple[tuple[str, str], ...] = (
     ("text-to-speech", "tts"),
@@ -297,22 +323,31 @@ def mark_context(tokens: list[Token], *, sizes_are_params: bool = False) -> Cont
     never 340 minutes.
     """
     ctx = Context()
-    gpus = nodes = None
+    gpus: _Count | None = None
+    nodes: _Count | None = None
     epochs: list[float] = []
     for i, tok in enumerate(tokens):
+        if tok.kind == WORD and not tok.role:
+            dual = _dual_count(tok)  # "على بطاقتين", "عقدتين": two, said in one word
+            if dual == "gpus" and gpus is None:
+                gpus = _Count(2, i)
+            elif dual == "nodes" and nodes is None:
+                nodes = _Count(2, i)
         if tok.kind != NUM or tok.role:
             continue
         if sizes_are_params and tok.suffix in PARAM_SUFFIXES:
             role = "params"
         else:
             role = _classify(tokens, i)
+        if not role and sizes_are_params and _gpu_after(tokens, i):
+            role = "gpus"  # "memory 70B adam 64 H100": no time is asked, so a count
         if not role:
             continue
         tok.role = role
         if role == "gpus" and gpus is None:
-            gpus = int(tok.value) if 1 <= tok.value < math.inf else None
+            gpus = _Count(int(tok.value), i) if 1 <= tok.value < math.inf else None
         elif role == "nodes" and nodes is None:
-            nodes = int(tok.value) if 1 <= tok.value < math.inf else None
+            nodes = _Count(int(tok.value), i) if 1 <= tok.value < math.inf else None
         elif role == "params" and ctx.params is None:
             ctx.params = _param_value(tokens, i)
         elif role == "price" and ctx.price is None:
@@ -320,13 +355,53 @@ def mark_context(tokens: list[Token], *, sizes_are_params: bool = False) -> Cont
         if role == "count" and tok.value != 1 and _word_in(_at(tokens, i + 1), EPOCH_NOUNS):
             epochs.append(tok.value)  # (a 1 is "one epoch", a unit, not a count)
     ctx.epochs = epochs[0] if len(epochs) == 1 and 1 < epochs[0] < math.inf else None
-    if gpus and nodes:
-        ctx.num_gpus = gpus * nodes
-    else:
-        ctx.num_gpus = gpus
+    ctx.num_gpus = _gpu_total(tokens, gpus, nodes)
+    if ctx.price is not None and ctx.price.per_node and nodes is not None:
+        ctx.price = ctx.price.model_copy(update={"nodes": nodes.value})
     _read_batches(tokens, ctx)
     _read_words(tokens, ctx)
     return ctx
+
+
+@dataclass(frozen=True)
+class _Count:
+    value: int
+    at: int  # token index, to tell "64 GPUs (8 nodes x 8)" from "2 nodes of 8 GPUs"
+
+
+def _dual_count(tok: Token) -> str:
+    """ "بطاقتين", "كرتين", "عقدتين": an Arabic dual counts two GPUs or nodes."""
+    if tok.script != ARABIC:
+        return ""
+    if lookup(tok.text, GPU_DUALS):
+        return "gpus"
+    return "nodes" if lookup(tok.text, NODE_DUALS) else ""
+
+
+def _gpu_after(tokens: list[Token], i: int) -> bool:
+    nxt = _at(tokens, i + 1)
+    return not tokens[i].suffix and nxt is not None and nxt.role == "gpu"
+
+
+def _gpu_total(tokens: list[Token], gpus: _Count | None, nodes: _Count | None) -> int | None:
+    """All the GPUs: the GPU count times the nodes when it is counted per node.
+
+    A GPU count said after the nodes ("2 nodes of 8 A100", "4 nodes x 8 GPUs",
+    "على عقدتين في كل واحدة ٨ بطاقات") is per node unless called the total; one
+    said before them is the total ("64 A100s (8 nodes x 8)", "16 GPUs on 2
+    nodes") unless a per-node word follows it ("8 GPUs per node, 4 nodes").
+    """
+    if gpus is None:
+        return None
+    if nodes is None:
+        return gpus.value
+    near = tokens[max(gpus.at - 2, 0) : gpus.at + 4]
+    if gpus.at > nodes.at:
+        per_node = not any(_word_in(t, TOTAL_WORDS) for t in near)
+    else:
+        after = tokens[gpus.at + 1 : gpus.at + 4]
+        per_node = any(t.text in PER_NODE_WORDS or _word_in(t, PER_NODE_WORDS) for t in after)
+    return gpus.value * nodes.value if per_node else gpus.value
 
 
 def _date_or_clock(tokens: list[Token], i: int) -> bool:
@@ -510,9 +585,12 @@ def _count_after(tokens: list[Token], j: int) -> str:
 
 
 def _is_gpu_count(tokens: list[Token], i: int) -> bool:
-    """ "8 V100s", "on 8 A100": a count; "100 V100" in a command is a time and a GPU."""
+    """ "8 V100s", "on 8 A100", "2 nodes of 8 A100": a count; "100 V100" in a command
+    is a time and a GPU."""
     name = tokens[i + 1].text
     prev = _at(tokens, i - 1)
+    if prev is not None and prev.text == "of":  # "2 nodes of 8 A100"
+        return _word_in(_at(tokens, i - 2), NODE_NOUNS) is not None
     return name.endswith("s") or (prev is not None and prev.text in COUNT_PREPOSITIONS)
 
 
@@ -583,7 +661,8 @@ def _currency(tokens: list[Token], i: int) -> str | None:
         if j == i - 2 and tokens[i - 1].text not in CURRENCY_QUALIFIERS:
             continue
         code = (
-            CURRENCIES.get(tok.text)
+            _prefixed_symbol(tokens, j)
+            or CURRENCIES.get(tok.text)
             or _word_in(tok, CURRENCIES)
             and CURRENCIES[_word_in(tok, CURRENCIES)]
         )
@@ -593,6 +672,14 @@ def _currency(tokens: list[Token], i: int) -> str | None:
                 return CURRENCY_QUALIFIERS[qualifier.text]
             return code
     return None
+
+
+def _prefixed_symbol(tokens: list[Token], j: int) -> str | None:
+    """ "E£200", "US$3": the currency of a symbol with its country glued before it."""
+    sym, before = tokens[j], _at(tokens, j - 1)
+    if sym.kind != SYM or not sym.glued or before is None or before.kind != WORD:
+        return None
+    return PREFIXED_SYMBOLS.get((before.text, sym.text))
 
 
 def _price_clause(tokens: list[Token], i: int) -> list[str]:
@@ -613,13 +700,59 @@ def _price(tokens: list[Token], i: int) -> Price | None:
     if code is None:
         return None
     clause = _price_clause(tokens, i)
-    per_gpu = (
-        False
-        if any(w in WHOLE_JOB_WORDS for w in clause)
-        else True if any(w in PRICE_GPU_WORDS for w in clause) else None
-    )
+    whose = _whose_after(clause) or _whose_before(tokens, i)
+    per_node = whose == "node"
+    per_gpu = False if whose in ("node", "job") else True if whose == "gpu" else None
     period = next((PRICE_PERIOD_HOURS[w] for w in clause if w in PRICE_PERIOD_HOURS), 1.0)
-    return Price(amount=tokens[i].value, currency=code, per_gpu=per_gpu, period_hours=period)
+    return Price(
+        amount=tokens[i].value,
+        currency=code,
+        per_gpu=per_gpu,
+        period_hours=period,
+        per_node=per_node,
+    )
+
+
+def _whose_after(clause: list[str]) -> str:
+    """ "$25/hour per node", "$500 a day for the cluster", "$2.5 per GPU-hour":
+    whose price it is, said after it; what is said after wins over what came before."""
+    if any(_price_word(w, NODE_PRICE_WORDS) for w in clause):
+        return "node"
+    if any(w in WHOLE_JOB_WORDS for w in clause):
+        return "job"
+    return "gpu" if any(w in PRICE_GPU_WORDS for w in clause) else ""
+
+
+def _price_word(word: str, table: frozenset[str]) -> bool:
+    return word in table or lookup(word, table) is not None
+
+
+def _whose_before(tokens: list[Token], i: int) -> str:
+    """ "our 8xA100 node costs $25", "the whole node is $25", "سعر السيرفر ٩٠ ريال":
+    whose price it is, said up to four words before it ("node", "gpu" or "").
+
+    A noun counted by its own number ("2 nodes $25", "8 GPUs at $2") is not the
+    price's owner, and the look stops at a number or a clause boundary.
+    """
+    for j in range(i - 1, max(i - 5, -1), -1):
+        tok = tokens[j]
+        if tok.kind == NUM or tok.is_boundary:
+            break
+        if tok.kind != WORD:
+            continue
+        owner = (
+            "node"
+            if _price_word(tok.text, NODE_PRICE_WORDS)
+            else "gpu"
+            if _word_in(tok, PRICE_GPU_WORDS)
+            else ""
+        )
+        count = _at(tokens, j - 1)
+        if owner and count is not None and count.kind == NUM and not count.suffix:
+            break  # "on 2 nodes $25", "8 GPUs at $2" (but "an 8-GPU node costs $25")
+        if owner:
+            return owner
+    return ""
 
 
 def _param_value(tokens: list[Token], i: int) -> float:

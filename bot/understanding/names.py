@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.models import GPU_NAMES, MODEL_NAMES
-from bot.understanding.tokens import NUM, WORD, Token
+from bot.understanding.lexicon import lookup
+from bot.understanding.tokens import ARABIC, NUM, WORD, Token
 
 GPU_ALIASES: dict[str, str] = {
     "p100": "P100",
@@ -105,6 +106,28 @@ NUMBERED_STEMS = frozenset(
     ]
 )
 GPU_PREFIX_WORDS = frozenset({"rtx", "geforce", "gtx", "nvidia", "tesla"})
+# Words that make a bare "3090"/"4090" the card: "on a 3090", "على كرت 3090",
+# "بطاقتين 4090" (Arabic forms through ``lookup``, so "بكرت" counts too).
+CARD_LEADERS = frozenset(
+    [
+        "a",
+        "an",
+        "my",
+        "on",
+        "the",
+        "one",
+        "single",
+        "gpu",
+        "card",
+        "علي",
+        "كرت",
+        "بطاقه",
+        "كرتين",
+        "بطاقتين",
+        "كارت",
+        "كارتين",
+    ]
+)
 NEGATIONS = frozenset(
     [
         "not",
@@ -166,10 +189,8 @@ def find_names(tokens: list[Token]) -> Names:
                 model = _match(MODEL_ALIASES, tok.text)
             if gpu is None and model is None and i + 1 < n:
                 gpu, model, span = _two_token_name(tokens, i)
-        elif tok.kind == NUM and not tok.extra.get("spelled") and tok.value in (2080, 3090, 4090):
-            prev = tokens[i - 1].text if i else ""
-            if tok.suffix == "ti" or prev in GPU_PREFIX_WORDS or prev in ("a", "an", "my", "on"):
-                gpu = GPU_ALIASES[str(int(tok.value)) + ("ti" if tok.value == 2080 else "")]
+        elif _bare_card_number(tokens, i):
+            gpu = GPU_ALIASES[str(int(tok.value)) + ("ti" if tok.value == 2080 else "")]
         if gpu is None and model is None:
             continue
         for t in tokens[i : i + span]:
@@ -180,11 +201,47 @@ def find_names(tokens: list[Token]) -> Names:
             gpu_positions.append(i)
             if found.gpu is None:
                 found.gpu = gpu
-                found.gpu_memory_gb = _memory_size(tokens, i, span)
+                found.gpu_memory_gb = _memory_size(tokens, i, span) or _memory_before(tokens, i)
         else:
             found.model = found.model or model
     found.gpu_positions = tuple(gpu_positions)
     return found
+
+
+def _bare_card_number(tokens: list[Token], i: int) -> bool:
+    """ "2080 Ti", "on a 3090": a model number written without "RTX"."""
+    tok = tokens[i]
+    if tok.kind != NUM or tok.extra.get("spelled") or tok.value not in (2080, 3090, 4090):
+        return False
+    return tok.suffix == "ti" or _card_before(tokens, i)
+
+
+def _card_before(tokens: list[Token], i: int) -> bool:
+    """ "on a 3090", "على كرت 3090", "كرتين 4090", "a 24GB 4090": a bare model
+    number is the card when a card word, an article or a memory size leads it."""
+    if i == 0:
+        return False
+    prev = tokens[i - 1]
+    if prev.text in GPU_PREFIX_WORDS or prev.text in CARD_LEADERS:
+        return True
+    if prev.kind == WORD and prev.script == ARABIC and lookup(prev.text, CARD_LEADERS):
+        return True
+    return _memory_before(tokens, i) is not None
+
+
+def _memory_before(tokens: list[Token], i: int) -> float | None:
+    """ "a 24GB 4090", "80 GB A100": a size GPUs are sold with, just before the name."""
+    j = i - 1
+    if j >= 1 and tokens[j].text == "gb" and tokens[j - 1].kind == NUM:
+        j -= 1
+    elif j < 0 or tokens[j].suffix not in ("gb", "g"):
+        return None
+    size = tokens[j]
+    if size.kind != NUM or size.value not in _SIZES or size.role not in ("", "gpu"):
+        return None
+    for t in tokens[j:i]:
+        t.role = "gpu"
+    return size.value
 
 
 def _two_token_name(tokens: list[Token], i: int) -> tuple[str | None, str | None, int]:

@@ -37,7 +37,14 @@ _AR_CURRENCY_WORDS = {
     "دا": "درهم اماراتي",
     "جم": "جنيه مصري",
 }
+# The same abbreviations without the dot ("٢ دك", "١٠ رس") only right after a
+# number, and only those that are no everyday word there ("دب" is a bear, "دا" is
+# "this" in Egyptian, "جم" a gram).
+_AR_CURRENCY_BARE = re.compile(r"(?<=[0-9]) ?(دك|رس|رق|رع)(?![a-z\u0621-\u064a])")
 _FRACTIONS = str.maketrans({"½": ".5", "¼": ".25", "¾": ".75"})
+# NFKC spells the rial sign out as the word "ریال", which would make a price
+# written with a sign ("15﷼/h") look like Arabic words; the sign is kept as a sign.
+_RIAL_SIGN = "\ufdfc"
 
 
 def _build_table() -> dict[int, str | None]:
@@ -136,7 +143,8 @@ def _has_surrogate(text: str) -> bool:
 def normalise(text: str) -> str:
     """Return the canonical form of one message (lower-case, one space, no markup)."""
     text = _drop_surrogates(text).translate(_FRACTIONS)
-    text = unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
+    text = _RIAL_SIGN.join(unicodedata.normalize("NFKC", part) for part in text.split(_RIAL_SIGN))
+    text = text.translate(_INVISIBLE)
     text = _SLACK_MARKUP.sub(_markup, text)
     text = _ENTITY.sub(lambda m: _ENTITIES[m.group(1)], text)
     text = _HEART.sub(" ", text)
@@ -145,5 +153,6 @@ def normalise(text: str) -> str:
     text = _EMOJI_CODE.sub(" ", text)
     text = text.translate(_TABLE)
     text = _AR_CURRENCY.sub(_currency_words, text)
+    text = _AR_CURRENCY_BARE.sub(lambda m: f" {_AR_CURRENCY_WORDS[m.group(1)]} ", text)
     lines = (" ".join(line.split()) for line in text.split("\n"))
     return "\n".join(line for line in lines if line)

@@ -32,6 +32,7 @@ from bot.records.models import (
     Throughput,
 )
 from bot.records.ratio import RecordReason, validate
+from bot.understanding.lexicon import model_word_family
 
 
 @dataclass(frozen=True)
@@ -239,6 +240,7 @@ _FAMILY_RE = tuple(
     (re.compile(rf"(?<![\w])(?:{words})(?![\w])", re.IGNORECASE), family)
     for family, words in _FAMILY_WORDS.items()
 )
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
 _FREE_MODEL = re.compile(r"(?:model|نموذج)\s*[:=]\s*(?P<name>[^\s,;]+)", re.IGNORECASE)
 
 
@@ -268,6 +270,12 @@ def _take_names(text: str, values: dict[str, object]) -> str:
     model = values.get("model")
     if "family" not in values and isinstance(model, str) and (family := family_of_model(model)):
         values["family"] = str(family)
+    if "family" not in values and "model" not in values:
+        # "record RTX 4090 yolov8 ...", "record L4 whisper ...": a well-known model the
+        # data has no rows for still says its task, as it does for an estimate.
+        found = (model_word_family(w.lower()) for w in _WORD.findall(text))
+        if family := next((f for f in found if f), None):
+            values["family"] = family
     return text
 
 
@@ -353,8 +361,15 @@ _MIXED_LABEL = (
     r"|(?:ال)?دقة (?:ال)?مختلطة|(?:ال)?مختلطة|مختلطة|مختلط|(?:ال)?دقة (?:ال)?نصفية"
 )
 _LABEL = rf"(?<![\w])(?:(?P<fp32>{_FP32_LABEL})|(?P<mixed>{_MIXED_LABEL}))(?![\w])"
+# "fp32 step 1.2s", "bf16 step time: 0.55s", "amp throughput 1200 img/s": what is measured
+# may be named between the label and its value.
+_MEASURE_WORD = (
+    r"(?:(?:step|iteration|iter|batch)(?:\s*time)?|throughput|speed|time"
+    r"|(?:زمن|وقت) (?:ال)?خطوة|(?:ال)?خطوة|(?:ال)?إنتاجية|(?:ال)?سرعة)"
+)
 _LABEL_FIRST = re.compile(
-    rf"{_LABEL}\s*(?:[:=]|->|→|takes|is|يستغرق|تستغرق)?\s*{_VALUE}", re.IGNORECASE
+    rf"{_LABEL}\s*(?:{_MEASURE_WORD}(?![\w]))?\s*(?:[:=]|->|→|takes|is|يستغرق|تستغرق)?\s*{_VALUE}",
+    re.IGNORECASE,
 )
 _VALUE_FIRST = re.compile(
     rf"(?<![\w.]){_VALUE}\s*(?:in|with|using|on|under|ب|في|مع|بدقة|باستخدام)?\s*{_LABEL}",
