@@ -17,6 +17,7 @@ from bot.understanding.lexicon import (
     FOLD_WORDS,
     FRACTIONS,
     HALVING_WORDS,
+    HOW_WORDS,
     MULTIPLE_PLURALS,
     MULTIPLE_WORDS,
     PCT_FASTER,
@@ -141,10 +142,20 @@ def _slow_cue(tok: Token, prev: Token | None) -> bool:
     return _has(tok, SLOW_CUES)
 
 
+def _until_question(after: list[Token]) -> list[Token]:
+    """The words after a ratio up to a question word: in "بسرعة ٢٫٢ مرة كم المدة؟" and
+    "at 2x, how much time?" the time noun is what is asked, not what grows."""
+    for k, tok in enumerate(after):
+        if _has(tok, HOW_WORDS):
+            return after[:k]
+    return after
+
+
 def _speed_direction(tokens: list[Token], i: int, end: int, default: bool) -> float | None:
     """+1 for a speed-up cue near ``i``, -1 for a slowdown or longer time, None for none."""
     before, _ = _clause(tokens, i, 4, 0)
     _, after = _clause(tokens, end - 1, 0, 4)
+    after = _until_question(after)
     # Each token with the one written just before it ("as" before "long").
     after_pairs = zip(after, [tokens[end - 1], *after])
     before_pairs = zip(before, [*before[1:], None])
@@ -296,6 +307,7 @@ def _fraction_of(tok: Token | None) -> float | None:
 def _of_speed(tokens: list[Token], value: float, end: int) -> tuple[float, int]:
     """ "2x" is a speed-up, but "2x slower" / "2x longer" / "2x as long" multiply the time."""
     _, after = _clause(tokens, end - 1, 0, 2)
+    after = _until_question(after)
     if value and any(_slow_cue(t, p) for t, p in zip(after, [tokens[end - 1], *after])):
         return 1 / value, end
     return value, end
