@@ -85,7 +85,7 @@ class Factor(StrEnum):
     """Why the prediction is what it is; rendering words each code."""
 
     MEASURED_MATCH = "measured_match"  # params: n (rows), models, gpus
-    TEAM_RECORDS = "team_records"  # params: n, ratio
+    TEAM_RECORDS = "team_records"  # params: n, ratio, models, gpus
     GPU_GENERATION = "gpu_generation"  # params: gpu, architecture, peak_ratio
     NO_TENSOR_CORES = "no_tensor_cores"  # params: gpu
     TF32_BASELINE = "tf32_baseline"  # params: gpu, assumed (0/1), fp32_ratio
@@ -896,7 +896,15 @@ def _team(setup: Setup, records: Sequence[TeamRecord], reference: Prediction) ->
             # Notes about published rows (their match, their batches) stay on the reference.
             "factors": [
                 FactorNote(
-                    code=Factor.TEAM_RECORDS, params={"n": len(matching), "ratio": _round(point)}
+                    code=Factor.TEAM_RECORDS,
+                    params={
+                        "n": len(matching),
+                        "ratio": _round(point),
+                        # What was measured, so a V100-only question answered from
+                        # ResNet-50 runs says so.
+                        "models": ", ".join(sorted({r.model for r in matching if r.model})),
+                        "gpus": ", ".join(sorted({r.gpu for r in matching if r.gpu})),
+                    },
                 ),
                 *[f for f in reference.factors if f.code in _SETUP_FACTORS],
             ],

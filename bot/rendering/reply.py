@@ -449,19 +449,20 @@ class _Words:
         def count(key: str) -> int:
             return int(number(key))
 
+        def runs_of() -> str:
+            """ "BERT on A100": which models and GPUs the runs were."""
+            models, gpus = name("models"), name("gpus")
+            if models and gpus:
+                return _("%(model)s on %(gpu)s") % {"model": models, "gpu": gpus}
+            return models or gpus
+
         match factor.code:
             case "measured_match":
                 n = count("n")
-                models, gpus = name("models"), name("gpus")
-                what = (
-                    _("%(model)s on %(gpu)s") % {"model": models, "gpu": gpus}
-                    if models and gpus
-                    else models or gpus
-                )
                 text = self.ngettext(
                     "matches %(n)s published measurement", "matches %(n)s published measurements", n
                 ) % {"n": self.fmt.integer(n)}
-                return f"{text} ({what})" if what else text
+                return f"{text} ({runs_of()})" if runs_of() else text
             case "memory_bound":
                 return _(
                     "recurrent and embedding-heavy models are memory-bound, so Tensor Cores help "
@@ -482,6 +483,10 @@ class _Words:
                     "your team measured %(ratio)s× in %(n)s runs",
                     n,
                 ) % {"ratio": self.fmt.number(number("ratio")), "n": self.fmt.integer(n)}
+                if name("models"):  # "in 2 runs of ResNet-50 on V100"
+                    text += " " + _("of %(setup)s") % {"setup": runs_of()}
+                elif name("gpus"):
+                    text += " " + _("on %(gpu)s") % {"gpu": name("gpus")}
                 if number("reference_ratio"):
                     text += " " + _("(%(basis)s: %(ratio)s×)") % {
                         "basis": self._basis(str(p.get("reference_basis", ""))),

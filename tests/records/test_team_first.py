@@ -3,6 +3,7 @@
 from bot import conversation
 from bot.advice import advise
 from bot.models import Channel, Duration, Intent, Kind, Lang, Query, TimeUnit
+from bot.rendering import render
 
 
 def bert_on_a100(**values) -> Query:
@@ -32,3 +33,28 @@ def test_answer_passes_only_matching_records(make_record, monkeypatch):
     a100 = [make_record(gpu="A100", model="BERT", ratio=1.8), *v100]
     turn = conversation.answer("…", Channel.DM, team_records=a100)
     assert turn.advice.basis == "team" and turn.advice.ratio == 1.8
+
+
+def test_records_of_another_model_on_the_named_gpu_say_which_model(make_record):
+    """A V100-only question answered from ResNet-50 runs must not pass them off as its own."""
+    records = [make_record(gpu="V100", model="ResNet-50", ratio=r) for r in (3.2, 3.3)]
+    query = Query(
+        intent=Intent.ESTIMATE,
+        lang=Lang.EN,
+        fp32=Duration(value=20, unit=TimeUnit.HOURS, hours=20),
+        gpu="V100",
+    )
+    advice = advise(query, records)
+    assert advice.basis == "team"
+    english = render(advice, Lang.EN).notes[0]
+    assert "your team measured 3.25× in 2 runs of ResNet-50 on V100" in english
+    arabic = render(advice, Lang.AR).notes[0]
+    assert "في تجربتين لـ \u2068ResNet-50\u2069 على \u2068V100\u2069" in arabic
+
+
+def test_records_without_a_model_name_their_gpu(make_record):
+    records = [make_record(gpu="A100", model=None, family="language_model", ratio=2.0)]
+    query = bert_on_a100().model_copy(update={"model": None, "family": "language_model"})
+    advice = advise(query, records)
+    assert advice.basis == "team"
+    assert "your team measured 2× in 1 run on A100 (" in render(advice, Lang.EN).notes[0]
