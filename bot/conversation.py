@@ -185,6 +185,7 @@ def _cost_json(a: Advice) -> dict | None:
     return {
         "currency": first.currency,
         "num_gpus": first.num_gpus,
+        "num_nodes": first.num_nodes,
         "price_per_hour": first.price.hourly,
         "price_period_hours": first.price.period_hours,
         "fp32_cost": first.fp32_cost,

@@ -229,6 +229,7 @@ def test_json_memory_and_cost_objects():
     assert costed["cost"] == {
         "currency": "USD",
         "num_gpus": 8,
+        "num_nodes": 1,
         "price_per_hour": 2.5,
         "price_period_hours": 1.0,
         "fp32_cost": 2000.0,
