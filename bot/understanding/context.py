@@ -10,6 +10,7 @@ the mixed-precision type, the baseline and the optimizer named in words.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 from bot.models import Price
@@ -63,7 +64,7 @@ AR_PARAM_WORDS = {"مليار": 1e9, "مليون": 1e6}
 MEMORY_SUFFIXES = frozenset(["gb", "tb", "mb", "kb", "gib", "tib", "mib", "g"])
 ORDINAL_SUFFIXES = frozenset(["st", "nd", "rd", "th", "am", "pm"])
 PARAM_NOUNS = frozenset(
-    ["param", "params", "parameter", "parameters", "weights", "معامل", "معاملات"]
+    ["param", "params", "parameter", "parameters", "weights", "معامل", "معاملات", "معلمه", "معلمات"]
 )
 COUNT_PREPOSITIONS = frozenset(
     ["on", "with", "using", "across", "over", "x", "علي", "عبر", "باستخدام", "ب"]
@@ -354,6 +355,8 @@ def mark_context(tokens: list[Token], *, sizes_are_params: bool = False) -> Cont
             ctx.price = _price(tokens, i)
         if role == "count" and tok.value != 1 and _word_in(_at(tokens, i + 1), EPOCH_NOUNS):
             epochs.append(tok.value)  # (a 1 is "one epoch", a unit, not a count)
+    if sizes_are_params and ctx.params is None:
+        ctx.params = _size_in_name(tokens)
     ctx.epochs = epochs[0] if len(epochs) == 1 and 1 < epochs[0] < math.inf else None
     ctx.num_gpus = _gpu_total(tokens, gpus, nodes)
     if ctx.price is not None and ctx.price.per_node and nodes is not None:
@@ -361,6 +364,22 @@ def mark_context(tokens: list[Token], *, sizes_are_params: bool = False) -> Cont
     _read_batches(tokens, ctx)
     _read_words(tokens, ctx)
     return ctx
+
+
+# The size that ends a model's name: "llama-2-13b", "qwen2.5-7b" (letters or a
+# hyphen before it, so "2-13b" is read as 13B and a bare "13b" is not a name).
+_NAME_SIZE = re.compile(r"[a-z-](\d{1,4}(?:\.\d{1,3})?)([bm])$")
+
+
+def _size_in_name(tokens: list[Token]) -> float | None:
+    """ "memory for Llama 7B", "will llama-2-13b fit": the parameter count a
+    model's name carries, when no count was written on its own."""
+    for tok in tokens:
+        if tok.kind == NUM and tok.role == "name" and tok.suffix in ("b", "m"):
+            return tok.value * PARAM_SUFFIXES[tok.suffix]
+        if tok.kind == WORD and (found := _NAME_SIZE.search(tok.text)):
+            return float(found.group(1)) * PARAM_SUFFIXES[found.group(2)]
+    return None
 
 
 @dataclass(frozen=True)
