@@ -530,8 +530,13 @@ def _classify(tokens: list[Token], i: int) -> str:
         return "id"
     if _word_in(nxt, CLOCK_WORDS) or _word_in(prev, MONTHS) or _word_in(nxt, MONTHS):
         return "date"
-    if prev is not None and prev.text in ("at",) and not _is_time_unit(nxt):
-        return "clock"  # "at 10", but "clocks in at 14 hr" is a duration
+    if (
+        prev is not None
+        and prev.text in ("at",)
+        and not _is_time_unit(nxt)
+        and not (nxt is not None and nxt.text in ("times", "x"))
+    ):
+        return "clock"  # "at 10", but "clocks in at 14 hr" is a duration, "at 2 times" a ratio
     if (
         prev is not None
         and prev.kind == WORD

@@ -273,6 +273,8 @@ def _two_token_name(tokens: list[Token], i: int) -> tuple[str | None, str | None
     return None, None, 1
 
 
+# "80 GB", "80 جيجا", "٨٠ جيجابايت", Gulf "قيقا": gigabytes written as a word.
+GIGABYTE_WORDS = frozenset(["gb", "جيجا", "جيجابايت", "غيغا", "غيغابايت", "قيقا", "جيجه"])
 _SIZES = (16.0, 24.0, 32.0, 40.0, 48.0, 80.0, 94.0, 96.0, 141.0, 180.0, 192.0)
 
 
@@ -295,7 +297,7 @@ def _memory_size(tokens: list[Token], i: int, span: int) -> float | None:
     if size.suffix in ("gb", "g"):
         size.role = "gpu"
         return size.value
-    if size.suffix == "" and j + 1 < len(tokens) and tokens[j + 1].text == "gb":
+    if size.suffix == "" and j + 1 < len(tokens) and tokens[j + 1].text in GIGABYTE_WORDS:
         size.role = tokens[j + 1].role = "gpu"
         return size.value
     return None

@@ -77,6 +77,8 @@ def test_name_numbers_are_never_values() -> None:
         ("A100 80 GB BERT 10h", 80.0),
         ("H100 (80GB) 12 hours", 80.0),
         ("ذاكرة 7B adam على A100 40GB", 40.0),
+        ("memory 7B adam on H100 80 جيجا", 80.0),
+        ("ذاكرة ٧ مليار مع adam على A100 ٤٠ جيجابايت", 40.0),
         ("memory 7B adam on A100", None),
         ("A100 7GB 10h", None),  # no A100 is sold with 7 GB: not read as its size
     ],
