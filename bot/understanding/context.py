@@ -707,12 +707,13 @@ def _prefixed_symbol(tokens: list[Token], j: int) -> str | None:
 
 
 def _price_clause(tokens: list[Token], i: int) -> list[str]:
-    """The words that qualify the price at ``i``: up to five after it, none past
-    the next number ("$30 a day on 8 GPUs" stops at the 8), and a period adverb
-    just before it ("شهرياً ٣٠٠٠ ريال"). "GPU-hour" counts as "GPU" and "hour"."""
+    """The words that qualify the price at ``i``: up to six after it, none past
+    the next number or the end of its clause ("$30 a day on 8 GPUs" stops at the
+    8, "$2.5/h, total 100h" at the comma), and a period adverb just before it
+    ("شهرياً ٣٠٠٠ ريال"). "GPU-hour" counts as "GPU" and "hour"."""
     words: list[str] = []
-    for tok in tokens[i + 1 : i + 6]:
-        if tok.kind == NUM:
+    for tok in tokens[i + 1 : i + 7]:
+        if tok.kind == NUM or tok.is_boundary:
             break
         words += tok.text.split("-") if tok.kind == WORD else [tok.text]
     words += [t.text for t in tokens[max(i - 2, 0) : i] if t.text in PRICE_PERIOD_ADVERBS]

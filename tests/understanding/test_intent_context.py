@@ -226,3 +226,10 @@ def test_a_currency_word_belongs_to_the_number_before_it() -> None:
 def test_arabic_currency_abbreviation_reaches_the_reply() -> None:
     got = to_json(answer("التدريب ١٠٠ ساعة والمعامل ٢ بسعر ١٠ ر.س للساعة", Channel.DM))
     assert got["cost"]["currency"] == "SAR" and got["cost"]["fp32_cost"] == 1000
+
+
+def test_whose_price_is_read_to_the_end_of_its_clause_only() -> None:
+    whole = understand("100h fp32 ratio 2 on 8 GPUs, $500 a day for the whole cluster", Channel.DM)
+    assert whole.price.per_gpu is False and whole.price.period_hours == 24
+    per_gpu = understand("at $2.5/h, total 100 hours on 8 GPUs, ratio 2", Channel.DM)
+    assert per_gpu.price.per_gpu is None and per_gpu.fp32.hours == 100
