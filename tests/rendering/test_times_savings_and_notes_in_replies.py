@@ -1,4 +1,4 @@
-"""QA round 3, replies end to end in both languages: times echoed to the minute,
+"""Replies end to end in both languages: times echoed to the minute,
 savings that add up, no "saves 0 hours", memory that fits with a margin, unknown
 optimizers refused, Arabic counts and words, the slowdown, ResNet-50 and FP8 notes."""
 

@@ -1,4 +1,4 @@
-"""QA round 3, advice side: which notes apply, what fits, which optimizers are refused."""
+"""Advice: which notes apply, what fits, which optimizers are refused."""
 
 import pytest
 
