@@ -1,4 +1,4 @@
-"""a bare 3090/4090 after a card word is the GPU; record commands
+"""A bare 3090/4090 after a card word is the GPU; record commands
 read "fp32 step 1.2s" and give a model word the family estimates give it."""
 
 import pytest

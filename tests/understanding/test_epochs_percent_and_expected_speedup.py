@@ -1,4 +1,4 @@
-"""epochs shared out by "each", "speeds it up p%", "a couple of", and
+"""Epochs shared out by "each", "speeds it up p%", "a couple of", and
 "التسريع المتوقع" asking for the ratio rather than a time.
 """
 

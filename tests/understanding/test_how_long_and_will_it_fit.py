@@ -1,4 +1,4 @@
-"""Speed-up, not slowdown: "at 2x, how long?" is a speed-up, and "will a 7B model fit?" asks about memory.
+"""Speed questions: "at 2x, how long?" is a speed-up, and "will a 7B model fit?" asks about memory.
 
 "how long" after a ratio is the question, not "2x as long": only "as long",
 "longer" and "slower" turn a multiple into a slowdown. A parameter count

@@ -1,4 +1,4 @@
-"""whose a price is (a GPU's, a node's, the job's), GPU counts, and currencies.
+"""Whose a price is (a GPU's, a node's, the job's), GPU counts, and currencies.
 
 A node's price is billed once per node, never once per GPU in it; an explicit
 GPU total wins over its breakdown; Arabic duals count two; a currency sign
