@@ -13,7 +13,6 @@ from pydantic import BaseModel
 
 from bot.models import Price
 
-
 # Far above any real job (the largest price, GPU count and time the reader accepts
 # give about 1e22) and below what Babel's decimal formatting can quantize (~1e26).
 MAX_COST = 1e22

@@ -49,5 +49,7 @@ def test_known_recurrent_model_off_its_published_gpus_keeps_the_shift():
     never measured on (H100) the shift is put back and said."""
     tacotron = predict(Setup(gpu="H100", model="Tacotron2"))
     tts = predict(Setup(gpu="H100", family="tts"))
-    assert tacotron.basis == "modelled" and Factor.MEMORY_BOUND in [f.code for f in tacotron.factors]
+    assert tacotron.basis == "modelled" and Factor.MEMORY_BOUND in [
+        f.code for f in tacotron.factors
+    ]
     assert tacotron.ratio < tts.ratio

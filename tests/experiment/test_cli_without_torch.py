@@ -11,8 +11,11 @@ from bot.experiment.cli import INSTALL_HINT
 
 def test_without_torch_it_says_how_to_install_and_fails(capsys, monkeypatch):
     real_find_spec = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *args: None if name == "torch" else real_find_spec(name, *args))
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *args: None if name == "torch" else real_find_spec(name, *args),
+    )
     assert main(["experiment", "--model", "mlp"]) == 3
     err = capsys.readouterr().err
     assert INSTALL_HINT in err and 'pip install "mpestimate[experiment]"' in err
@@ -30,8 +33,11 @@ def test_the_bot_never_imports_torch():
     import subprocess
     import sys
 
-    code = ("import sys, bot.cli.main, bot.conversation; bot.cli.main.build_parser(); "
-            "print('torch' in sys.modules)")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            check=True)
+    code = (
+        "import sys, bot.cli.main, bot.conversation; bot.cli.main.build_parser(); "
+        "print('torch' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     assert result.stdout.strip() == "False"

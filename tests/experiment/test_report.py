@@ -26,9 +26,16 @@ from bot.experiment.report import (
 
 def _run(precision: str, seconds: list[float], batch: int = 32, **extra: object) -> Run:
     stats = time_stats(seconds)
-    return Run(precision=precision, batch=batch, steps=StepCounts(warmup=1, timed=2, repeats=2),
-               time=stats, samples_per_s=batch / stats.median_s, peak_memory_bytes=None,
-               losses=[1.0, 0.9], **extra)
+    return Run(
+        precision=precision,
+        batch=batch,
+        steps=StepCounts(warmup=1, timed=2, repeats=2),
+        time=stats,
+        samples_per_s=batch / stats.median_s,
+        peak_memory_bytes=None,
+        losses=[1.0, 0.9],
+        **extra,
+    )
 
 
 def test_time_stats_median_and_spread():
@@ -71,33 +78,58 @@ def test_loss_agreement_is_relative_and_uses_the_common_steps():
 
 def test_warnings_for_slowdown_loss_gap_and_scaler_skips():
     mixed = _run("fp16", [0.3], scaler_skipped_steps=4, scaler_final_scale=4096.0)
-    loss = LossAgreement(steps=5, median_rel_diff=0.2, max_rel_diff=0.3,
-                         final_loss_baseline=1.0, final_loss_mixed=1.2)
+    loss = LossAgreement(
+        steps=5,
+        median_rel_diff=0.2,
+        max_rel_diff=0.3,
+        final_loss_baseline=1.0,
+        final_loss_mixed=1.2,
+    )
     codes = {n.code for n in ratio_warnings(RatioStats(ratio=0.8, low=0.7, high=0.9), loss, mixed)}
-    assert codes == {WarningCode.RATIO_BELOW_ONE, WarningCode.LOSS_DISAGREES,
-                     WarningCode.SCALER_SKIPS}
+    assert codes == {
+        WarningCode.RATIO_BELOW_ONE,
+        WarningCode.LOSS_DISAGREES,
+        WarningCode.SCALER_SKIPS,
+    }
 
 
 def test_no_warnings_for_a_clean_speedup():
-    loss = LossAgreement(steps=5, median_rel_diff=0.001, max_rel_diff=0.01,
-                         final_loss_baseline=1.0, final_loss_mixed=1.0)
+    loss = LossAgreement(
+        steps=5,
+        median_rel_diff=0.001,
+        max_rel_diff=0.01,
+        final_loss_baseline=1.0,
+        final_loss_mixed=1.0,
+    )
     assert ratio_warnings(RatioStats(ratio=2.0, low=1.9, high=2.1), loss, _run("bf16", [0.1])) == []
 
 
-@pytest.mark.parametrize(("name", "canonical"), [
-    ("NVIDIA H200", "H200"), ("NVIDIA A100-SXM4-80GB", "A100"), ("NVIDIA A10", "A10"),
-    ("Tesla V100-SXM2-16GB", "V100"), ("NVIDIA GeForce RTX 4090", "RTX 4090"),
-    ("Some Future GPU", "Some Future GPU"),
-])
+@pytest.mark.parametrize(
+    ("name", "canonical"),
+    [
+        ("NVIDIA H200", "H200"),
+        ("NVIDIA A100-SXM4-80GB", "A100"),
+        ("NVIDIA A10", "A10"),
+        ("Tesla V100-SXM2-16GB", "V100"),
+        ("NVIDIA GeForce RTX 4090", "RTX 4090"),
+        ("Some Future GPU", "Some Future GPU"),
+    ],
+)
 def test_canonical_gpu_names(name, canonical):
     assert canonical_gpu(name) == canonical
 
 
 def test_record_line_is_read_back_by_the_bots_record_reader():
     reader = pytest.importorskip("bot.understanding.record_command")
-    env = Environment(device="cuda", device_name="NVIDIA H100 80GB HBM3", capability="9.0",
-                      torch_version="2.13.0", tf32_matmul=False, tf32_cudnn=False,
-                      memory_measure="cuda_max_memory_allocated")
+    env = Environment(
+        device="cuda",
+        device_name="NVIDIA H100 80GB HBM3",
+        capability="9.0",
+        torch_version="2.13.0",
+        tf32_matmul=False,
+        tf32_cudnn=False,
+        memory_measure="cuda_max_memory_allocated",
+    )
     line = record_line("ResNet-50", env, _run("bf16", [0.0602]), _run("fp32", [0.1234]), 8)
     assert line == ("/mpestimate record H100 ResNet-50 8 GPUs fp32 123.40ms bf16 60.20ms")
     draft = reader.read_record(line.removeprefix("/mpestimate record"))
@@ -108,15 +140,24 @@ def test_record_line_is_read_back_by_the_bots_record_reader():
 
 
 def test_record_line_keeps_unknown_models_apart():
-    env = Environment(device="cpu", device_name="Xeon", torch_version="2.13.0",
-                      memory_measure="peak_rss")
+    env = Environment(
+        device="cpu", device_name="Xeon", torch_version="2.13.0", memory_measure="peak_rss"
+    )
     line = record_line("my pkg:build", env, _run("bf16", [0.01]), _run("fp32", [0.02]), 1)
     assert line.startswith("/mpestimate record CPU model=my-pkg:build 1 GPU ")
 
 
-@pytest.mark.parametrize(("text", "hours"), [
-    ("100h", 100), ("90min", 1.5), ("3d", 72), ("1h30m", 1.5), ("2 w", 336), ("48", 48),
-])
+@pytest.mark.parametrize(
+    ("text", "hours"),
+    [
+        ("100h", 100),
+        ("90min", 1.5),
+        ("3d", 72),
+        ("1h30m", 1.5),
+        ("2 w", 336),
+        ("48", 48),
+    ],
+)
 def test_parse_duration(text, hours):
     assert parse_duration(text).hours == pytest.approx(hours)
 

@@ -10,8 +10,10 @@ import json
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="PyTorch is the optional 'experiment' extra: "
-                                            'pip install "mpestimate[experiment]"')
+torch = pytest.importorskip(
+    "torch",
+    reason="PyTorch is the optional 'experiment' extra: pip install \"mpestimate[experiment]\"",
+)
 
 from bot.cli.main import main
 from bot.experiment.maxbatch import find_max_batch
@@ -46,7 +48,8 @@ def test_json_report_structure_and_arithmetic(capsys):
     assert len(report.baseline.time.per_repeat_s) == 2
     assert len(report.baseline.losses) == len(report.mixed.losses) == 1 + 2 * 2
     assert report.ratio.ratio == pytest.approx(
-        report.baseline.time.median_s / report.mixed.time.median_s)
+        report.baseline.time.median_s / report.mixed.time.median_s
+    )
     assert report.ratio.low <= report.ratio.ratio <= report.ratio.high
     assert report.projection.mixed_hours == pytest.approx(100 / report.ratio.ratio)
     assert report.loss.steps == 5 and report.loss.median_rel_diff < 0.05
@@ -67,9 +70,17 @@ def test_fp16_uses_a_grad_scaler_and_reports_it(capsys):
 def test_text_report_has_the_table_ratio_and_paste_line(capsys):
     assert main(["experiment", *QUICK, "--model", "resnet50", "--fp32-time", "2d"]) == 0
     out = capsys.readouterr().out
-    for expected in ("ResNet-50 (tiny)", "step time (median)", "fp32 (baseline)", "bf16 (mixed)",
-                     "ratio: ", "projected: 48 h in fp32", "loss agreement",
-                     "CPU ratios do not predict GPU ratios", "/mpestimate record CPU model=ResNet-50-tiny"):
+    for expected in (
+        "ResNet-50 (tiny)",
+        "step time (median)",
+        "fp32 (baseline)",
+        "bf16 (mixed)",
+        "ratio: ",
+        "projected: 48 h in fp32",
+        "loss agreement",
+        "CPU ratios do not predict GPU ratios",
+        "/mpestimate record CPU model=ResNet-50-tiny",
+    ):
         assert expected in out
 
 
@@ -80,12 +91,15 @@ def test_unknown_model_is_a_usage_error(capsys):
     assert "invalid choice: 'alexnet'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("factory", "message"), [
-    ("no_colon", "must look like module:function"),
-    ("no_such_module_anywhere:build", "cannot import 'no_such_module_anywhere'"),
-    ("experiment_factories:missing", "has no function 'missing'"),
-    ("experiment_factories:not_a_triple", "must return (model, batch_fn, loss_fn)"),
-])
+@pytest.mark.parametrize(
+    ("factory", "message"),
+    [
+        ("no_colon", "must look like module:function"),
+        ("no_such_module_anywhere:build", "cannot import 'no_such_module_anywhere'"),
+        ("experiment_factories:missing", "has no function 'missing'"),
+        ("experiment_factories:not_a_triple", "must return (model, batch_fn, loss_fn)"),
+    ],
+)
 def test_bad_factory_is_a_clear_error(capsys, factory, message):
     assert main(["experiment", *QUICK, "--factory", factory]) == 1
     err = capsys.readouterr().err
@@ -93,8 +107,9 @@ def test_bad_factory_is_a_clear_error(capsys, factory, message):
 
 
 def test_tf32_baseline_needs_a_gpu(capsys):
-    assert main(["experiment", *QUICK, "--model", "mlp", "--device", "cpu",
-                 "--baseline", "tf32"]) == 1
+    assert (
+        main(["experiment", *QUICK, "--model", "mlp", "--device", "cpu", "--baseline", "tf32"]) == 1
+    )
     assert "--baseline tf32 needs an NVIDIA Ampere or newer GPU" in capsys.readouterr().err
 
 
@@ -140,8 +155,14 @@ def test_max_batch_search_from_a_batch_that_does_not_fit():
 
 
 def test_find_max_batch_reports_the_ratio_there(capsys):
-    report = _json_run(capsys, "--factory", "experiment_factories:oom_cuda_error", "--batch", "8",
-                       "--find-max-batch")
+    report = _json_run(
+        capsys,
+        "--factory",
+        "experiment_factories:oom_cuda_error",
+        "--batch",
+        "8",
+        "--find-max-batch",
+    )
     found = report.max_batch
     assert (found.baseline_batch, found.mixed_batch, found.capped) == (48, 48, False)
     assert found.baseline.batch == 48 and found.ratio.ratio > 0
@@ -149,8 +170,19 @@ def test_find_max_batch_reports_the_ratio_there(capsys):
 
 
 def test_out_of_memory_in_the_main_run_is_a_clear_error(capsys):
-    assert main(["experiment", *QUICK, "--factory", "experiment_factories:oom_runtime_error",
-                 "--batch", "64"]) == 1
+    assert (
+        main(
+            [
+                "experiment",
+                *QUICK,
+                "--factory",
+                "experiment_factories:oom_runtime_error",
+                "--batch",
+                "64",
+            ]
+        )
+        == 1
+    )
     assert "out of memory at batch 64 in fp32" in capsys.readouterr().err
 
 
@@ -179,9 +211,14 @@ def test_post_saves_a_gpu_result_through_the_bots_store(capsys, monkeypatch, tmp
     env = report.environment.model_copy(update={"device": "cuda", "device_name": "NVIDIA A100"})
     base = report.baseline.model_copy(update={"time": time_stats([0.042])})
     mixed = report.mixed.model_copy(update={"time": time_stats([0.020])})
-    gpu_report = report.model_copy(update={
-        "environment": env, "baseline": base, "mixed": mixed,
-        "record_line": record_line("BERT", env, mixed, base, 8)})
+    gpu_report = report.model_copy(
+        update={
+            "environment": env,
+            "baseline": base,
+            "mixed": mixed,
+            "record_line": record_line("BERT", env, mixed, base, 8),
+        }
+    )
     url = f"sqlite:///{tmp_path / 'bot.db'}"
     if source == "environment":
         monkeypatch.setenv("DATABASE_URL", url)
@@ -198,8 +235,12 @@ def test_post_saves_a_gpu_result_through_the_bots_store(capsys, monkeypatch, tmp
 
 
 def test_odd_dimensions_lists_what_keeps_tensor_cores_idle():
-    model = torch.nn.Sequential(torch.nn.Conv2d(3, 64, 3), torch.nn.Conv2d(64, 30, 3),
-                                torch.nn.Flatten(), torch.nn.Linear(64, 10))
+    model = torch.nn.Sequential(
+        torch.nn.Conv2d(3, 64, 3),
+        torch.nn.Conv2d(64, 30, 3),
+        torch.nn.Flatten(),
+        torch.nn.Linear(64, 10),
+    )
     assert odd_dimensions(model, 12) == ["batch 12", "Conv2d 1 (out=30)", "Linear 3 (out=10)"]
     assert odd_dimensions(torch.nn.Linear(64, 64), 32) == []
 

@@ -338,6 +338,8 @@ def test_the_team_figure_is_visible_with_the_published_one_beside_it():
     team = {"n": 3, "ratio": 2.2, "reference_ratio": 1.84, "reference_basis": "measured"}
     advice = preset_with(AdviceFactor(code="team_records", params=team), basis="team")
     en = render(advice, Lang.EN)
-    assert en.notes[0].startswith("Why: your team measured 2.2× in 3 runs (published measurements: 1.84×)")
+    assert en.notes[0].startswith(
+        "Why: your team measured 2.2× in 3 runs (published measurements: 1.84×)"
+    )
     ar = render(advice, Lang.AR)
     assert "1.84" in ar.notes[0] and "قياسات منشورة" in ar.notes[0]

@@ -163,7 +163,6 @@ def test_stress_inputs_are_read_without_error(name: str) -> None:
     assert isinstance(_pipeline(text), Query)
 
 
-
 @pytest.mark.parametrize("text", ["¼¼", ".25.25 hours", "½½½ ratio", "-.5.5"])
 def test_runs_of_fractions_and_dots_never_raise(text: str) -> None:
     understand(text, Channel.DM)

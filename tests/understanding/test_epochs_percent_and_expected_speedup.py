@@ -135,7 +135,9 @@ def test_expected_time_still_needs_the_fp32_time(text):
     assert q.reason is not None and q.reason.value == "no_numbers", q
 
 
-@pytest.mark.parametrize("text", ["100h in fp32, at 2 times faster how long?", "100h fp32, at 2 x faster"])
+@pytest.mark.parametrize(
+    "text", ["100h in fp32, at 2 times faster how long?", "100h fp32, at 2 x faster"]
+)
 def test_at_n_times_is_a_ratio_not_a_clock_time(text):
     query = understand(text, Channel.DM)
     assert query.ratio == 2 and query.fp32.hours == 100

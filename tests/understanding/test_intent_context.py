@@ -195,7 +195,6 @@ def test_a_period_after_the_next_number_is_not_the_prices() -> None:
     assert q.price.period_hours == 1 and q.fp32.hours == 72 and q.num_gpus == 8
 
 
-
 @pytest.mark.parametrize(
     ("text", "params", "optimizer", "gpu"),
     [
