@@ -33,9 +33,25 @@ SETUP_FIELDS = (
 )
 
 
+# What the ratio depends on: a follow-up naming any of these asks for a new
+# ratio, so the one the user gave earlier in the thread no longer applies.
+RATIO_DEPENDS_ON = ("gpu", "model", "family", "precision", "baseline", "framework", "architecture")
+
+
 def setup_of(query: Query) -> dict:
     """The setup fields a question named (what a thread keeps), without the empty ones."""
     return {name: value for name in SETUP_FIELDS if (value := getattr(query, name)) is not None}
+
+
+def thread_memory(query: Query) -> dict:
+    """What a thread keeps of a question: its setup, the ratio the user gave and
+    the price, JSON-ready ("and at $2 an hour?" keeps "ratio 2" from before)."""
+    memory = setup_of(query)
+    if query.ratio is not None:
+        memory["ratio"] = query.ratio
+    if query.price is not None:
+        memory["price"] = query.price.model_dump()
+    return memory
 
 
 @dataclass(frozen=True)
@@ -59,8 +75,9 @@ def answer(
     ``preferred_lang`` decides the language of messages without words (bare
     numbers). ``thread_fp32_hours`` is the FP32 time of an earlier answer in
     the same thread, so "and with ratio 2.5?" can be answered as a follow-up;
-    ``thread_setup`` (see :func:`setup_of`) is what the thread named before, so
-    "it takes 36 hours" after "what speedup for BERT on A100?" is about BERT.
+    ``thread_setup`` (see :func:`thread_memory`) is what the thread named before, so
+    "it takes 36 hours" after "what speedup for BERT on A100?" is about BERT and
+    "and on 4 GPUs?" after "36h, ratio 2" keeps the ratio.
     ``team_records`` are the workspace's own measurements (any order); those
     matching the question's setup come before published figures.
     """
@@ -95,11 +112,11 @@ def carried_over(turn: Turn, hours: float | None) -> tuple[float | None, dict] |
     The latest time wins over the thread's earlier one (``hours``); memory
     questions and team commands leave the thread as it was (None).
     """
-    if turn.query.intent not in (Intent.ESTIMATE, Intent.HELP):
-        return None
-    setup = setup_of(turn.query)
+    if turn.query.intent not in (Intent.ESTIMATE, Intent.HELP) or not _about_the_job(turn.query):
+        return None  # a "thanks!" leaves the thread as it was
+    memory = thread_memory(turn.query)
     latest = turn.advice.fp32_hours if turn.advice.fp32_hours is not None else hours
-    return (latest, setup) if latest is not None or setup else None
+    return (latest, memory) if latest is not None or memory else None
 
 
 def _with_thread_setup(query: Query, setup: Mapping[str, object]) -> Query:
@@ -116,6 +133,16 @@ def _with_thread_setup(query: Query, setup: Mapping[str, object]) -> Query:
         for name, value in setup.items()
         if name in SETUP_FIELDS and value is not None and getattr(query, name) is None
     }
+    if query.price is None and isinstance(setup.get("price"), Mapping):
+        missing["price"] = setup["price"]
+    ratio = setup.get("ratio")
+    if (
+        query.ratio is None
+        and isinstance(ratio, int | float)
+        and not any(getattr(query, name) is not None for name in RATIO_DEPENDS_ON)
+        and query.reason in (None, Reason.NO_NUMBERS)
+    ):
+        missing["ratio"] = ratio
     return query.model_validate(query.model_dump() | missing) if missing else query
 
 

@@ -85,3 +85,46 @@ def test_a_typed_slash_command_reads_as_the_command(text, kind, hours, ratio):
     for channel in (Channel.DM, Channel.MENTION):
         got = to_json(answer(text, channel))
         assert (got["kind"], got["fp32_hours"], got["ratio"]) == (kind, hours, ratio)
+
+
+def _thread(*messages: str) -> list[dict]:
+    """Each message answered in one thread, carrying what the thread remembers."""
+    from bot.conversation import carried_over
+
+    hours, memory, answers = None, {}, []
+    for text in messages:
+        turn = answer(text, Channel.MENTION, thread_fp32_hours=hours, thread_setup=memory)
+        answers.append(to_json(turn))
+        if (carried := carried_over(turn, hours)) is not None:
+            hours, memory = carried
+    return answers
+
+
+@pytest.mark.parametrize(
+    "follow_up",
+    ["and at $2/GPU-hour on 4 GPUs?", "3 GPUs", "oh wait, it's 2.5 days", "what if batch 256?"],
+)
+def test_the_ratio_the_user_gave_carries_to_follow_ups_about_time_price_and_count(follow_up):
+    got = _thread("36h fp32, ratio 2", follow_up)[-1]
+    assert got["ratio"] == 2 and got["kind"] == "estimate"
+
+
+def test_the_ratio_the_user_gave_carries_in_arabic():
+    got = _thread("التدريب ياخذ ٣٠ ساعة بالـ FP32 والنسبة ٢", "وش لو صار ٥٠ ساعة؟")[-1]
+    assert (got["fp32_hours"], got["ratio"]) == (50.0, 2.0)
+
+
+def test_naming_a_new_gpu_asks_for_a_new_ratio():
+    got = _thread("36h fp32, ratio 2", "and on H100?")[-1]
+    assert got["gpu"] == "H100" and got["ratio"] != 2 and got["kind"] == "preset"
+
+
+def test_the_price_carries_to_later_follow_ups():
+    got = _thread("40h fp32 on V100", "and at $3 per GPU-hour on 8 GPUs?", "and with 4 GPUs?")[-1]
+    assert got["num_gpus"] == 4 and got["cost"]["fp32_cost"] == pytest.approx(480.0)
+
+
+@pytest.mark.parametrize("small_talk", ["thanks!", "شكرا", "lol"])
+def test_small_talk_leaves_the_thread_as_it_was(small_talk):
+    got = _thread("BERT on A100, 36 hours in fp32", small_talk, "and on V100?")[-1]
+    assert (got["model"], got["gpu"], got["basis"]) == ("BERT", "V100", "measured")
