@@ -12,7 +12,7 @@ import sys
 
 from bot.cli.local import LocalTeam
 from bot.conversation import carried_over
-from bot.models import Channel, Lang
+from bot.models import Channel, Intent, Lang
 
 _QUIT = {"quit", "exit", ":q", "خروج"}
 
@@ -43,6 +43,8 @@ def run_console(channel: Channel, lang: Lang | None) -> int:
         else:
             turn = team.answer(text, channel, lang, thread_hours=hours, thread_setup=setup)
             print(turn.reply.text, flush=True)
+            if turn.query.intent is Intent.SET_LANG and turn.query.lang_choice is not None:
+                lang = turn.query.lang_choice  # `lang ar` lasts the session, as Slack stores it
             if (carried := carried_over(turn, hours)) is not None:
                 hours, setup = carried
         if not interactive:
