@@ -18,6 +18,7 @@ from slack_sdk.http_retry.builtin_handlers import (
 from slack_sdk.webhook import WebhookClient
 
 from bot.settings import Settings
+from bot.slack.logs import remember_response_url
 
 TIMEOUT_S = 10
 
@@ -42,5 +43,10 @@ def web_client(settings: Settings, token: str | None = None) -> WebClient:
 
 
 def webhook_client(url: str, settings: Settings) -> WebhookClient:
-    """For ``response_url``: Bolt's own ``respond()`` would not retry on 429 or 5xx."""
+    """For ``response_url``: Bolt's own ``respond()`` would not retry on 429 or 5xx.
+
+    The URL is a secret wherever it points, so the log scrubber learns it first
+    (slack-sdk logs it when it retries).
+    """
+    remember_response_url(url)
     return WebhookClient(url=url, timeout=TIMEOUT_S, retry_handlers=retry_handlers(settings))

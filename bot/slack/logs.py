@@ -11,16 +11,31 @@ import json
 import logging
 import re
 import sys
+import threading
+from collections import OrderedDict
 from datetime import UTC, datetime
+from urllib.parse import unquote, urlsplit
 
 from bot.settings import LogFormat, Settings
 
 # Slack tokens (bot, user, app-level, config, refresh) by their documented prefixes.
 _TOKEN = re.compile(r"\b(?:xox[abeoprs]|xapp|xoxe\.xox[bp])-[A-Za-z0-9-]+")
 # Response URLs (slash commands, interactions) and webhooks let anyone holding
-# them post into the channel, so they are secrets too; Bolt's debug output logs
-# request bodies, where they appear URL-encoded.
-_HOOK = re.compile(r"https?(?::|%3A)(?://|%2F%2F)hooks\.slack\.com[^\s\"'&,)]*", re.IGNORECASE)
+# them post into the channel, so they are secrets too, on any host: GovSlack's
+# hooks.slack-gov.com, a proxy, a test's recorder. Bolt's debug output logs
+# request bodies, where they appear URL-encoded, and Slack's JSON escapes "/"
+# as "\/". Every URL-looking run is decoded and judged by _is_hook.
+_SEP = r"(?:/|%2F|\\/|%5C%2F)"
+_URL = re.compile(rf"https?(?::|%3A){_SEP}{_SEP}(?:[^\s\"'&,)<>\\]|\\/)+", re.IGNORECASE)
+_HOOK_HOST = re.compile(r"hooks\.slack(?:-gov)?\.com", re.IGNORECASE)
+# Slack's webhook and response_url paths: /commands/T…/…, /actions/T…/…,
+# /services/…, /workflows/T…/…, /triggers/T…/… (E… for Enterprise Grid).
+_HOOK_PATH = re.compile(r"/(?:(?:commands|actions|workflows|triggers)/[TE][A-Z0-9]+/|services/)")
+# The response URLs this process was given (see remember_response_url); the
+# newest few thousand are enough: a response_url is only valid for 30 minutes.
+_GIVEN_URLS: OrderedDict[str, None] = OrderedDict()
+_GIVEN_URLS_KEPT = 4096
+_GIVEN_LOCK = threading.Lock()
 REDACTED = "[redacted]"
 
 
@@ -33,7 +48,7 @@ class ScrubbingFormatter(logging.Formatter):
     def scrub(self, line: str) -> str:
         for secret in self._secrets:
             line = line.replace(secret, REDACTED)
-        return _HOOK.sub(REDACTED, _TOKEN.sub(REDACTED, line))
+        return _URL.sub(_redact_hook, _TOKEN.sub(REDACTED, line))
 
     def format(self, record: logging.LogRecord) -> str:
         if not self._as_json:
@@ -47,6 +62,38 @@ class ScrubbingFormatter(logging.Formatter):
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
         return self.scrub(json.dumps(entry, ensure_ascii=False))
+
+
+def remember_response_url(url: str) -> None:
+    """Treat ``url`` as a secret in every later log line, whatever its host or shape."""
+    plain = _plain_url(url)
+    with _GIVEN_LOCK:
+        _GIVEN_URLS[plain] = None
+        _GIVEN_URLS.move_to_end(plain)
+        while len(_GIVEN_URLS) > _GIVEN_URLS_KEPT:
+            _GIVEN_URLS.popitem(last=False)
+
+
+def _plain_url(text: str) -> str:
+    """A URL as logged (URL-encoded, JSON-escaped, or both) back to its plain form."""
+    return unquote(text).replace("\\/", "/")
+
+
+def _is_hook(url: str) -> bool:
+    """On Slack's hooks host, shaped like a Slack webhook, or a response URL we were given."""
+    plain = _plain_url(url)
+    try:
+        parts = urlsplit(plain)
+    except ValueError:  # not even a URL ("http://[oops"): not worth the risk
+        return True
+    if _HOOK_HOST.fullmatch(parts.hostname or "") or _HOOK_PATH.match(parts.path):
+        return True
+    with _GIVEN_LOCK:  # a logged URL may carry more (a query string): prefixes count
+        return plain in _GIVEN_URLS or any(plain.startswith(given) for given in _GIVEN_URLS)
+
+
+def _redact_hook(match: re.Match[str]) -> str:
+    return REDACTED if _is_hook(match.group()) else match.group()
 
 
 def configure_logging(settings: Settings) -> None:
