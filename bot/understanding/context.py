@@ -35,7 +35,23 @@ from bot.understanding.ratios import slash_fraction
 from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
 
 GPU_NOUNS = frozenset(
-    ["gpu", "gpus", "card", "cards", "بطاقه", "بطاقات", "كرت", "كروت", "وحده", "وحدات", "رسوميه"]
+    [
+        "gpu",
+        "gpus",
+        "card",
+        "cards",
+        "بطاقه",
+        "بطاقات",
+        "كرت",
+        "كروت",
+        "كارت",
+        "كارتات",  # Iraqi and Gulf plural
+        "جيبيو",
+        "جيبيوهات",
+        "وحده",
+        "وحدات",
+        "رسوميه",
+    ]
 )
 NODE_NOUNS = frozenset(
     ["node", "nodes", "machine", "machines", "server", "servers", "عقده", "عقد", "جهاز", "اجهزه"]
@@ -143,7 +159,7 @@ NODE_PRICE_WORDS = frozenset(
 )
 # "$2.5 per GPU-hour", "١٠ ريال لكل بطاقة": the price is said to be each GPU's.
 PRICE_GPU_WORDS = frozenset(
-    ["gpu", "gpus", "card", "بطاقه", "للبطاقه", "البطاقه", "كرت", "للكرت", "الكرت"]
+    ["gpu", "gpus", "card", "بطاقه", "للبطاقه", "البطاقه", "كرت", "للكرت", "الكرت", "كارت"]
 )
 # Hours a price pays for: "$30/day" is 30/24 an hour ("month" is 730 h, a 12th of a year).
 PRICE_PERIOD_HOURS: dict[str, float] = {

@@ -39,6 +39,22 @@ GPU_ALIASES: dict[str, str] = {
     "4090": "RTX 4090",
     "3090ti": "RTX 3090",
     "4090ti": "RTX 4090",
+    # Names the shipped gpu_specs.csv has no row for, read as the listed GPU
+    # with the same silicon and Tensor Cores (so the ratio predicted for it holds):
+    # A800 and H800 are the export variants of A100 and H100, the same GA100/GH100
+    # chips with slower NVLink (nvidia.com/en-us/data-center/a800/ and the H800
+    # datasheet); GH200's GPU is a GH100 Hopper with H100 SXM's Tensor Core rates
+    # (nvidia.com/en-us/data-center/grace-hopper-superchip/); TITAN V is a GV100,
+    # V100's chip with its 640 Tensor Cores (nvidia.com/en-us/titan/titan-v/);
+    # RTX A6000 is a GA102 with full-rate FP32-accumulate Tensor Cores like A10
+    # (Ampere GA102 whitepaper), not like the GeForce RTX 3090's half rate.
+    # P40, K80 and other GPUs without a sibling in the data stay unread.
+    "a800": "A100",
+    "h800": "H100",
+    "gh200": "H100",
+    "titanv": "V100",
+    "a6000": "A10",
+    "rtxa6000": "A10",
 }
 MODEL_ALIASES: dict[str, str] = {
     "resnet50": "ResNet-50",
@@ -105,7 +121,10 @@ NUMBERED_STEMS = frozenset(
         "phi",
     ]
 )
-GPU_PREFIX_WORDS = frozenset({"rtx", "geforce", "gtx", "nvidia", "tesla"})
+GPU_PREFIX_WORDS = frozenset({"rtx", "geforce", "gtx", "nvidia", "tesla", "titan"})
+# A series letter written apart from its number: "v 100", "Tesla P 100". Only
+# letters that are never an article or a unit ("a 100 hours", "2 h 100 steps").
+SPACED_SERIES = frozenset({"v", "p"})
 # Words that make a bare "3090"/"4090" the card: "on a 3090", "على كرت 3090",
 # "بطاقتين 4090" (Arabic forms through ``lookup``, so "بكرت" counts too).
 CARD_LEADERS = frozenset(
@@ -150,6 +169,11 @@ assert set(GPU_ALIASES.values()) <= set(GPU_NAMES)
 assert set(MODEL_ALIASES.values()) <= set(MODEL_NAMES)
 
 
+# "bf-16", "BF 16", "FP-8", "tf 32": a precision written in two parts.
+PRECISION_STEMS = frozenset(["fp", "bf", "tf", "float", "bfloat"])
+PRECISION_BITS = ("8", "16", "32")
+
+
 @dataclass
 class Names:
     gpu: str | None = None
@@ -174,7 +198,12 @@ def _match(table: dict[str, str], text: str) -> str | None:
 
 
 def find_names(tokens: list[Token]) -> Names:
-    """Mark name tokens (role "gpu"/"model") and return the first GPU and model named."""
+    """Mark name tokens (role "gpu"/"model") and return the first GPU and model named.
+
+    Precisions spelled in parts are joined first (in place), so every later pass
+    reads one token "bf16".
+    """
+    join_precisions(tokens)
     found = Names()
     gpu_positions: list[int] = []
     n = len(tokens)
@@ -206,6 +235,40 @@ def find_names(tokens: list[Token]) -> Names:
             found.model = found.model or model
     found.gpu_positions = tuple(gpu_positions)
     return found
+
+
+def join_precisions(tokens: list[Token]) -> None:
+    """ "bf-16", "BF 16", "FP-8", "tf 32" -> one word "bf16", "fp8", "tf32".
+
+    The number of a split spelling is dropped from the list (rebuilt once, so
+    the pass stays linear): it is part of the name, never a time or a ratio,
+    and nothing stands between "FP32" and the time said of it.
+    """
+    kept: list[Token] = []
+    skip = False
+    for i, tok in enumerate(tokens):
+        if skip:
+            skip = False
+            continue
+        kept.append(tok)
+        if tok.kind != WORD:
+            continue
+        stem, hyphen, bits = tok.text.partition("-")
+        if hyphen and stem in PRECISION_STEMS and bits in PRECISION_BITS:
+            tok.text = stem + bits
+            continue
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if (
+            tok.text in PRECISION_STEMS
+            and nxt is not None
+            and nxt.kind == NUM
+            and not nxt.suffix
+            and nxt.text in PRECISION_BITS
+        ):
+            tok.text += nxt.text
+            skip = True
+    if len(kept) != len(tokens):
+        tokens[:] = kept
 
 
 def _bare_card_number(tokens: list[Token], i: int) -> bool:
@@ -260,6 +323,9 @@ def _two_token_name(tokens: list[Token], i: int) -> tuple[str | None, str | None
             first.role = second.role = "name"
             return None, None, 2
         return gpu, model, 2
+    if first.text in SPACED_SERIES and second.kind == NUM and not second.glued:
+        gpu = None if second.suffix else _match(GPU_ALIASES, first.text + f"{second.value:g}")
+        return gpu, None, 2 if gpu else 1
     if first.text in GPU_PREFIX_WORDS and second.kind == WORD:
         return _match(GPU_ALIASES, first.text + second.text), None, 2
     if second.kind == WORD:
