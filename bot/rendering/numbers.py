@@ -4,7 +4,8 @@ Babel formats decimals, groups and lists per locale, but it leaves digits in
 Latin script even for Arabic's ``arab`` numbering system, so the optional
 Arabic-Indic digits are transliterated here. Durations are rounded the way a
 person would say them: minutes for short jobs, hours (and minutes) for a
-working day, days and hours for long runs, never "49.99999 hours".
+working day, days and hours for long runs, never "49.99999 hours"; seconds
+for jobs under a minute.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 from collections.abc import Callable
 from enum import StrEnum
 from functools import lru_cache
+from typing import Protocol
 
 from babel.core import Locale
 from babel.lists import format_list
@@ -56,7 +58,11 @@ class NumberFormat:
 
     def percent(self, value: float) -> str:
         """``value`` is already in percent (50 -> "50%")."""
-        text = self._format(round(value, 1 if abs(value) < 10 else 0), "#,##0.#") + "%"
+        places = 1 if abs(value) < 10 else 0
+        shown = round(value, places)
+        if shown >= 100 > value:  # 99.96% saved is not all of it: say 99.9%
+            shown = math.floor(value * 10) / 10
+        text = self._format(shown, "#,##0.#") + "%"
         return text.translate(_ARABIC_INDIC) if self.arab else text
 
     def money(self, amount: float, currency: str) -> str:
@@ -132,63 +138,81 @@ def _nearest(value: float) -> int:
     return math.floor(value + 0.5)
 
 
-def shown_minutes(hours: float, *, as_given: bool = False) -> int:
-    """The minutes a duration is said as, so sums of said durations add up.
+def shown_seconds(hours: float, *, as_given: bool = False) -> int:
+    """The seconds a duration is said as, so sums of said durations add up.
 
     A time the user gave (or that was computed from what they gave, such as
-    25 minutes x 40 epochs) is repeated to the minute: it is theirs, not an
-    estimate. An estimate is rounded as a person would say it: to the minute
-    below an hour, to five minutes below 10 hours, to the hour below 10 days,
-    to the day above. A saving is said as the difference of the two shown
-    times, so "20 hours -> about 13 hours" saves 7 hours, not 7 and a half.
+    25 minutes x 40 epochs) is repeated as given: to the second below an hour,
+    to the minute above; it is theirs, not an estimate. An estimate is rounded
+    as a person would say it: to the second below a minute, to the minute below
+    an hour, to five minutes below 10 hours, to the hour below 10 days, to the
+    day above. A saving is said as the difference of the two shown times, so
+    "20 hours -> about 13 hours" saves 7 hours, not 7 and a half, and a
+    30-second job never "saves 1 minute".
     """
-    minutes = hours * 60
+    seconds = hours * 3600
+    if seconds <= 0:
+        return 0
+    if seconds < 60 or (as_given and hours < 1):
+        return max(1, _nearest(seconds))  # any positive time is said as at least a second
     if hours < 1 or as_given:
-        return _nearest(minutes)
-    step = 5 if hours < 10 else 60 if hours < 240 else 24 * 60
-    return _nearest(minutes / step) * step
+        step = 60
+    else:
+        step = 5 * 60 if hours < 10 else 3600 if hours < 240 else 24 * 3600
+    return _nearest(seconds / step) * step
 
 
-def duration(
-    hours: float,
-    fmt: NumberFormat,
-    ngettext: Plural,
-    gettext: Callable[[str], str],
-    *,
-    as_given: bool = False,
-) -> str:
+class Catalog(Protocol):
+    """The gettext calls a duration needs (a Babel ``Translations``)."""
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str: ...
+
+    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str: ...
+
+
+def duration(hours: float, fmt: NumberFormat, catalog: Catalog, *, as_given: bool = False) -> str:
     """Say a duration the way people do, with plural forms from the catalog.
 
-    Rounded by :func:`shown_minutes` (estimates to a sensible step, the user's
-    own time to the minute); hours up to two days, then days and hours (and
-    minutes for a time given to the minute).
+    Rounded by :func:`shown_seconds` (estimates to a sensible step, the user's
+    own time as given); seconds only below a minute or in a time the user
+    gave, hours up to two days, then days and hours. A part of a compound has
+    its own plural forms (context "compound"): Arabic says "ساعة واحدة" alone
+    but "ساعة و30 دقيقة" in a compound.
     """
-
-    # Literal msgids in each call so `pybabel extract` finds them.
-    def minutes(n: int) -> str:
-        return ngettext("%(n)s minute", "%(n)s minutes", n) % {"n": fmt.integer(n)}
-
-    def hours_(n: int) -> str:
-        return ngettext("%(n)s hour", "%(n)s hours", n) % {"n": fmt.integer(n)}
-
-    def days(n: int) -> str:
-        return ngettext("%(n)s day", "%(n)s days", n) % {"n": fmt.integer(n)}
-
-    if hours <= 0:
-        return hours_(0)
-    if hours * 60 < 0.5:
-        return gettext("less than a minute")
-    total = max(1, shown_minutes(hours, as_given=as_given))
-    if total < 60:
-        return minutes(total)
-    whole_hours, rest = divmod(total, 60)
-    whole_days, whole_hours = divmod(whole_hours, 24) if total >= 48 * 60 else (0, whole_hours)
-    parts = [
-        *([days(whole_days)] if whole_days else []),
-        *([hours_(whole_hours)] if whole_hours else []),
-        *([minutes(rest)] if rest else []),
+    total = shown_seconds(hours, as_given=as_given)
+    if total == 0:
+        return catalog.ngettext("%(n)s hour", "%(n)s hours", 0) % {"n": fmt.integer(0)}
+    whole_minutes, seconds = divmod(total, 60)
+    whole_hours, minutes = divmod(whole_minutes, 60)
+    days, whole_hours = divmod(whole_hours, 24) if total >= 48 * 3600 else (0, whole_hours)
+    counts = [
+        (n, unit)
+        for n, unit in ((days, "d"), (whole_hours, "h"), (minutes, "m"), (seconds, "s"))
+        if n
     ]
-    return fmt.join(parts)
+    if len(counts) == 1:
+        ((n, unit),) = counts
+        return _alone(unit, n, catalog) % {"n": fmt.integer(n)}
+    return fmt.join([_in_compound(unit, n, catalog) % {"n": fmt.integer(n)} for n, unit in counts])
+
+
+# Literal msgids in each call so `pybabel extract` finds them.
+def _alone(unit: str, n: int, catalog: Catalog) -> str:
+    return {
+        "d": lambda: catalog.ngettext("%(n)s day", "%(n)s days", n),
+        "h": lambda: catalog.ngettext("%(n)s hour", "%(n)s hours", n),
+        "m": lambda: catalog.ngettext("%(n)s minute", "%(n)s minutes", n),
+        "s": lambda: catalog.ngettext("%(n)s second", "%(n)s seconds", n),
+    }[unit]()
+
+
+def _in_compound(unit: str, n: int, catalog: Catalog) -> str:
+    return {
+        "d": lambda: catalog.npgettext("compound", "%(n)s day", "%(n)s days", n),
+        "h": lambda: catalog.npgettext("compound", "%(n)s hour", "%(n)s hours", n),
+        "m": lambda: catalog.npgettext("compound", "%(n)s minute", "%(n)s minutes", n),
+        "s": lambda: catalog.npgettext("compound", "%(n)s second", "%(n)s seconds", n),
+    }[unit]()
 
 
 # A run of Latin-script text (terms, names, Western digits with their units and

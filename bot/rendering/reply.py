@@ -23,7 +23,7 @@ from bot.rendering.numbers import (
     NumberFormat,
     duration,
     isolate_latin,
-    shown_minutes,
+    shown_seconds,
 )
 
 # The notes line shows the first notes while it stays about one phone line.
@@ -71,6 +71,7 @@ class _Words:
         self.mrkdwn = mrkdwn
         self.fmt = NumberFormat(lang, digits)
         catalog = translations(lang)
+        self.catalog = catalog
         self._ = catalog.gettext
         self.ngettext = catalog.ngettext
         self._atoms: list[str] = []
@@ -83,7 +84,7 @@ class _Words:
         return escape(text) if self.mrkdwn else text
 
     def hours(self, value: float, *, as_given: bool = False) -> str:
-        return duration(value, self.fmt, self.ngettext, self._, as_given=as_given)
+        return duration(value, self.fmt, self.catalog, as_given=as_given)
 
     def atom(self, text: str) -> str:
         """A formatted value (money) that Arabic isolation keeps whole, in one isolate.
@@ -124,20 +125,25 @@ class _Words:
     # -- kinds ---------------------------------------------------------------
     def _estimate(self, a: Advice) -> _Parts:
         _ = self._
+        fp32_shown = shown_seconds(a.fp32_hours, as_given=True)
+        # Rounding an estimate up ("1 minute and 30 seconds" at ratio 1 -> "2 minutes")
+        # must not make it longer than the job itself: then it is said as the job.
+        longer = shown_seconds(a.mp_hours) > fp32_shown
+        mp_hours = a.fp32_hours if longer else a.mp_hours
         values = {
             "fp32": self.bold(self.hours(a.fp32_hours, as_given=True)),
-            "mp": self.bold(self.hours(a.mp_hours)),
+            "mp": self.bold(self.hours(mp_hours, as_given=longer)),
             "ratio": self.fmt.number(a.ratio),
             "percent": self.fmt.percent(a.saved_percent),
         }
         # The saving is the difference of the two times as shown, so the line adds up.
-        saved = shown_minutes(a.fp32_hours, as_given=True) - shown_minutes(a.mp_hours)
+        saved = fp32_shown - shown_seconds(mp_hours, as_given=longer)
         if saved <= 0:  # ratio 1 (or so close that nothing shows): no "saves 0 hours"
             summary = _(
                 "%(fp32)s in FP32 → about %(mp)s with mixed precision (ratio %(ratio)s, no saving)"
             )
         else:
-            values["saved"] = self.hours(saved / 60, as_given=True)
+            values["saved"] = self.hours(saved / 3600, as_given=True)
             summary = _(
                 "%(fp32)s in FP32 → about %(mp)s with mixed precision "
                 "(ratio %(ratio)s, saves %(saved)s, %(percent)s)"

@@ -54,7 +54,7 @@ QUERIES = {
 
 def hours_text(hours: float, lang: Lang, digits: str = "latn") -> str:
     catalog = translations(lang)
-    return duration(hours, NumberFormat(lang, digits), catalog.ngettext, catalog.gettext)
+    return duration(hours, NumberFormat(lang, digits), catalog)
 
 
 def arabic_leftovers(text: str) -> str:
@@ -141,11 +141,18 @@ def test_arabic_plural_forms_for_hours(n, expected):
         (50, "2 days and 2 hours", "يومان وساعتان"),
         (49.99999, "2 days and 2 hours", "يومان وساعتان"),
         (100 / 3, "33 hours", "33 ساعة"),
-        (1.5, "1 hour and 30 minutes", "ساعة واحدة و30 دقيقة"),
-        (1.2345, "1 hour and 15 minutes", "ساعة واحدة و15 دقيقة"),
+        (1.5, "1 hour and 30 minutes", "ساعة و30 دقيقة"),
+        (1.2345, "1 hour and 15 minutes", "ساعة و15 دقيقة"),
+        (25, "25 hours", "25 ساعة"),
+        (49, "2 days and 1 hour", "يومان وساعة"),
+        (24 * 3 + 1, "3 days and 1 hour", "3 أيام وساعة"),
         (0.5, "30 minutes", "30 دقيقة"),
         (2 / 60, "2 minutes", "دقيقتان"),
-        (0.001, "less than a minute", "أقل من دقيقة"),
+        (0.001, "4 seconds", "4 ثوانٍ"),
+        (1 / 3600, "1 second", "ثانية واحدة"),
+        (2 / 3600, "2 seconds", "ثانيتان"),
+        (30 / 3600, "30 seconds", "30 ثانية"),
+        (1e-6, "1 second", "ثانية واحدة"),
         (72, "3 days", "3 أيام"),
         (24 * 11 + 3, "11 days", "11 يومًا"),
         (876_000, "36,500 days", "36,500 يوم"),

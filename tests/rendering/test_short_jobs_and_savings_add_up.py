@@ -1,0 +1,107 @@
+"""Jobs under a minute are said in seconds, and the saving is never more than the job."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.advice import advise
+from bot.models import Duration, Intent, Lang, Query, TimeUnit
+from bot.rendering import render
+from bot.rendering.numbers import FSI, PDI, NumberFormat
+
+
+def estimate(seconds: float, ratio: float, lang: Lang) -> str:
+    hours = seconds / 3600
+    fp32 = Duration(value=seconds, unit=TimeUnit.MINUTES, hours=hours)
+    query = Query(intent=Intent.ESTIMATE, lang=lang, fp32=fp32, ratio=ratio)
+    return render(advise(query), lang).summary.replace(FSI, "").replace(PDI, "")
+
+
+@pytest.mark.parametrize(
+    ("seconds", "ratio", "en", "ar"),
+    [
+        (
+            30,
+            2,
+            (
+                "*30 seconds* in FP32 → about *15 seconds* with mixed precision "
+                "(ratio 2, saves 15 seconds, 50%)"
+            ),
+            (
+                "بدقة FP32: *30 ثانية* ← بالدقة المختلطة: *15 ثانية* تقريبًا "
+                "(المعامل 2، والوفر 15 ثانية، أي 50%)"
+            ),
+        ),
+        (
+            60,
+            2,
+            (
+                "*1 minute* in FP32 → about *30 seconds* with mixed precision "
+                "(ratio 2, saves 30 seconds, 50%)"
+            ),
+            (
+                "بدقة FP32: *دقيقة واحدة* ← بالدقة المختلطة: *30 ثانية* تقريبًا "
+                "(المعامل 2، والوفر 30 ثانية، أي 50%)"
+            ),
+        ),
+        (
+            90,
+            1.5,
+            (
+                "*1 minute and 30 seconds* in FP32 → about *1 minute* with mixed precision "
+                "(ratio 1.5, saves 30 seconds, 33%)"
+            ),
+            (
+                "بدقة FP32: *دقيقة و30 ثانية* ← بالدقة المختلطة: *دقيقة واحدة* تقريبًا "
+                "(المعامل 1.5، والوفر 30 ثانية، أي 33%)"
+            ),
+        ),
+    ],
+)
+def test_short_jobs_are_said_in_seconds_in_both_languages(seconds, ratio, en, ar):
+    assert estimate(seconds, ratio, Lang.EN) == en
+    assert estimate(seconds, ratio, Lang.AR) == ar
+
+
+def test_one_hour_in_an_arabic_compound_drops_the_word_for_one():
+    line = estimate(90 * 60, 1.001, Lang.AR)
+    assert "ساعة و30 دقيقة" in line and "واحدة" not in line
+
+
+def test_a_saving_just_under_everything_is_not_rounded_to_all_of_it():
+    fmt = NumberFormat(Lang.EN)
+    assert fmt.percent(99.96) == "99.9%"
+    assert fmt.percent(100) == "100%"
+    assert NumberFormat(Lang.AR, "arab").percent(99.96) == "٩٩٫٩٪"
+
+
+_UNIT_SECONDS = {"day": 86400, "hour": 3600, "minute": 60, "second": 1}
+
+
+def seconds_of(text: str) -> int:
+    """ "2 days, 3 hours, and 5 minutes" back to seconds."""
+    parts = re.findall(r"([\d,]+) (day|hour|minute|second)s?", text)
+    return sum(int(n.replace(",", "")) * _UNIT_SECONDS[unit] for n, unit in parts)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seconds=st.floats(min_value=0.5, max_value=3 * 24 * 3600),
+    ratio=st.floats(min_value=1.0, max_value=20.0),
+)
+def test_the_saving_is_the_difference_of_the_shown_times_and_never_more_than_the_job(
+    seconds, ratio
+):
+    line = estimate(seconds, ratio, Lang.EN)
+    fp32_text, mp_text = re.findall(r"\*([^*]+)\*", line)
+    fp32, mp = seconds_of(fp32_text), seconds_of(mp_text)
+    assert 0 < mp <= fp32
+    saved = re.search(r"saves (.+), [\d.]+%\)$", line)
+    if saved is None:
+        assert "no saving" in line and mp == fp32
+    else:
+        assert seconds_of(saved.group(1)) == fp32 - mp
