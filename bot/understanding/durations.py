@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from bot.understanding.lexicon import (
     AR_UNIT_ABBREVIATIONS,
     AR_UNITS,
+    ARABIZI_UNITS,
     DURATION_EXCLUDERS_AFTER,
     DURATION_EXCLUDERS_BEFORE,
     EN_UNITS,
@@ -38,6 +39,12 @@ COMPOUND_JOINERS = frozenset({"and", "و", ",", "+"})
 UNIT_ORDER = ("sec", "min", "h", "d", "w", "mo", "y")
 # "each", "كل واحدة": one share of something counted before it.
 _EACH_WORDS = frozenset({"each", "apiece", "كل", "لكل"})
+# "we need it done in 40h", "has to finish in 2 days", "نحتاجه في ٤٠ ساعة": a time
+# someone needs or must meet is a deadline (convention 4), never the FP32 time.
+_DEADLINE_MARKERS = frozenset({"in", "within", "under", "by", "في", "خلال"})
+_OBLIGATIONS = frozenset(
+    ["need", "needs", "needed", "must", "لازم", "يجب", "نحتاج", "نحتاجه", "محتاجين", "بدنا"]
+)
 _HEDGES = frozenset({"about", "around", "roughly", "approximately", "approx", "nearly"})
 
 
@@ -69,7 +76,7 @@ def unit_of(tok: Token | None, allow_article: bool = False) -> tuple[str, int] |
             return None
         return AR_UNITS[stem]
     unit = EN_UNITS.get(tok.text)
-    return (unit, 0) if unit else None
+    return (unit, 0) if unit else ARABIZI_UNITS.get(tok.text)
 
 
 def abbreviated_unit(tokens: list[Token], j: int) -> str | None:
@@ -85,6 +92,25 @@ def abbreviated_unit(tokens: list[Token], j: int) -> str | None:
     if dot is not None and dot.text == "." and dot.glued and letter is not None and letter.glued:
         return None
     return AR_UNIT_ABBREVIATIONS[tok.text]
+
+
+def _unit_after_of(tokens: list[Token], j: int) -> str | None:
+    """The plural unit in "N د <unit>" (Maghrebi د = "of"), where د is no minute."""
+    of, noun = _at(tokens, j), _at(tokens, j + 1)
+    if of is None or of.text != "د" or of.role:
+        return None
+    unit = unit_of(noun, allow_article=True)
+    return unit[0] if unit and unit[1] == 0 else None
+
+
+def _glued_minutes(tokens: list[Token], j: int, smallest: str) -> float | None:
+    """ "36h30": the bare number glued after an hour piece is minutes, else None."""
+    tok, before = _at(tokens, j), _at(tokens, j - 1)
+    if smallest != "h" or tok is None or before is None or before.kind != NUM:
+        return None
+    if not before.suffix or tok.kind != NUM or not tok.glued or tok.suffix or tok.role:
+        return None
+    return tok.value if tok.value.is_integer() and 0 <= tok.value < 60 else None
 
 
 def _at(tokens: list[Token], j: int) -> Token | None:
@@ -117,6 +143,9 @@ def _piece(tokens: list[Token], i: int) -> tuple[float, str, int, bool] | None:
         unit = unit_of(tokens[i + 1] if i + 1 < n else None)
         if unit and unit[1] != 2:
             return tok.value, unit[0], i + 2, True
+        unit = _unit_after_of(tokens, i + 1)
+        if unit:  # Maghrebi "ربعة د السوايع": four of the hours
+            return tok.value, unit, i + 3, True
         abbreviated = abbreviated_unit(tokens, i + 1)
         if abbreviated:  # "١٢ س", "٣٠ د"
             return tok.value, abbreviated, i + 2, True
@@ -201,6 +230,9 @@ def find_durations(tokens: list[Token]) -> list[Quantity]:
         hours = value * UNIT_HOURS[unit]
         smallest = unit
         # Compound: "2 days 6 hours", "1h30m", "يومين و٦ ساعات".
+        minutes = _glued_minutes(tokens, j, smallest)
+        if minutes is not None:
+            hours, smallest, j = hours + minutes / 60, "min", j + 1
         while j < n:
             k = j + (_text(tokens, j) in COMPOUND_JOINERS)
             nxt = _piece(tokens, k) if k < n else None
@@ -354,6 +386,8 @@ def _excluded(tokens: list[Token], start: int, end: int) -> bool:
     """A deadline, interval, saving, future event or past time, by the words around it."""
     if _text(tokens, start - 1) in FUTURE_MARKERS and _event_before(tokens, start - 1):
         return True
+    if _text(tokens, start - 1) in _DEADLINE_MARKERS and _obligation_before(tokens, start - 1):
+        return True
     j = start - 1
     steps = 0
     while j >= 0 and steps < 4:
@@ -378,6 +412,21 @@ def _excluded(tokens: list[Token], start: int, end: int) -> bool:
         if step and tok.script == ARABIC:
             break
         if tok.kind == WORD and _cue(tok, DURATION_EXCLUDERS_AFTER):
+            return True
+    return False
+
+
+def _obligation_before(tokens: list[Token], marker: int) -> bool:
+    """ "need it done in", "has to finish in", "لازم يخلص في": a need a few words before."""
+    for k in range(marker - 1, max(-1, marker - 5), -1):
+        tok = tokens[k]
+        if tok.is_boundary or tok.kind == NUM:
+            return False
+        if tok.kind != WORD:
+            continue
+        if _cue(tok, _OBLIGATIONS):
+            return True
+        if tok.text in ("has", "have", "had") and _text(tokens, k + 1) == "to":
             return True
     return False
 

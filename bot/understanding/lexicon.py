@@ -42,8 +42,8 @@ AR_UNITS: dict[str, tuple[str, int]] = {}
 for _unit, _one, _two, _many in [
     ("sec", "ثانيه", "ثانيتين ثانيتان", "ثواني ثوان"),
     ("min", "دقيقه", "دقيقتين دقيقتان", "دقائق دقايق"),
-    ("h", "ساعه", "ساعتين ساعتان", "ساعات"),
-    ("d", "يوم يوما", "يومين يومان", "ايام"),
+    ("h", "ساعه", "ساعتين ساعتان", "ساعات سوايع"),  # سوايع: Maghrebi plural
+    ("d", "يوم يوما", "يومين يومان", "ايام تيام"),  # تيام: Levantine after a number
     ("w", "اسبوع اسبوعا", "اسبوعين اسبوعان", "اسابيع"),
     ("mo", "شهر شهرا", "شهرين شهران", "اشهر شهور"),
     ("y", "سنه عام عاما", "سنتين سنتان عامين عامان", "سنوات سنين اعوام"),
@@ -77,7 +77,16 @@ AR_SUBSECOND_PREFIXES = frozenset(["مللي", "ملي", "ميلي", "ميلى",
 
 # Abbreviations, only right after a number ("١٢ س" or "١٢ سا" = 12 hours,
 # "٣٠ د" = 30 minutes) and only as a whole word, never a letter inside one.
-AR_UNIT_ABBREVIATIONS: dict[str, str] = {"س": "h", "سا": "h", "د": "min"}
+AR_UNIT_ABBREVIATIONS: dict[str, str] = {"س": "h", "سا": "h", "د": "min", "ي": "d"}
+# Arabizi (Arabic in Latin letters, digits for missing letters): unit -> (unit, count said).
+ARABIZI_UNITS: dict[str, tuple[str, int]] = {
+    **dict.fromkeys(["sa3a", "sa3ah", "saa3a"], ("h", 1)),
+    **dict.fromkeys(["sa3at", "sa3aat", "saa", "saat"], ("h", 0)),
+    **dict.fromkeys(["sa3tein", "sa3ten", "sa3teen"], ("h", 2)),
+    **dict.fromkeys(["yom", "youm", "yoom"], ("d", 1)),
+    **dict.fromkeys(["ayam", "ayyam", "iyam"], ("d", 0)),
+    **dict.fromkeys(["yomein", "yomen", "youmein", "yomain"], ("d", 2)),
+}
 
 # ---------------------------------------------------------------- number words
 EN_NUMBERS: dict[str, int] = {
@@ -121,9 +130,9 @@ AR_NUMBERS: dict[str, int] = {}
 for _value, _words in {
     0: "صفر",
     1: "واحد واحده",
-    2: "اثنين اثنان اتنين تنين",
+    2: "اثنين اثنان اتنين تنين جوج زوج زوز",  # جوج/زوج/زوز: Maghrebi
     3: "ثلاث ثلاثه تلات تلاته",
-    4: "اربع اربعه",
+    4: "اربع اربعه ربعه",  # ربعه: Maghrebi
     5: "خمس خمسه",
     6: "ست سته",
     7: "سبع سبعه",

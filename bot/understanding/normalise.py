@@ -20,6 +20,15 @@ _EMOJI_CODE = re.compile(r"(?<![0-9a-z]):[a-z0-9_+'-]{1,40}:")
 _BARE_URL = re.compile(r"(?:https?://|www\.)\S+")
 _ENTITY = re.compile(r"&(amp|lt|gt);")
 _HEART = re.compile(r"<3+")
+# Slack strike-through ("~100h~", and "~~100h~~" as people type it): a value
+# the writer withdrew. Opened after a space and closed before one, with no
+# space just inside, so "~36h, ratio ~2" (about 36 h, about 2) is left alone.
+# The content excludes "~", so each run is scanned once.
+_STRIKE = re.compile(r"(?<![^\s(])~+[^~\s](?:[^~\n]*[^~\s])?~+(?![^\s.,;:!?)])")
+# Keycap emoji "1️⃣ 2️⃣": list markers, never numbers.
+_KEYCAP = re.compile("[0-9#*]\ufe0f?\u20e3")
+# "+/-" and "+-" are the plus-minus sign: "36h +/- 2h" is an error bar like "36h ±2h".
+_PLUS_MINUS = re.compile(r"\+ ?/ ?-|\+-")
 
 _ENTITIES = {"amp": "&", "lt": "<", "gt": ">"}
 
@@ -148,6 +157,9 @@ def normalise(text: str) -> str:
     text = _SLACK_MARKUP.sub(_markup, text)
     text = _ENTITY.sub(lambda m: _ENTITIES[m.group(1)], text)
     text = _HEART.sub(" ", text)
+    text = _STRIKE.sub(" ", text)
+    text = _KEYCAP.sub(" ", text)
+    text = _PLUS_MINUS.sub(" ± ", text)
     text = text.lower()
     text = _BARE_URL.sub(" ", text)
     text = _EMOJI_CODE.sub(" ", text)

@@ -19,13 +19,21 @@ from bot.understanding.lexicon import (
     EN_NUMBERS,
     EN_SCALES,
     EN_UNITS,
+    FOLD_WORDS,
     INFINITY_WORDS,
     NAN_WORDS,
     NEGATIVE_WORDS,
     has_prefix_article,
     lookup,
 )
-from bot.understanding.tokens import ARABIC, NUM, WORD, Token
+from bot.understanding.tokens import ARABIC, LATIN, NUM, WORD, Token
+
+# Arabizi writes missing Arabic letters with digits (3 = ع, 5 = خ, 7 = ح, ...):
+# "3ndi", "3ala", "7aga" are words, so their digit is no number.
+_ARABIZI_DIGITS = frozenset("2356789")
+# What a lone digit may carry glued after it and still be a number ("3days", "8gpus",
+# "2fold", "7b", "3rd"): every short suffix, and these longer words.
+_NUMBER_SUFFIXES = EN_UNITS.keys() | COUNT_NOUNS | FOLD_WORDS | {"times", "gpu", "gpus"}
 
 
 def _word_value(tok: Token) -> tuple[int, bool] | None:
@@ -105,6 +113,7 @@ def _read_words(tokens: list[Token], i: int) -> tuple[float, int] | None:
 def merge_number_words(tokens: list[Token]) -> list[Token]:
     """Replace spelled numbers, signs and infinities with number tokens."""
     out: list[Token] = []
+    tokens = [_arabizi_word(t) for t in tokens]
     i, n = 0, len(tokens)
     while i < n:
         tok = tokens[i]
@@ -138,6 +147,20 @@ def merge_number_words(tokens: list[Token]) -> list[Token]:
         out.append(tok)
         i += 1
     return _apply_negative_words(out)
+
+
+def _arabizi_word(tok: Token) -> Token:
+    """ "3ndi", "3ala": a digit glued before Latin letters that make no unit is a letter."""
+    suffix = tok.suffix
+    if (
+        tok.kind != NUM
+        or tok.text not in _ARABIZI_DIGITS
+        or len(suffix) < 3
+        or not suffix.isalpha()
+        or suffix in _NUMBER_SUFFIXES
+    ):
+        return tok
+    return Token(WORD, tok.text + suffix, glued=tok.glued, script=LATIN)
 
 
 def _is_pronoun_one(tokens: list[Token], i: int) -> bool:

@@ -53,6 +53,10 @@ _AFTER_CATEGORIES = (
 )
 
 
+# "half precision", "نص دقة": the name of a precision (FP16), not half of anything.
+_PRECISION_NOUNS = frozenset({"precision", "دقه"})
+
+
 @dataclass
 class RatioCand:
     value: float
@@ -60,8 +64,8 @@ class RatioCand:
     text: str
 
 
-def _has(tok: Token, table) -> bool:
-    if tok.kind != WORD:
+def _has(tok: Token | None, table) -> bool:
+    if tok is None or tok.kind != WORD:
         return False
     if tok.script == ARABIC:
         return lookup(tok.text, table) is not None
@@ -258,7 +262,7 @@ def _at(tokens: list[Token], i: int) -> tuple[float, int] | None:
         sign = _speed_direction(tokens, i, i + 1, default=tok.script == ARABIC)
         return (multiple if sign > 0 else 1 / multiple, i + 1) if sign else None
     frac = _fraction_of(tok)
-    if frac:
+    if frac and not _has(nxt, _PRECISION_NOUNS):  # "half precision", "نص دقة" name FP16
         start = i - 1 if i and tokens[i - 1].text in ("a", "one") else i
         meaning = _meaning(tokens, start, i + 1)
         if meaning in (LESS, REMAIN):

@@ -12,8 +12,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.understanding.lexicon import AR_UNIT_ABBREVIATIONS, AR_UNITS, EN_UNITS
+
 NUM, WORD, SYM = "num", "word", "sym"
 LATIN, ARABIC = "lat", "ar"
+
+# Words that make "36:30" hours and minutes rather than a clock time.
+_HOUR_WORDS = frozenset(
+    [w for w, unit in EN_UNITS.items() if unit == "h"]
+    + [w for w, (unit, _) in AR_UNITS.items() if unit == "h"]
+    + [w for w, unit in AR_UNIT_ABBREVIATIONS.items() if unit == "h"]
+)
 
 # Marks that end a clause: a cue word never reaches a number across them.
 BOUNDARIES = frozenset(".,;?!\n()[]{}|")
@@ -43,13 +52,18 @@ def _is_latin(c: str) -> bool:
     return c.isalpha() and not _is_arabic(c)
 
 
-def _read_number(text: str, i: int) -> tuple[str, int]:
-    """Digits, "," thousands groups of exactly three, one decimal part, an exponent."""
+def _read_number(text: str, i: int, in_list: bool = False) -> tuple[str, int]:
+    """Digits, "," thousands groups of exactly three, one decimal part, an exponent.
+
+    A single comma before one or two digits is a decimal comma ("1,5 days",
+    "2,50"), unless the number sits in a comma list ("10,11,12").
+    """
     n = len(text)
     j = i
     while j < n and text[j].isdigit():
         j += 1
     # Thousands groups: ",ddd" not followed by another digit (1,200 is one number).
+    grouped = False
     while (
         j + 4 <= n
         and text[j] == ","
@@ -57,6 +71,9 @@ def _read_number(text: str, i: int) -> tuple[str, int]:
         and (j + 4 == n or not text[j + 4].isdigit())
     ):
         j += 4
+        grouped = True
+    if not grouped and not in_list and (end := _decimal_comma_end(text, j)):
+        return f"{text[i:j]}.{text[j + 1 : end]}", end
     if j + 1 < n and text[j] == "." and text[j + 1].isdigit():
         j += 1
         while j < n and text[j].isdigit():
@@ -71,6 +88,38 @@ def _read_number(text: str, i: int) -> tuple[str, int]:
                 k += 1
             j = k
     return text[i:j].replace(",", ""), j
+
+
+def _decimal_comma_end(text: str, j: int) -> int:
+    """The end of ",5" / ",50" at ``j`` when it is a decimal comma, else 0."""
+    n = len(text)
+    if j >= n or text[j] != ",":
+        return 0
+    k = j + 1
+    while k < n and k - j <= 3 and text[k].isdigit():
+        k += 1
+    if not 1 <= k - j - 1 <= 2 or (k < n and text[k].isdigit()):
+        return 0
+    if k + 1 < n and text[k] in ",." and text[k + 1].isdigit():
+        return 0  # "1,5,7" is a list, "1,5.3" is nothing we can read as one number
+    return k
+
+
+def _hours_and_minutes(text: str, j: int) -> int:
+    """The end of ":30" in "36:30 hours": H:MM before an hour word is a duration, else 0.
+
+    Without the hour word "10:30" stays a clock time for the later passes.
+    """
+    n = len(text)
+    if not (j + 2 < n and text[j] == ":" and text[j + 1 : j + 3].isdigit()):
+        return 0
+    if text[j + 1] > "5" or (j + 3 < n and (text[j + 3].isdigit() or text[j + 3] == ":")):
+        return 0
+    k = j + 3 + (j + 3 < n and text[j + 3] == " ")
+    m = k
+    while m < n and text[m].isalpha():
+        m += 1
+    return j + 3 if text[k:m] in _HOUR_WORDS else 0
 
 
 def tokenize(text: str) -> list[Token]:
@@ -107,8 +156,12 @@ def tokenize(text: str) -> list[Token]:
                     j += 1
                 raw = "0" + text[i:j]
             else:
-                raw, j = _read_number(text, i + 1 if signed else i)
+                in_list = prev == "," and i > 1 and text[i - 2].isdigit()
+                raw, j = _read_number(text, i + 1 if signed else i, in_list)
             value = float(raw)
+            if (minutes_end := _hours_and_minutes(text, j)) and not signed:
+                value += int(text[j + 1 : minutes_end]) / 60
+                raw, j = text[i:minutes_end], minutes_end
             if signed:
                 value, raw = -value, "-" + raw
             suffix, j = _read_suffix(text, j)

@@ -25,7 +25,8 @@ def test_digits_inside_names_are_not_numbers() -> None:
         ("2.1-fold", [(2.1, "-fold")]),
         ("21-hour", [(21.0, "-hour")]),
         ("1,200 hours", [(1200.0, "")]),
-        ("12,34", [(12.0, ""), (34.0, "")]),
+        ("12,34", [(12.34, "")]),  # a decimal comma: one comma, one or two digits
+        ("10,11,12", [(10.0, ""), (11.0, ""), (12.0, "")]),  # a list, not decimals
         ("-5h", [(-5.0, "h")]),
         ("x2.5", [(2.5, "")]),
         ("٢×", [(2.0, "x")]),
