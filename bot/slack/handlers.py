@@ -41,6 +41,7 @@ from bot.slack.language import LanguagePreferences
 from bot.slack.listeners import Handoff, ack_then
 from bot.slack.records import TeamRecords, with_record_button
 from bot.slack.views import (
+    FP32_BLOCK,
     MODAL_CALLBACK,
     ModalInput,
     estimate_modal,
@@ -226,17 +227,22 @@ class Handlers:
     def check_modal(self, ack: Ack, view: dict, context: BoltContext) -> None:
         """Invalid fields go back to the modal (``response_action: errors``) at once."""
         fields = read_modal(view)
+        errors = fields.number_errors()
+        if errors:
+            ack(response_action="errors", errors=errors)
+            return
         try:
             turn = self._modal_turn(fields, context)
+            reason = turn.advice.reason
+            if reason is not None:
+                errors = field_errors(
+                    reason, turn.reply.text, fields, lambda: self._time_refused(fields, context)
+                )
         except Exception:
             log.exception("modal answer failed %s", _ids(context))
-            ack(
-                response_action="errors",
-                errors=field_errors(None, labels.label(fields.lang, labels.APOLOGY)),
-            )
-            return
-        if turn.advice.reason is not None:
-            ack(response_action="errors", errors=field_errors(turn.advice.reason, turn.reply.text))
+            errors = {FP32_BLOCK: fields.say(labels.APOLOGY)}
+        if errors:
+            ack(response_action="errors", errors=errors)
             return
         ack()
 
@@ -244,6 +250,8 @@ class Handlers:
         """A valid modal's estimate goes to the user's DM with the bot."""
         ids = _ids(context)
         fields = read_modal(view)
+        if fields.number_errors():  # check_modal already showed them
+            return
         with self.guard(ids, lambda: fields.lang, None):
             turn = self._modal_turn(fields, context)
             if turn.advice.reason is not None:  # check_modal already showed the error
@@ -254,6 +262,11 @@ class Handlers:
                 self.store.remember_thread(
                     context.team_id, response["channel"], DM_THREAD, turn.advice.fp32_hours
                 )
+
+    def _time_refused(self, fields: ModalInput, context: BoltContext) -> bool:
+        """Whether the FP32 time alone is refused (the ratio is not to blame)."""
+        ask = Ask(fields.time_alone(), Channel.DM, fields.lang, force_lang=True)
+        return ask.answer().advice.reason is not None
 
     def _modal_turn(self, fields: ModalInput, context: BoltContext) -> Turn:
         ask = Ask(fields.as_message(), Channel.DM, fields.lang, force_lang=True)

@@ -30,6 +30,13 @@ NEW_ESTIMATE = "New estimate"
 APOLOGY = "Sorry, something went wrong on my side. Please try again in a minute."
 EXPIRED = "This button no longer works. Please ask again."
 SHARED_BY = "Shared by {user}"
+ADMIN_CHECK_FAILED = (
+    "I couldn't confirm with Slack that you are a workspace admin, so #{record} was not "
+    "deleted. Please try again in a minute."
+)
+# Said once, in the new language, when the language button changes the stored choice.
+NOW_IN_ARABIC = "I'll answer you in Arabic from now on; `lang en` switches back."
+NOW_IN_ENGLISH = "I'll answer you in English from now on; `lang ar` switches back."
 HOME_TITLE = "Mixed-precision training time"
 HOME_GUIDE = (
     "Tell me how long training takes in FP32 and I estimate the time with mixed precision "
@@ -53,6 +60,10 @@ UNIT_DAYS = "days"
 UNIT_WEEKS = "weeks"
 RATIO = "Speed-up ratio (optional)"
 RATIO_HINT = "Usually 1.2–2.5. Leave it empty and I suggest one from the GPU or model."
+NUMBER_FP32 = "Type one number here, for example 100 or 2.5, and pick the unit below."
+NUMBER_RATIO = "Type one number here, for example 2 or 1.5, or leave it empty."
+DECIMAL_POINT = "Write decimals with a point: {number}"
+RATIO_TOO_LARGE = "That ratio is too large for mixed precision (usually 1.2–2.5); check for a typo."
 SETUP = "GPU or model (optional)"
 SETUP_PLACEHOLDER = "for example ResNet-50 on V100"
 EXPERIMENT_RECIPE = (

@@ -310,10 +310,17 @@ def field_errors(reasons: tuple[RecordReason, ...], fields: dict, lang: Lang) ->
 
 
 def _block_for(reason: RecordReason, fields: dict) -> str:
+    """The field to fix: the ratio when the stated ratio is what was refused."""
     if reason is RecordReason.MISSING_SETUP:
         return GPU
-    if reason in (RecordReason.IMPLAUSIBLE, RecordReason.INCONSISTENT) and fields["ratio"]:
-        return RATIO
+    if fields["ratio"]:
+        if reason in (RecordReason.IMPLAUSIBLE, RecordReason.INCONSISTENT):
+            return RATIO
+        pair = fields["fp32"] and fields["mixed"]
+        if reason in (RecordReason.NOT_POSITIVE, RecordReason.NOT_FINITE) and not pair:
+            return RATIO  # no step times to check: the number checked was the ratio
+        if reason is RecordReason.MISSING_PAIR and not (fields["fp32"] or fields["mixed"]):
+            return RATIO  # a ratio was typed but could not be read
     if fields["fp32"] and not fields["mixed"]:
         return MIXED
     return FP32

@@ -7,6 +7,8 @@ a typed question are checked by exactly the same rules and worded alike.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from slack_sdk.models.blocks import (
@@ -39,6 +41,12 @@ UNITS = (
 # Slack shows a field error under its input; it must stay short.
 FIELD_ERROR_CHARS = 150
 _RATIO_REASONS = {Reason.RATIO_NOT_POSITIVE, Reason.RATIO_BELOW_ONE}
+# What only the setup field can cause once both numbers are plain numbers.
+_SETUP_REASONS = {Reason.AMBIGUOUS, Reason.TOO_LONG, Reason.NO_PARAMS, Reason.UNKNOWN_OPTIMIZER}
+# The Arabic decimal separator reads as a point; its thousands separator as a comma.
+_ARABIC_SEPARATORS = str.maketrans({"٫": ".", "٬": ","})
+_TIMES = ("x", "×")
+FSI, PDI = "\u2068", "\u2069"
 
 
 def home_view(lang: Lang) -> dict:
@@ -120,14 +128,84 @@ class ModalInput:
     ratio: str
     setup: str
 
+    def number_errors(self) -> dict[str, str]:
+        """A message under each number field that does not hold exactly one number.
+
+        The core would read "2.5 on A100" as a ratio and a GPU, and skip "abc"
+        altogether; in a form each field means one thing, so junk is refused
+        where it was typed instead of being quietly dropped.
+        """
+        errors = {}
+        checks = ((FP32_BLOCK, self.fp32, labels.NUMBER_FP32), (RATIO_BLOCK, self.ratio, None))
+        for block, typed, expected in checks:
+            if block == RATIO_BLOCK and not typed:
+                continue  # optional: the core suggests one
+            if field_number(typed) is not None:
+                continue
+            comma = decimal_comma(typed)
+            if comma is not None:
+                errors[block] = _short(self.say(labels.DECIMAL_POINT, number=comma))
+            else:
+                errors[block] = _short(self.say(expected or labels.NUMBER_RATIO))
+        return errors
+
     def as_message(self) -> str:
-        """The fields as one English question; the reply is then forced into ``lang``."""
-        parts = [f"{self.fp32} {self.unit}"]
+        """The fields as one English question; the reply is then forced into ``lang``.
+
+        Call it on fields without :meth:`number_errors`: the numbers go in as
+        plain digits, so nothing else typed in a number field reaches the core.
+        """
+        parts = [f"{_plain(self.fp32)} {self.unit}"]
         if self.ratio:
-            parts.append(f"ratio {self.ratio}")
+            parts.append(f"ratio {_plain(self.ratio)}")
         if self.setup:
             parts.append(self.setup)
         return ", ".join(parts)
+
+    def time_alone(self) -> str:
+        """Only the FP32 time, to tell whether it or the ratio is out of range."""
+        return f"{_plain(self.fp32)} {self.unit}"
+
+    def say(self, msgid: str, **values: object) -> str:
+        """A label in the form's language, Latin runs isolated in Arabic."""
+        if self.lang is Lang.AR:
+            values = {name: f"{FSI}{value}{PDI}" for name, value in values.items()}
+        return labels.label(self.lang, msgid, **values)
+
+
+def field_number(typed: str) -> float | None:
+    """The one finite number a field holds, or None.
+
+    Western, Arabic-Indic or Persian digits (``float`` reads any Unicode
+    decimal digits), the Arabic decimal separator, and an optional "x" or
+    "×" on either side ("2.5x", "×2").
+    """
+    text = typed.strip().translate(_ARABIC_SEPARATORS).lower()
+    for sign in _TIMES:
+        text = text.removeprefix(sign).removesuffix(sign)
+    try:
+        value = float(text.strip())
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def decimal_comma(typed: str) -> str | None:
+    """ "1,5" written for 1.5: the number as it should be typed, else None."""
+    if typed.count(",") != 1:
+        return None
+    value = field_number(typed.replace(",", "."))
+    return _plain_number(value) if value is not None else None
+
+
+def _plain(typed: str) -> str:
+    value = field_number(typed)
+    return _plain_number(value) if value is not None else typed
+
+
+def _plain_number(value: float) -> str:
+    """Digits the core reads back exactly ("2.5", "100", "1e+22")."""
+    return f"{int(value)}" if value.is_integer() and abs(value) < 1e15 else repr(value)
 
 
 def read_modal(view: dict) -> ModalInput:
@@ -147,10 +225,34 @@ def read_modal(view: dict) -> ModalInput:
     )
 
 
-def field_errors(reason: Reason | None, message: str) -> dict[str, str]:
-    """Which input an error belongs under (ratio problems under the ratio)."""
-    block = RATIO_BLOCK if reason in _RATIO_REASONS else FP32_BLOCK
+def field_errors(
+    reason: Reason | None,
+    message: str,
+    fields: ModalInput,
+    time_out_of_range: Callable[[], bool],
+) -> dict[str, str]:
+    """The core's refusal under the field that caused it.
+
+    Ratio problems go under the ratio, time problems under the time, and what
+    only the free-text setup can cause (several numbers, a memory question)
+    under the setup. "Too large" or "not finite" can be either number:
+    ``time_out_of_range`` asks the core about the time alone.
+    """
+    if reason in (Reason.TOO_LARGE, Reason.NOT_FINITE) and not time_out_of_range():
+        if fields.ratio:
+            return {RATIO_BLOCK: _short(fields.say(labels.RATIO_TOO_LARGE))}
+        if fields.setup:  # an absurd price, GPU or parameter count
+            return {SETUP_BLOCK: _short(message)}
+    if reason in _RATIO_REASONS:
+        return {RATIO_BLOCK: _short(message)}
+    if reason in _SETUP_REASONS and fields.setup:
+        return {SETUP_BLOCK: _short(message)}
+    return {FP32_BLOCK: _short(message)}
+
+
+def _short(message: str) -> str:
+    """The first line, clipped: Slack shows a field error under its input."""
     first_line = message.strip().splitlines()[0] if message.strip() else message
     if len(first_line) > FIELD_ERROR_CHARS:
         first_line = first_line[: FIELD_ERROR_CHARS - 1] + "…"
-    return {block: first_line}
+    return first_line
