@@ -13,6 +13,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from babel.numbers import is_currency
+
 from bot.models import Price
 from bot.understanding.lexicon import (
     AR_SUBSECOND_PREFIXES,
@@ -89,12 +91,22 @@ LABEL_FILLERS = frozenset(
     ["size", "of", "=", ":", "is", "global", "per", "local", "micro", "mini", "total"]
 )
 
+# A currency word alone names the currency most people writing it mean ("دينار"
+# is the Kuwaiti dinar, as before); a country adjective after it ("دينار عراقي")
+# or before it ("Iraqi dinars") names the country's own (CURRENCY_QUALIFIERS).
+# UNSAID marks a word that names no currency without its country: "ليرة" is the
+# Turkish, Lebanese or Syrian lira alike, so it is never billed as one of them
+# (the price is kept unreadable, and the reply asks for a currency).
+UNSAID = "?"
 CURRENCIES: dict[str, str] = {
     "$": "USD",
     "usd": "USD",
     "dollar": "USD",
     "dollars": "USD",
+    "buck": "USD",
+    "bucks": "USD",
     "دولار": "USD",
+    "دولارات": "USD",
     "€": "EUR",
     "eur": "EUR",
     "euro": "EUR",
@@ -102,6 +114,10 @@ CURRENCIES: dict[str, str] = {
     "يورو": "EUR",
     "£": "GBP",
     "gbp": "GBP",
+    "pound": "GBP",
+    "pounds": "GBP",
+    "₹": "INR",
+    "₺": "TRY",
     "sar": "SAR",
     "riyal": "SAR",
     "riyals": "SAR",
@@ -122,20 +138,74 @@ CURRENCIES: dict[str, str] = {
     "dinars": "KWD",
     "دينار": "KWD",
     "دنانير": "KWD",
+    "ليره": UNSAID,
+    "ليرات": UNSAID,
+    "lira": UNSAID,
+    "liras": UNSAID,
 }
-CURRENCY_QUALIFIERS = {
-    "بحريني": "BHD",
-    "عماني": "OMR",
-    "قطري": "QAR",
-    "سعودي": "SAR",
-    "كويتي": "KWD",
-    "اماراتي": "AED",
-    "مصري": "EGP",
-    "qatari": "QAR",
-    "saudi": "SAR",
-    "kuwaiti": "KWD",
+_COUNTRY_CURRENCIES = {
+    # Arabic adjective (masculine; the feminine "ـيه" is added below), English adjective
+    ("سعودي", "saudi"): "SAR",
+    ("قطري", "qatari"): "QAR",
+    ("عماني", "omani"): "OMR",
+    ("يمني", "yemeni"): "YER",
+    ("كويتي", "kuwaiti"): "KWD",
+    ("بحريني", "bahraini"): "BHD",
+    ("عراقي", "iraqi"): "IQD",
+    ("اردني", "jordanian"): "JOD",
+    ("ليبي", "libyan"): "LYD",
+    ("تونسي", "tunisian"): "TND",
+    ("جزائري", "algerian"): "DZD",
+    ("مغربي", "moroccan"): "MAD",
+    ("اماراتي", "emirati"): "AED",
+    ("مصري", "egyptian"): "EGP",
+    ("سوداني", "sudanese"): "SDG",
+    ("لبناني", "lebanese"): "LBP",
+    ("سوري", "syrian"): "SYP",
+    ("تركي", "turkish"): "TRY",
+    ("استرليني", "sterling"): "GBP",
+    ("بريطاني", "british"): "GBP",
+    ("امريكي", "american"): "USD",
+    ("كندي", "canadian"): "CAD",
+    ("استرالي", "australian"): "AUD",
+    ("هندي", "indian"): "INR",
+    ("باكستاني", "pakistani"): "PKR",
+    ("ايراني", "iranian"): "IRR",
+    ("موريتاني", "mauritanian"): "MRU",
 }
-CURRENCY_SYMBOLS = frozenset("$€£﷼")
+CURRENCY_QUALIFIERS: dict[str, str] = {
+    word: code
+    for (arabic, english), code in _COUNTRY_CURRENCIES.items()
+    for word in (arabic, arabic + "ه", english)
+} | {"امريكاني": "USD", "uae": "AED", "us": "USD"}
+# After a currency word, Arabic adjectives ending in -ي/-يه that are no country:
+# "٥ دولار يومي", "١٠ ريال إضافي". Any other such adjective is taken for a country
+# the table does not know ("دينار صربي"), and the price is not billed in the default.
+NOT_COUNTRY_ADJECTIVES = frozenset(
+    [
+        "يومي",
+        "يوميه",
+        "شهري",
+        "شهريه",
+        "سنوي",
+        "اسبوعي",
+        "ساعي",
+        "اضافي",
+        "اضافيه",
+        "تقريبي",
+        "تقريبيه",
+        "اجمالي",
+        "كلي",
+        "حالي",
+        "فعلي",
+        "فقط",
+    ]
+)
+# Words that make a number with a three-letter code a price ("at 300 MAD", "5 TND/h").
+PRICE_CUES = frozenset(
+    ["at", "@", "price", "cost", "costs", "rate", "pay", "paying", "سعر", "بسعر", "تكلفه"]
+)
+CURRENCY_SYMBOLS = frozenset("$€£﷼₹₺")
 # A letter glued before a symbol names the country: "E£200" is Egyptian pounds.
 PREFIXED_SYMBOLS = {
     ("e", "£"): "EGP",
@@ -339,6 +409,7 @@ def mark_context(tokens: list[Token], *, sizes_are_params: bool = False) -> Cont
     ``sizes_are_params``: in a memory question "340M" is a parameter count,
     never 340 minutes.
     """
+    _join_european_amounts(tokens)
     ctx = Context()
     gpus: _Count | None = None
     nodes: _Count | None = None
@@ -380,6 +451,56 @@ def mark_context(tokens: list[Token], *, sizes_are_params: bool = False) -> Cont
     _read_batches(tokens, ctx)
     _read_words(tokens, ctx)
     return ctx
+
+
+_DOT_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3})+")
+
+
+def _join_european_amounts(tokens: list[Token]) -> None:
+    """ "€1.234,50", "1.234,50 EUR per day": dots group thousands and the comma
+    is the decimal point, when a currency is written with the amount. The three
+    tokens become one (the list is rebuilt once, so the pass stays linear).
+
+    Without cents ("1.250 KWD") the dot stays a decimal point: dinars have three.
+    """
+    kept: list[Token] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        tok = tokens[i]
+        kept.append(tok)
+        if (
+            i + 2 < n
+            and tok.kind == NUM
+            and not tok.suffix
+            and _DOT_GROUPED.fullmatch(tok.text)
+            and tokens[i + 1].text == ","
+            and tokens[i + 1].glued
+            and tokens[i + 2].kind == NUM
+            and tokens[i + 2].glued
+            and len(tokens[i + 2].text) <= 2
+            and tokens[i + 2].text.isdigit()
+            and _money_around(tokens, i, i + 2)
+        ):
+            cents = tokens[i + 2]
+            tok.text = tok.text.replace(".", "") + "." + cents.text
+            tok.value = float(tok.text)
+            tok.suffix = cents.suffix
+            i += 3
+            continue
+        i += 1
+    if len(kept) != n:
+        tokens[:] = kept
+
+
+def _money_around(tokens: list[Token], first: int, last: int) -> bool:
+    """A currency symbol or word just before ``first`` or just after ``last``."""
+    before, after = _at(tokens, first - 1), _at(tokens, last + 1)
+    return (
+        (before is not None and before.text in CURRENCY_SYMBOLS)
+        or tokens[last].suffix in CURRENCIES
+        or (before is not None and _word_in(before, CURRENCIES) is not None)
+        or (after is not None and (after.text in CURRENCIES or _word_in(after, CURRENCIES)))
+    )
 
 
 # The size that ends a model's name: "llama-2-13b", "qwen2.5-7b" (letters or a
@@ -536,7 +657,8 @@ def _classify(tokens: list[Token], i: int) -> str:
         return "price"  # "2.5$/h"
     # "ratio 2 SAR 10 per hour": the 2 is the ratio, the riyals are the 10's.
     if not _after_ratio_label(tokens, i) and (
-        _currency_after(tokens, i) or (_word_in(prev, CURRENCIES) and not _owned(tokens, i - 1))
+        _currency_after(tokens, i)
+        or (_currency_code(tokens, i - 1, i) and not _owned(tokens, i - 1))
     ):
         return "price"
     # Clock times, dates, ids, products like 224x224.
@@ -669,8 +791,56 @@ def _after_ratio_label(tokens: list[Token], i: int) -> bool:
 
 
 def _currency_after(tokens: list[Token], i: int) -> bool:
-    nxt = _at(tokens, i + 1)
-    return nxt is not None and _word_in(nxt, CURRENCIES) is not None
+    """A currency right after the number: "10 SAR", "3 دولارات", "5000 Iraqi dinars"."""
+    return _currency_code(tokens, i + 1, i) is not None or (
+        _english_country(tokens, i + 1) is not None and _currency_code(tokens, i + 2, i) is not None
+    )
+
+
+def _currency_code(tokens: list[Token], j: int, number_at: int) -> str | None:
+    """The currency the token at ``j`` names for the number at ``number_at``.
+
+    Currency words and symbols always do. Any other three-letter ISO 4217 code
+    ("MAD", "TND", "INR") does only right next to its number with a price cue
+    ("at 300 MAD", "5 TND/h"), so "try", "all" or "top" stay words.
+    """
+    tok = _at(tokens, j)
+    if tok is None or tok.kind == NUM:
+        return None
+    if tok.kind == SYM:
+        return CURRENCIES.get(tok.text) if tok.text in CURRENCY_SYMBOLS else None
+    word = _word_in(tok, CURRENCIES)
+    if word is not None:
+        return CURRENCIES[word]
+    if (
+        tok.script != ARABIC
+        and len(tok.text) == 3
+        and abs(j - number_at) == 1
+        and tok.text.isalpha()
+        and is_currency(tok.text.upper())
+        and _price_cue(tokens, number_at)
+    ):
+        return tok.text.upper()
+    return None
+
+
+def _price_cue(tokens: list[Token], i: int) -> bool:
+    """ "at 300 MAD", "price: 5 TND", "300 MAD per hour", "5 TND/h": said as a price."""
+    before = tokens[max(i - 3, 0) : i]
+    if any(t.text in PRICE_CUES or _word_in(t, PRICE_CUES) for t in before):
+        return True
+    after = tokens[i + 1 : i + 5]
+    return any(t.text == "/" for t in after) or any(
+        w in PRICE_PERIOD_HOURS for w in _price_clause(tokens, i)
+    )
+
+
+def _english_country(tokens: list[Token], j: int) -> str | None:
+    """ "Iraqi", "Saudi": an English country adjective, written before its currency."""
+    tok = _at(tokens, j)
+    if tok is None or tok.kind != WORD or tok.script == ARABIC:
+        return None
+    return CURRENCY_QUALIFIERS.get(tok.text)
 
 
 def _owned(tokens: list[Token], j: int) -> bool:
@@ -690,28 +860,60 @@ def _currency(tokens: list[Token], i: int) -> str | None:
 
     A currency word before the number is its own only when no bare number just
     before owns it: in "10 دينار كويتي 20 ساعه" the dinars are the 10's, not the
-    20's. Symbols ("€3") always lead their number.
+    20's. Symbols ("€3") always lead their number. A country adjective names the
+    country's currency ("دينار عراقي" IQD, "Iraqi dinars" IQD). A currency that
+    cannot be told without its country ("ليرة"), or a country the table does not
+    know ("دينار صربي"), comes back as the words written: no ISO code, so the
+    advice reports the price unreadable instead of billing another country's money.
     """
+    if (country := _english_country(tokens, i + 1)) and _currency_code(tokens, i + 2, i):
+        return country
     for j in (i - 1, i + 1, i - 2):
         tok = _at(tokens, j)
         if tok is None:
             continue
         if j < i and _owned(tokens, j):
             continue
-        if j == i - 2 and tokens[i - 1].text not in CURRENCY_QUALIFIERS:
+        if j == i - 2 and _arabic_country(tokens, i - 1) is None:
             continue
-        code = (
-            _prefixed_symbol(tokens, j)
-            or CURRENCIES.get(tok.text)
-            or _word_in(tok, CURRENCIES)
-            and CURRENCIES[_word_in(tok, CURRENCIES)]
-        )
+        code = _prefixed_symbol(tokens, j) or _currency_code(tokens, j, i)
         if code:
-            qualifier = _at(tokens, j + 1)
-            if qualifier is not None and qualifier.text in CURRENCY_QUALIFIERS:
-                return CURRENCY_QUALIFIERS[qualifier.text]
-            return code
+            return _qualified(tokens, j, code)
     return None
+
+
+def _qualified(tokens: list[Token], j: int, code: str) -> str:
+    """The currency named at ``j`` with the country adjective after it, if any."""
+    country = _arabic_country(tokens, j + 1)
+    if country is not None:
+        return country
+    nxt = _at(tokens, j + 1)
+    unknown_country = tokens[j].kind == WORD and _country_like(nxt)
+    if code == UNSAID or unknown_country:
+        written = tokens[j : j + 2] if unknown_country else tokens[j : j + 1]
+        return " ".join(t.text for t in written)
+    return code
+
+
+def _arabic_country(tokens: list[Token], j: int) -> str | None:
+    tok = _at(tokens, j)
+    if tok is None or tok.kind != WORD:
+        return None
+    if tok.script != ARABIC:
+        return CURRENCY_QUALIFIERS.get(tok.text)  # "dinar iraqi", "SAR saudi"
+    word = lookup(tok.text, CURRENCY_QUALIFIERS)
+    return CURRENCY_QUALIFIERS[word] if word else None
+
+
+def _country_like(tok: Token | None) -> bool:
+    """ "صربي", "الفلبيني": an Arabic adjective of origin (-ي, -يه) that may be a
+    country's, after a currency word; period words and the like are not."""
+    if tok is None or tok.kind != WORD or tok.script != ARABIC or tok.role:
+        return False
+    stem = tok.text.removeprefix("ال")
+    if not stem.endswith(("ي", "يه")) or len(stem) < 4:
+        return False
+    return not (lookup(tok.text, NOT_COUNTRY_ADJECTIVES) or lookup(tok.text, PRICE_PERIOD_HOURS))
 
 
 def _prefixed_symbol(tokens: list[Token], j: int) -> str | None:
