@@ -12,7 +12,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from bot.conversation import Turn, answer
+from bot.conversation import Turn, answer, thread_memory
 from bot.models import Channel, Lang
 from bot.records.models import Record
 from bot.rendering import render
@@ -49,14 +49,18 @@ class Ask:
             turn = replace(turn, reply=render(turn.advice, self.lang))
         return turn
 
-    def with_ratio(self, ratio: float, fp32_hours: float) -> Ask:
+    def with_ratio(self, ratio: float, turn: Turn) -> Ask:
+        """The follow-up "and with ratio N?" to ``turn``: its FP32 time and everything
+        it named (read from the question's own text, not only from a thread) ride along,
+        so "ResNet-50 on V100, 30 hours" stays about ResNet-50 on V100."""
         lang = self.lang or Lang.EN
+        setup = {name: v for name, v in thread_memory(turn.query).items() if name != "ratio"}
         return Ask(
             text=RATIO_FOLLOW_UP[lang].format(ratio=f"{ratio:g}"),
             channel=self.channel,
             lang=lang,
-            thread_hours=fp32_hours,
-            thread_setup=self.thread_setup,
+            thread_hours=turn.advice.fp32_hours,
+            thread_setup=setup or None,
             force_lang=True,
         )
 

@@ -71,7 +71,7 @@ def _buttons(turn: Turn, ask: Ask, *, shareable: bool) -> list[ButtonElement]:
     hours = turn.advice.fp32_hours
     if reply.kind in ESTIMATES and hours is not None:
         for index, ratio in enumerate(RATIOS):
-            value = answered.with_ratio(ratio, hours).encode()
+            value = answered.with_ratio(ratio, turn).encode()
             if value:
                 buttons.append(
                     _button(

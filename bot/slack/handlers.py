@@ -187,24 +187,37 @@ class Handlers:
             lang = turn.reply.lang
             self._remember_choice(turn, context, user_id=event.get("user"))
             message = reply_message(turn, replace(ask, lang=lang))
-            client.chat_postMessage(channel=event["channel"], thread_ts=reply_ts, **message)
-            self._remember_thread(turn, context, event["channel"], root, hours)
+            # At a DM's top level a thread may start under the question or under the answer.
+            top_level = root == DM_THREAD
+            roots = [root, event["ts"]] if top_level and event.get("ts") else [root]
+            self._remember_thread(turn, context, event["channel"], roots, hours)
+            sent = client.chat_postMessage(channel=event["channel"], thread_ts=reply_ts, **message)
+            if top_level and sent.get("ts"):
+                self._remember_thread(turn, context, event["channel"], [sent["ts"]], hours)
 
     def _remember_thread(
-        self, turn: Turn, context: BoltContext, channel_id: str, root: str, hours: float | None
+        self,
+        turn: Turn,
+        context: BoltContext,
+        channel_id: str,
+        roots: list[str],
+        hours: float | None,
     ) -> None:
         """Keep the thread's latest FP32 time and what it named, for the next follow-up.
 
         A DM's top level keeps the time only: it is many separate questions, where
-        "36 hours" should not mean the last model asked about.
+        "36 hours" should not mean the last model asked about. A thread started
+        under one of those messages is about that message alone, so each top-level
+        turn is also kept whole under its own ts and its answer's.
         """
         carried = carried_over(turn, hours)
         if carried is None:
             return
         latest, setup = carried
-        setup = {} if root == DM_THREAD else setup
-        if latest is not None or setup:
-            self.store.remember_thread(context.team_id, channel_id, root, latest, setup)
+        for root in roots:
+            kept = {} if root == DM_THREAD else setup
+            if latest is not None or kept:
+                self.store.remember_thread(context.team_id, channel_id, root, latest, kept)
 
     # -- App Home and the modal ---------------------------------------------
 
@@ -258,10 +271,8 @@ class Handlers:
                 return
             ask = Ask(fields.as_message(), Channel.DM, fields.lang, force_lang=True)
             response = client.chat_postMessage(channel=context.user_id, **reply_message(turn, ask))
-            if turn.advice.fp32_hours is not None:
-                self.store.remember_thread(
-                    context.team_id, response["channel"], DM_THREAD, turn.advice.fp32_hours
-                )
+            roots = [DM_THREAD, *([response["ts"]] if response.get("ts") else [])]
+            self._remember_thread(turn, context, response["channel"], roots, None)
 
     def _time_refused(self, fields: ModalInput, context: BoltContext) -> bool:
         """Whether the FP32 time alone is refused (the ratio is not to blame)."""

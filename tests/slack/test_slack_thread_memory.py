@@ -1,0 +1,96 @@
+"""Follow-ups keep the job they follow: DM threads and the ratio buttons.
+
+A thread started under a DM question is about that question (its time and the
+setup it named), while separate questions at a DM's top level stay separate.
+The ratio buttons under a slash command's answer ask the same question again
+with another ratio, so the setup named in the command's text rides along.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from slackmsg import TEAM, button
+
+from bot.store import connect
+
+
+def _dm(text: str, *, ts: str, **extra) -> dict:
+    return {
+        "type": "message",
+        "channel_type": "im",
+        "channel": "D0ALICE",
+        "user": "U0ALICE",
+        "text": text,
+        "ts": ts,
+        "event_ts": ts,
+        **extra,
+    }
+
+
+def _posts(bot) -> list:
+    return bot.slack.api("chat.postMessage")
+
+
+def _say(bot, event: dict, event_id: str) -> dict:
+    before = len(_posts(bot))
+    assert bot.client.event(event, event_id=event_id).status == 200
+    return bot.slack.wait(lambda: _posts(bot), before + 1)[-1].body
+
+
+def test_a_reply_in_the_thread_of_a_dm_question_follows_that_question(bot):
+    question = "How long for ResNet-50 on V100 with mixed precision? 30 hours in FP32"
+    first = _say(bot, _dm(question, ts="1700000500.000100"), "Th1")
+    assert first.get("thread_ts") is None  # answered at the DM's top level
+    follow_up = _dm("and with ratio 1.5?", ts="1700000500.000200", thread_ts="1700000500.000100")
+    reply = _say(bot, follow_up, "Th2")
+    assert reply["thread_ts"] == "1700000500.000100"
+    assert "*30 hours* in FP32 → about *20 hours*" in reply["blocks"][0]["text"]["text"]
+    assert "ResNet-50 on V100" in reply["text"]  # the setup named at the top level
+
+
+def test_a_reply_in_the_thread_of_the_bots_dm_answer_follows_it(bot):
+    answer_ts = "1700000600.000900"
+    real_answer = bot.slack.answer
+
+    def answer(path: str, body: dict):
+        status, headers, payload = real_answer(path, body)
+        if path.endswith("chat.postMessage") and not body.get("thread_ts"):
+            payload = json.dumps(json.loads(payload) | {"ts": answer_ts}).encode()
+        return status, headers, payload
+
+    bot.slack.answer = answer
+    _say(bot, _dm("BERT on A100, 36 hours in fp32", ts="1700000600.000100"), "Th3")
+    # The answer's ts is only known once it is posted; the app keeps it right after.
+    store = connect(bot.settings.database_url.get_secret_value())
+    deadline = time.monotonic() + 5
+    while store.thread(TEAM, "D0ALICE", answer_ts) is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    reply = _say(bot, _dm("and with ratio 2?", ts="1700000600.000200", thread_ts=answer_ts), "Th4")
+    assert "*36 hours* in FP32 → about *18 hours*" in reply["blocks"][0]["text"]["text"]
+
+
+def test_separate_top_level_dm_questions_still_stay_separate(bot):
+    _say(bot, _dm("BERT on A100, 36 hours in fp32", ts="1700000700.000100"), "Th5")
+    second = _say(bot, _dm("10 hours in fp32", ts="1700000700.000200"), "Th6")
+    assert "BERT" not in second["text"] and "typical ratio" in second["text"]
+
+
+def test_ratio_buttons_keep_the_setup_named_in_the_slash_command(bot):
+    before = len(bot.slack.responses())
+    sent = bot.client.command("ResNet-50 on V100, 30 hours", response_url=bot.slack.response_url())
+    assert sent.status == 200
+    private = bot.slack.wait(bot.slack.responses, before + 1)[-1].body
+    assert "ResNet-50 on V100" in private["text"]
+
+    click_url = bot.slack.response_url("ratio")
+    bot.client.click(button(private, "mp_ratio_0"), response_url=click_url)  # ratio 1.5
+    (clicked,) = bot.slack.wait(lambda: bot.slack.responses("ratio"))
+    assert "*30 hours* in FP32 → about *20 hours*" in clicked.body["blocks"][0]["text"]["text"]
+    assert "ResNet-50 on V100" in clicked.body["text"]
+    # ...and the next click still knows it.
+    bot.client.click(button(clicked.body, "mp_ratio_2"), response_url=click_url)  # ratio 2.5
+    again = bot.slack.wait(lambda: bot.slack.responses("ratio"), 2)[-1]
+    assert "about *12 hours*" in again.body["blocks"][0]["text"]["text"]
+    assert "ResNet-50 on V100" in again.body["text"]
