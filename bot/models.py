@@ -59,6 +59,8 @@ class Reason(StrEnum):
     TOO_LONG = "too_long"
     NO_PARAMS = "no_params"  # a memory question without a parameter count
     UNKNOWN_OPTIMIZER = "unknown_optimizer"  # memory: not Adam/AdamW, SGD+momentum or SGD
+    UNKNOWN_LANGUAGE = "unknown_language"  # "lang fr", "lang": candidates hold what was written
+    NO_RECORD_ID = "no_record_id"  # "delete abc", "delete": no record number to delete
 
 
 # Longest message the bot reads (characters); longer ones get Reason.TOO_LONG,

@@ -249,9 +249,21 @@ def find_durations(tokens: list[Token]) -> list[Quantity]:
         if factor is not None:  # "2 x 8 hours" = 16 hours
             (start, times) = factor
             hours *= times
+        listed = _listed_before(tokens, i)
+        summed = bool(listed) and _epochs_listed(tokens, listed[0], j)
+        if summed:
+            # "epochs took 10, 11, 12 hours": epochs run one after another, so
+            # their times add up to the run's, as a compound's pieces do.
+            hours += sum(tokens[k].value for k in listed) * UNIT_HOURS[smallest]
+            start, listed = listed[0], []
         q = Quantity(hours / UNIT_HOURS[smallest], smallest, start, j, strong)
-        q.per_epoch = _epoch_time(tokens, i, j)
-        q.excluded = q.per_epoch or _excluded(tokens, i, j)
+        q.per_epoch = not summed and _epoch_time(tokens, i, j)
+        # "10, 11, 12 hours per epoch": the "per" after a summed list made it the run's.
+        per_epoch_list = summed and _rate_after(tokens, j)
+        q.excluded = q.per_epoch or (_excluded(tokens, start, j) and not per_epoch_list)
+        for k in listed:  # "10, 11, 12 hours" said of nothing: each one a candidate
+            tokens[k].role = "time"
+            found.append(Quantity(tokens[k].value, smallest, k, k + 1, excluded=q.excluded))
         prev = found[-1] if found else None
         if prev is not None and prev.end == i - 1 and _text(tokens, i - 1) in RANGE_JOINERS:
             # "يوم أو يومين", "a week or 2 weeks": two candidates, both as written.
@@ -261,10 +273,40 @@ def find_durations(tokens: list[Token]) -> list[Quantity]:
             partner.excluded = partner.excluded or q.excluded  # "5-6 days ago"
             found.append(partner)
         found.append(q)
-        for t in tokens[i:j]:
+        for t in tokens[start:j]:
             t.role = t.role or "time"
         i = j
     return found
+
+
+def _listed_before(tokens: list[Token], i: int) -> list[int]:
+    """ "10, 11, 12 hours": the bare numbers listed before the one at ``i`` that
+    share its unit (at least two of them, so "ratio 2, 36 hours" is no list)."""
+    if tokens[i].kind != NUM or tokens[i].suffix:
+        return []
+    listed: list[int] = []
+    k = i
+    while k >= 2 and tokens[k - 1].text in (",", "and", "و") and tokens[k - 1].kind != NUM:
+        first = tokens[k - 2]
+        if first.kind != NUM or first.role or first.suffix:
+            break
+        listed.append(k - 2)
+        k -= 2
+    return listed[::-1] if len(listed) >= 2 else []
+
+
+def _epochs_listed(tokens: list[Token], first: int, end: int) -> bool:
+    """Epochs named just before a list of times ("epochs took 10, 11, 12 hours") or
+    right after it ("10, 11, 12 hours per epoch")."""
+    marker, noun = _at(tokens, end), _at(tokens, end + 1)
+    if marker is not None and noun is not None and _cue(noun, EPOCH_NOUNS):
+        return marker.text == "/" or (marker.kind == WORD and _cue(marker, RATE_MARKERS))
+    for k in range(first - 1, max(-1, first - 5), -1):
+        if tokens[k].is_boundary:
+            return False
+        if tokens[k].kind == WORD and _cue(tokens[k], EPOCH_NOUNS):
+            return True
+    return False
 
 
 def _other_activity(tokens: list[Token], joiner: int, end: int) -> bool:

@@ -12,6 +12,7 @@ reason code. Nothing here is specific to one sentence.
 from __future__ import annotations
 
 import math
+import re
 
 from bot.advice.catalog import family_of_model
 from bot.models import MAX_MESSAGE_CHARS, Channel, Duration, Intent, Lang, Query, Reason, TimeUnit
@@ -42,8 +43,10 @@ from bot.understanding.record_command import (
     DeleteCommand,
     HistoryCommand,
     RecordCommand,
+    is_delete_without_id,
     read_command,
 )
+from bot.understanding.small_talk import is_small_talk
 from bot.understanding.tokens import ARABIC, NUM, WORD, Token, tokenize
 
 # Longer messages are refused before any work is done (Slack's own limit for
@@ -72,6 +75,11 @@ _HOW_WINDOW = 2  # "how much time", "كم راح ياخذ": a word may sit betwe
 _BETWEEN = frozenset({"between", "بين"})
 _MIXED_WORDS = frozenset({"amp", "mixed", "fp16", "bf16", "fp8", "المختلطه", "mp"})
 _JOINERS = frozenset({"or", "to", "-", "او", "الي", "vs", "versus", "مقابل"})
+# "@mpbot `/mpestimate 100 2`": the bot's own command written in a mention or a DM
+# (often in a code span) is read as that command, not as a sentence about it.
+_OWN_COMMAND = re.compile(r"\s*(?:<@[^<>\s]*>\s*)*`*\s*/mpestimate(?![\w-])", re.IGNORECASE)
+# "lang language model" is a topic, not a language choice.
+_NOT_A_LANGUAGE = frozenset({"model", "models", "modeling", "modelling", "نموذج", "نماذج"})
 
 
 def understand(text: str, channel: Channel, *, preferred_lang: Lang | None = None) -> Query:
@@ -80,11 +88,17 @@ def understand(text: str, channel: Channel, *, preferred_lang: Lang | None = Non
         head = tokenize(normalise(text[:MAX_CHARS]))
         lang = detect_language(head, preferred_lang)
         return Query(intent=Intent.ESTIMATE, lang=lang, reason=Reason.TOO_LONG)
+    if (own := _OWN_COMMAND.match(text)) is not None:
+        text, channel = text[own.end() :].strip().rstrip("`").strip(), Channel.COMMAND
     if (command := read_command(text)) is not None:
         # "record A100 BERT fp32 420ms amp 190ms" holds numbers but is no question:
         # the records service answers it; here it must never become an estimate.
         return Query(intent=_COMMAND_INTENTS[type(command)], lang=command.lang)
     tokens = merge_number_words(tokenize(normalise(text)))
+    if is_delete_without_id(text):
+        # "delete abc", "delete": a records command missing its number, not a question.
+        lang = detect_language(tokens, preferred_lang)
+        return Query(intent=Intent.DELETE_RECORD, lang=lang, reason=Reason.NO_RECORD_ID)
     return _refuse_absurd_setup(_Reading(tokens, channel, preferred_lang).query())
 
 
@@ -128,6 +142,14 @@ class _Reading:
         lang_choice = self._lang_choice()
         if lang_choice is not None:
             return Query(intent=Intent.SET_LANG, lang=lang_choice, lang_choice=lang_choice)
+        unknown = self._unknown_lang_choice()
+        if unknown is not None:
+            return Query(
+                intent=Intent.SET_LANG,
+                lang=detect_language(tokens, self.preferred),
+                reason=Reason.UNKNOWN_LANGUAGE,
+                candidates=unknown,
+            )
         names = find_names(tokens)
         memory = self._asks_memory()
         fits = not memory and any(_is(t, FIT_WORDS) for t in tokens)
@@ -178,6 +200,24 @@ class _Reading:
             if choice:
                 return Lang(choice)
         return None
+
+    def _unknown_lang_choice(self) -> list[str] | None:
+        """ "lang fr", "lang": a language choice naming no language we speak.
+
+        The words written after the keyword (none for a bare "lang"), else None
+        when the message is no language choice at all ("language model?").
+        """
+        words = [t for t in self.tokens if t.kind == WORD]
+        if (
+            not 1 <= len(words) <= 2
+            or len(words) != len(self.tokens)
+            or not _is(words[0], LANG_WORDS)
+        ):
+            return None
+        rest = [w.text for w in words[1:]]
+        if any(lookup(w, _NOT_A_LANGUAGE) for w in rest):
+            return None
+        return rest
 
     def _read_labels(self, ratios: list[RatioCand]) -> list[Quantity]:
         """Numbers labelled in words: "ratio 2", "النسبة ٢ أو ٣", "FP32 time: 100", "بالساعات: ٢٠"."""
@@ -399,7 +439,7 @@ class _Reading:
         ) or self._asks_how_long(words)
         if asks_estimate:
             return Query(intent=Intent.ESTIMATE, reason=Reason.NO_NUMBERS, **common)
-        return Query(intent=Intent.HELP, **common)
+        return Query(intent=Intent.HELP, small_talk=is_small_talk(self.tokens), **common)
 
     @staticmethod
     def _asks_how_long(words: list[Token]) -> bool:

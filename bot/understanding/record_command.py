@@ -75,6 +75,16 @@ def read_command(text: str) -> Command | None:
     return None
 
 
+def is_delete_without_id(text: str) -> bool:
+    """ "delete abc", "delete", "احذف القياس": a delete command with no record number.
+
+    Only the keyword with at most one more word, so that a sentence that opens
+    with "remove" is still read as a question.
+    """
+    clean = _normalise(text)
+    return _DELETE.match(clean) is None and _DELETE_NEAR_MISS.match(clean) is not None
+
+
 def read_record(text: str) -> RecordDraft | tuple[RecordReason, ...]:
     """A valid draft from the words after ``record``, or every reason it is not one."""
     text = _normalise(text)[:MAX_MESSAGE_CHARS]
@@ -185,6 +195,10 @@ _HISTORY = re.compile(
 )
 _DELETE = re.compile(
     r"^(?:delete|remove|احذف|حذف|امسح)(?:\s+(?:record|القياس|قياس|رقم))?\s*#?(?P<id>\d{1,12})$",
+    re.IGNORECASE,
+)
+_DELETE_NEAR_MISS = re.compile(
+    r"^(?:delete|remove|احذف|حذف|امسح)(?:\s+(?:record|القياس|قياس|رقم))?(?:\s+#?[^\s\d]\S*)?$",
     re.IGNORECASE,
 )
 
@@ -351,7 +365,8 @@ _UNIT = (
     rf"(?:{_THROUGHPUT}|(?:{_STEP})(?:\s*(?:/|per)\s*(?:step|it(?:er(?:ation)?)?|batch)"
     rf"|\s*لكل\s*خطوة)?(?![a-z\u0621-\u064A]))"
 )
-_VALUE = rf"{_NUM}(?![\d.])\s*(?:{_UNIT})?"
+# "1.2k tokens/s": a thousand of them (throughputs are often written that way).
+_VALUE = rf"{_NUM}(?P<kilo>k(?![a-z\u0621-\u064A]))?(?![\d.])\s*(?:{_UNIT})?"
 _FP32_LABEL = (
     r"(?:true\s+)?fp\s?32|tf32|float32|full precision|single precision"
     r"|(?:ال)?دقة (?:ال)?كاملة|(?:ال)?دقة (?:ال)?أحادية"
@@ -392,7 +407,7 @@ def _throughput_label(thing: str) -> str:
 
 
 def _reading(m: re.Match[str]) -> _Reading:
-    value = _number(m["num"])
+    value = _number(m["num"]) * (1000 if m["kilo"] else 1)
     unit: StepUnit | str | None = None
     if m["thing"]:
         unit = _throughput_label(m["thing"])
