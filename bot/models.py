@@ -193,6 +193,10 @@ class Query(BaseModel):
     price: Price | None = None
     # "lang ar|en" chooses the reply language for bare-number messages.
     lang_choice: Lang | None = None
+    # "thanks!", "شكرا", "lol": a help-kind message that asks nothing (a short reply, no usage).
+    small_talk: bool = False
+    # "3D U-Net": 3 when the model was said to be three-dimensional (its own published rows).
+    dimensions: int | None = None
     # Memory questions.
     params: float | None = None
     optimizer: str | None = None  # adam | sgd_momentum | sgd

@@ -34,6 +34,13 @@ RESNET50_RULE_OF_THUMB = 2.1
 RESNET50_PUBLISHED_LOW = 2.9
 RESNET50_PUBLISHED_HIGH = 3.6
 
+# The largest ratio a user may give. The biggest published end-to-end figure is
+# 5.84x (nnU-Net 3D on V100), and peak rates bound the math-bound part: FP16
+# Tensor Cores are 16x strict FP32 on A100 and FP8 doubles H100's 14.8x
+# (shared/docs/mixed-precision-facts.md, sections 1 and 3), so a strict-FP32
+# baseline can pass 10x but not 20x. Team records refuse the same (0.2-20).
+MAX_RATIO = 20.0
+
 # Where the memory figures come from (shared/docs/mixed-precision-facts.md, section 2).
 MEMORY_SOURCES = (
     "https://arxiv.org/abs/1910.02054",  # ZeRO, section 3.1: 2 + 2 + 12 = 16 bytes/param
@@ -69,10 +76,14 @@ def advise(query: Query, team_records: Sequence[Record] = ()) -> Advice:
     if query.intent in (Intent.RECORD, Intent.HISTORY, Intent.DELETE_RECORD):
         # Answered by the records service; here only a pointer, never numbers.
         return Advice(kind=Kind.HELP, facts={"team_command": query.intent.value})
+    if query.small_talk:  # "thanks!": a short answer, never the usage list
+        return Advice(kind=Kind.HELP, notes=[Note.SMALL_TALK])
     if query.intent is not Intent.ESTIMATE:
         return _with_suggested_ratio(Advice(kind=Kind.HELP), query, team_records)
     if query.fp32 is None:
         return _with_suggested_ratio(_error(query, Reason.NO_NUMBERS), query, team_records)
+    if query.ratio is not None and query.ratio > MAX_RATIO:
+        return _error(query, Reason.TOO_LARGE)
     if query.ratio is not None:
         advice = _estimate(query, query.fp32.hours, query.ratio)
     else:
@@ -142,6 +153,8 @@ def _error(query: Query, reason: Reason) -> Advice:
     elif reason is Reason.RATIO_BELOW_ONE:
         notes.append(Note.SLOWDOWN)
         facts["ratio"] = query.ratio
+    elif reason is Reason.TOO_LARGE and query.ratio is not None and query.ratio > MAX_RATIO:
+        facts["ratio_limit"] = MAX_RATIO  # the refusal names the cap
     elif reason is Reason.TOO_LONG:
         facts["limit"] = MAX_MESSAGE_CHARS
     elif reason is Reason.UNKNOWN_OPTIMIZER and query.optimizer:
@@ -333,4 +346,5 @@ def _setup(query: Query) -> Setup:
         architecture=query.architecture,
         batch_fp32=query.batch_fp32,
         batch_amp=query.batch_amp,
+        dimensions=query.dimensions,
     )

@@ -39,6 +39,8 @@ class Note(StrEnum):
     LANG_SET = "lang_set"
     # A ratio asked for alone: give the FP32 time to turn it into hours.
     ADD_FP32_TIME = "add_fp32_time"
+    # "thanks!", "شكرا", "lol": small talk gets a short "you're welcome", not the usage list.
+    SMALL_TALK = "small_talk"
     # A price came with the question but no cost can be made of it (unknown currency).
     PRICE_UNREADABLE = "price_unreadable"
 

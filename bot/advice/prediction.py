@@ -102,6 +102,20 @@ class Factor(StrEnum):
     TYPICAL = "typical"
 
 
+# Factor params stay flat strings (plain JSON); a list of names is joined with
+# this and split again by rendering, which joins it the reader's way ("a و b").
+NAMES_SEPARATOR = ", "
+
+
+def joined_names(names: Iterable[str | None]) -> str:
+    """Distinct names, sorted, or "" when any is missing: a list that names a GPU
+    or model for some runs only would describe the others as if they had it."""
+    names = list(names)
+    if not names or not all(names):
+        return ""
+    return NAMES_SEPARATOR.join(sorted({n for n in names if n}))
+
+
 class FactorNote(BaseModel):
     code: Factor
     params: dict[str, str | int | float] = Field(default_factory=dict)
@@ -120,6 +134,7 @@ class Setup(BaseModel):
     architecture: str | None = None  # "recurrent" (LSTM/GRU layers)
     batch_fp32: int | None = None
     batch_amp: int | None = None
+    dimensions: int | None = None  # 3 for "3D U-Net": its own rows, not the 2D ones
 
 
 class Prediction(BaseModel):
@@ -607,6 +622,11 @@ def _measured(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction | None:
     if ctx.spec is not None:
         same_baseline = [m for m in rows if m.baseline == ctx.baseline]
         rows = same_baseline or rows
+    if setup.dimensions in (2, 3):
+        # A 3D U-Net (volumes) runs 3.2-4.0x on V100 where the 2D U-Nets run 0.9-3.1x:
+        # the named dimension picks its own rows when there are any.
+        same_dimension = [m for m in rows if _is_3d(m.published_model) == (setup.dimensions == 3)]
+        rows = same_dimension or rows
     if not rows:
         return None
     shifted = ctx.spec is not None and rows[0].baseline != ctx.baseline
@@ -654,8 +674,8 @@ def _measured(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction | None:
             code=Factor.MEASURED_MATCH,
             params={
                 "n": len(rows),
-                "models": ", ".join(sorted({m.published_model for m in rows})),
-                "gpus": ", ".join(sorted({m.published_gpu for m in rows})),
+                "models": joined_names(m.published_model for m in rows),
+                "gpus": joined_names(m.published_gpu for m in rows),
             },
         ),
         *framework_note,
@@ -871,6 +891,11 @@ def _matches(record: TeamRecord, setup: Setup) -> bool:
     )
 
 
+def _is_3d(published_model: str) -> bool:
+    """ "3D U-Net", "nnU-Net 3D": a published model on volumes."""
+    return re.search(r"\b3d\b", published_model, re.IGNORECASE) is not None
+
+
 # Factors that describe the user's setup rather than the published evidence.
 _SETUP_FACTORS = frozenset({Factor.MULTI_GPU, Factor.PRECISION, Factor.FAMILY_PRIOR})
 
@@ -902,8 +927,8 @@ def _team(setup: Setup, records: Sequence[TeamRecord], reference: Prediction) ->
                         "ratio": _round(point),
                         # What was measured, so a V100-only question answered from
                         # ResNet-50 runs says so.
-                        "models": ", ".join(sorted({r.model for r in matching if r.model})),
-                        "gpus": ", ".join(sorted({r.gpu for r in matching if r.gpu})),
+                        "models": joined_names(r.model for r in matching),
+                        "gpus": joined_names(r.gpu for r in matching),
                     },
                 ),
                 *[f for f in reference.factors if f.code in _SETUP_FACTORS],

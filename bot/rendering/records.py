@@ -79,6 +79,8 @@ class RecordWords:
             return value
         if value.startswith("<") and value.endswith(">"):  # mention or date token
             return value
+        if value.startswith(FSI) and value.endswith(PDI):  # already one run ("A100" from what())
+            return value
         return f"{FSI}{value}{PDI}"
 
     def line(self, text: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.advice.notes import Note
-from bot.advice.prediction import TYPICAL_HIGH, TYPICAL_LOW
+from bot.advice.prediction import NAMES_SEPARATOR, TYPICAL_HIGH, TYPICAL_LOW
 from bot.models import Advice, AdviceFactor, Kind, Lang, Reason, Reply
 from bot.rendering.cost import cost_range_sentence, cost_sentence, price_detail
 from bot.rendering.i18n import translations
@@ -234,6 +234,8 @@ class _Words:
         _ = self._
         if a.ratio is not None:  # a question naming a setup: the ratio to expect
             return self._ratio(a)
+        if Note.SMALL_TALK in a.notes:
+            return _Parts(_("You're welcome — ask me another estimate any time."), [], [])
         if Note.LANG_SET in a.notes:
             chosen = Lang(str(a.facts.get("lang", self.lang.value)))
             summary = (
@@ -292,6 +294,15 @@ class _Words:
                 else _("A ratio below 1 means mixed precision would be slower, not faster.")
             )
             return _Parts(summary, [self.note(Note.SLOWDOWN, a)], [try_this])
+        if reason is Reason.TOO_LARGE and a.facts.get("ratio_limit"):
+            summary = _(
+                "That ratio is not realistic: mixed precision speeds training up by at most "
+                "about %(limit)s×, usually %(span)s×."
+            ) % {
+                "limit": self.fmt.number(float(a.facts["ratio_limit"] or 0)),
+                "span": self.fmt.span(TYPICAL_LOW, TYPICAL_HIGH),
+            }
+            return _Parts(summary, [try_this], [])
         if reason is Reason.TOO_LONG:
             summary = _("That message is too long: I read at most %(limit)s characters.") % {
                 "limit": self.fmt.integer(int(a.facts.get("limit") or 0))
@@ -455,9 +466,14 @@ class _Words:
         def count(key: str) -> int:
             return int(number(key))
 
+        def listed(key: str) -> str:
+            """ "BERT and GPT-2" / "BERT وGPT-2": a list of names joined the reader's way."""
+            names = [n for n in str(p.get(key, "")).split(NAMES_SEPARATOR) if n]
+            return self.fmt.join([self.echo(n) for n in names])
+
         def runs_of() -> str:
             """ "BERT on A100": which models and GPUs the runs were."""
-            models, gpus = name("models"), name("gpus")
+            models, gpus = listed("models"), listed("gpus")
             if models and gpus:
                 return _("%(model)s on %(gpu)s") % {"model": models, "gpu": gpus}
             return models or gpus
@@ -489,10 +505,10 @@ class _Words:
                     "your team measured %(ratio)s× in %(n)s runs",
                     n,
                 ) % {"ratio": self.fmt.number(number("ratio")), "n": self.fmt.integer(n)}
-                if name("models"):  # "in 2 runs of ResNet-50 on V100"
+                if listed("models"):  # "in 2 runs of ResNet-50 on V100"
                     text += " " + _("of %(setup)s") % {"setup": runs_of()}
-                elif name("gpus"):
-                    text += " " + _("on %(gpu)s") % {"gpu": name("gpus")}
+                elif listed("gpus"):
+                    text += " " + _("on %(gpu)s") % {"gpu": listed("gpus")}
                 if number("reference_ratio"):
                     text += " " + _("(%(basis)s: %(ratio)s×)") % {
                         "basis": self._basis(str(p.get("reference_basis", ""))),

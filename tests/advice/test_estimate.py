@@ -32,7 +32,7 @@ def test_estimate_arithmetic():
 
 @given(
     hours=st.floats(min_value=1e-3, max_value=876_000, allow_nan=False),
-    ratio=st.floats(min_value=1.0, max_value=100.0, allow_nan=False),
+    ratio=st.floats(min_value=1.0, max_value=estimate.MAX_RATIO, allow_nan=False),
 )
 def test_estimate_is_fp32_over_ratio(hours, ratio):
     advice = advise(ask(hours, ratio=ratio))
@@ -153,7 +153,7 @@ def test_help_and_language_choice():
 
 
 def test_advice_numbers_are_finite():
-    advice = advise(ask(876_000, ratio=1e6))
+    advice = advise(ask(876_000, ratio=estimate.MAX_RATIO))
     assert all(
         math.isfinite(v) for v in (advice.mp_hours, advice.saved_hours, advice.saved_percent)
     )

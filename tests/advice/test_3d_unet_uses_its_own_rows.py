@@ -1,0 +1,27 @@
+"""A 3D U-Net is predicted from the 3D U-Net rows, not pooled with the 2D U-Nets."""
+
+from __future__ import annotations
+
+from bot.advice.prediction import Factor, Setup, predict
+
+
+def measured(prediction) -> dict:
+    return next(f.params for f in prediction.factors if f.code == Factor.MEASURED_MATCH)
+
+
+def test_3d_unet_on_v100_matches_the_published_3d_rows():
+    p = predict(Setup(gpu="V100", model="UNet", dimensions=3))
+    assert measured(p)["models"] == "3D U-Net"
+    # The shipped 3D U-Net V100 rows run 3.23-3.98x.
+    assert 3.2 <= p.ratio <= 4.0 and p.low <= 3.23 and p.high >= 3.98
+
+
+def test_2d_unet_leaves_the_3d_rows_out_and_unsaid_pools_them():
+    two_d = predict(Setup(gpu="V100", model="UNet", dimensions=2))
+    assert "3D" not in measured(two_d)["models"]
+    pooled = predict(Setup(gpu="V100", model="UNet"))
+    assert two_d.ratio < pooled.ratio < predict(Setup(gpu="V100", model="UNet", dimensions=3)).ratio
+
+
+def test_a_dimension_with_no_rows_of_its_own_keeps_the_models_rows():
+    assert predict(Setup(model="ResNet-50", dimensions=3)) == predict(Setup(model="ResNet-50"))

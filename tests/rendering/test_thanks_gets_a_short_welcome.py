@@ -1,0 +1,64 @@
+"""Thanks and small talk get a one-line "you're welcome", never the usage list."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.advice import advise
+from bot.conversation import answer, to_json
+from bot.models import Channel, Lang
+from bot.rendering import render
+from bot.understanding import understand
+
+WELCOME = {
+    Lang.EN: "You're welcome — ask me another estimate any time.",
+    Lang.AR: "العفو! اسألني عن أي تقدير آخر.",
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("thanks!", Lang.EN),
+        ("Thank you so much 🙏", Lang.EN),
+        ("<@U012ABCDEF> thx a lot", Lang.EN),
+        ("lol", Lang.EN),
+        ("hahaha great, thanks for the help", Lang.EN),
+        ("شكرا", Lang.AR),
+        ("يعطيك العافية", Lang.AR),
+        ("ماشي شكرا", Lang.AR),
+        ("هواية شكراً", Lang.AR),
+        ("مشكور يا غالي", Lang.AR),
+        ("شكرا جزيلا", Lang.AR),
+    ],
+)
+@pytest.mark.parametrize("channel", list(Channel))
+def test_small_talk_gets_a_short_welcome_in_the_users_language(text, lang, channel):
+    turn = answer(text, channel)
+    assert turn.query.small_talk
+    assert turn.reply.text == WELCOME[lang]
+    assert to_json(turn)["kind"] == "help"  # the reading rules: thanks is help
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "thanks, what about BERT on A100?",
+        "thanks! and with ratio 2.5?",
+        "شكرا، وكم على A100؟",
+        "help",
+        "hi",
+        "does mixed precision help?",
+        "مساعدة",
+    ],
+)
+def test_questions_and_plain_help_are_not_small_talk(text):
+    query = understand(text, Channel.MENTION)
+    assert not query.small_talk
+    assert render(advise(query), query.lang).text not in WELCOME.values()
+
+
+def test_the_welcome_is_one_line_without_notes_or_details():
+    query = understand("thanks!", Channel.DM)
+    reply = render(advise(query), Lang.EN)
+    assert reply.notes == [] and reply.details == [] and "\n" not in reply.text
