@@ -198,7 +198,13 @@ NOT_COUNTRY_ADJECTIVES = frozenset(
         "كلي",
         "حالي",
         "فعلي",
-        "فقط",
+        "عادي",
+        "يعني",
+        "حوالي",
+        "اللي",
+        "بالتالي",
+        "تالي",
+        "شوي",
     ]
 )
 # Words that make a number with a three-letter code a price ("at 300 MAD", "5 TND/h").

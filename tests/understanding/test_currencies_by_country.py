@@ -146,3 +146,17 @@ def test_decimal_comma_cost_end_to_end() -> None:
 def test_three_decimals_stay_decimals_without_cents() -> None:
     q = understand("100h ratio 2 at 1.250 KWD an hour", Channel.MENTION, preferred_lang=Lang.EN)
     assert q.price is not None and q.price.amount == pytest.approx(1.25)
+
+
+@pytest.mark.parametrize(
+    ("currency", "code"),
+    [
+        ("١٠ ريال يعني رخيص", "SAR"),
+        ("١٠ دولار حوالي", "USD"),
+        ("١٠ دولار يومي", "USD"),
+        ("١٠ ريال علي كل بطاقة", "SAR"),
+    ],
+)
+def test_words_after_a_currency_that_name_no_country(currency: str, code: str) -> None:
+    q = understand(AR.format(currency), Channel.MENTION)
+    assert q.price is not None and q.price.currency == code
