@@ -60,6 +60,15 @@ def details_message(reply: Reply) -> dict:
     }
 
 
+def with_language_notice(message: dict, lang: Lang) -> dict:
+    """``message`` with one context line, above its buttons: replies stay in ``lang`` now."""
+    notice = labels.label(lang, labels.NOW_IN_ARABIC if lang is Lang.AR else labels.NOW_IN_ENGLISH)
+    blocks = list(message.get("blocks", []))
+    at = next((i for i, b in enumerate(blocks) if b.get("type") == "actions"), len(blocks))
+    blocks.insert(at, _context([notice]).to_dict())
+    return {**message, "text": f"{message.get('text', '')}\n{notice}", "blocks": blocks}
+
+
 def text_message(mrkdwn: str, plain: str | None = None) -> dict:
     return {"text": plain or mrkdwn, "blocks": [_section(mrkdwn).to_dict()]}
 

@@ -35,6 +35,7 @@ from bot.slack.blocks import (
     details_message,
     reply_message,
     text_message,
+    with_language_notice,
 )
 from bot.slack.clients import webhook_client
 from bot.slack.language import LanguagePreferences
@@ -296,21 +297,24 @@ class Handlers:
         )
 
     def on_language_button(self, action: dict, body: dict, context: BoltContext) -> None:
+        """The answer again in the other language, which becomes the user's choice.
+
+        Like ``lang ar``/``lang en``, the choice is stored: someone who asked for
+        the other language wants it next time too. Since that is not obvious from a
+        button, the first switched reply says so, and how to switch back.
+        """
         ask = Ask.decode(action.get("value"))
+        changed = False
         if ask is not None and ask.lang is not None:
             with self.guard(_ids(context), lambda: ask.lang, None):
-                self.languages.choose(context.team_id, context.user_id, ask.lang)
-        self._button(
-            action,
-            body,
-            context,
-            lambda ask: reply_message(
-                ask.answer(self.records.for_team(context.team_id)),
-                ask,
-                shareable=_is_ephemeral(body),
-            ),
-            replace=True,
-        )
+                changed = self.languages.choose(context.team_id, context.user_id, ask.lang)
+
+        def build(ask: Ask) -> dict:
+            turn = ask.answer(self.records.for_team(context.team_id))
+            message = reply_message(turn, ask, shareable=_is_ephemeral(body))
+            return with_language_notice(message, turn.reply.lang) if changed else message
+
+        self._button(action, body, context, build, replace=True)
 
     def on_details(self, action: dict, body: dict, context: BoltContext) -> None:
         self._button(

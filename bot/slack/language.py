@@ -41,8 +41,11 @@ class LanguagePreferences:
             self.store.cache_locale(team_id, user_id, locale)
         return lang_of_locale(locale)
 
-    def choose(self, team_id: str, user_id: str, lang: Lang) -> None:
+    def choose(self, team_id: str, user_id: str, lang: Lang) -> bool:
+        """Store ``lang`` as the user's choice; True when that changed the stored one."""
+        chosen, _ = self.store.user_language(team_id, user_id)
         self.store.set_lang_preference(team_id, user_id, lang)
+        return chosen is not lang
 
     @staticmethod
     def _slack_locale(client: WebClient, user_id: str) -> tuple[bool, str | None]:

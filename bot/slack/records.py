@@ -40,9 +40,10 @@ from bot.records import RecordDraft, RecordReason
 from bot.records.models import MAX_GPU_CHARS, MAX_MODEL_CHARS, Record, RecordPage
 from bot.records.service import RecordsKind, TeamRecordsService, deletion_reply
 from bot.rendering.records import RecordWords
+from bot.slack.labels import ADMIN_CHECK_FAILED, label
 from bot.store import Store
 from bot.store.records import DeleteOutcome
-from bot.understanding.record_command import read_fields
+from bot.understanding.record_command import DeleteCommand, read_command, read_fields
 
 if TYPE_CHECKING:
     from bot.slack.handlers import Handlers
@@ -106,9 +107,15 @@ class TeamRecords:
     def command(self, text: str, client: WebClient, context: BoltContext) -> dict | None:
         """The reply to a records command, or None when ``text`` is a question."""
         user_id = context.user_id
-        reply = self.service.handle(
-            text, context.team_id, user_id, is_admin=lambda: _is_admin(client, user_id)
-        )
+        try:
+            reply = self.service.handle(
+                text, context.team_id, user_id, is_admin=lambda: _is_admin(client, user_id)
+            )
+        except AdminCheckFailed:
+            command = read_command(text)
+            if not isinstance(command, DeleteCommand):  # only deleting asks Slack
+                raise
+            return _text(_admin_check_failed(command.lang, command.record_id))
         if reply is None:
             return None
         if reply.kind is RecordsKind.HISTORY and reply.page is not None:
@@ -152,8 +159,12 @@ class TeamRecords:
         with self.handlers.guard(ids, lambda: value.lang, self._apology(url, ids)):
             if value.record_id is None:
                 return
-            outcome = self.delete(client, context.team_id, context.user_id, value.record_id)
-            notice = deletion_reply(RecordWords(value.lang), outcome, value.record_id).text
+            try:
+                outcome = self.delete(client, context.team_id, context.user_id, value.record_id)
+            except AdminCheckFailed:
+                notice = _admin_check_failed(value.lang, value.record_id)
+            else:
+                notice = deletion_reply(RecordWords(value.lang), outcome, value.record_id).text
             message = self.history(context.team_id, value.page, value.lang, notice)
             self.handlers.respond(url, _in_place(message, body), ids)
 
@@ -360,17 +371,29 @@ def _modal_lang(view: dict) -> Lang:
     return Lang(metadata) if metadata in (Lang.AR.value, Lang.EN.value) else Lang.EN
 
 
+class AdminCheckFailed(Exception):
+    """Slack could not say whether someone is a workspace admin (``users.info`` failed).
+
+    Not the same as "not an admin": the person is told to try again, not refused.
+    """
+
+
 def _is_admin(client: WebClient, user_id: str) -> bool:
-    """Workspace admins and owners may delete anyone's record; unknown means no."""
+    """Workspace admins and owners may delete anyone's record."""
     try:
         user = client.users_info(user=user_id).get("user") or {}
     except SlackApiError as error:
         log.warning("users.info failed for user=%s: %s", user_id, error.response.get("error"))
-        return False
+        raise AdminCheckFailed from error
     except OSError as error:
-        log.warning("users.info unreachable for user=%s: %s", user_id, error)
-        return False
+        log.warning("users.info unreachable for user=%s: %s", user_id, type(error).__name__)
+        raise AdminCheckFailed from error
     return bool(user.get("is_admin") or user.get("is_owner") or user.get("is_primary_owner"))
+
+
+def _admin_check_failed(lang: Lang, record_id: int) -> str:
+    number = f"\u2068{record_id}\u2069" if lang is Lang.AR else str(record_id)
+    return label(lang, ADMIN_CHECK_FAILED, record=number)
 
 
 @dataclass(frozen=True)
