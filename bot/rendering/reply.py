@@ -303,6 +303,14 @@ class _Words:
                 "span": self.fmt.span(TYPICAL_LOW, TYPICAL_HIGH),
             }
             return _Parts(summary, [try_this], [])
+        if reason is Reason.UNKNOWN_LANGUAGE:
+            summary = _("I answer in Arabic or English: `lang ar` or `lang en`.")
+            return _Parts(summary, [], [])
+        if reason is Reason.NO_RECORD_ID:
+            summary = _("`delete` needs a record number, e.g. `delete 12`.")
+            return _Parts(
+                summary, [_("`history` lists your team's records with their numbers.")], []
+            )
         if reason is Reason.TOO_LONG:
             summary = _("That message is too long: I read at most %(limit)s characters.") % {
                 "limit": self.fmt.integer(int(a.facts.get("limit") or 0))
