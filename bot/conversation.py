@@ -28,6 +28,7 @@ SETUP_FIELDS = (
     "baseline",
     "framework",
     "architecture",
+    "dimensions",
     "batch_fp32",
     "batch_amp",
 )

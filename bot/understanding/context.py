@@ -376,6 +376,7 @@ class Context:
     framework: str | None = None
     architecture: str | None = None
     epochs: float | None = None  # "90 epochs": with one epoch's time, the job's time
+    dimensions: int | None = None  # "3D U-Net": a three-dimensional model
 
 
 def _is_time_unit(tok: Token | None) -> bool:
@@ -446,6 +447,8 @@ def mark_context(tokens: list[Token], *, sizes_are_params: bool = False) -> Cont
             ctx.params = _param_value(tokens, i)
         elif role == "price" and ctx.price is None:
             ctx.price = _price(tokens, i)
+        elif role == "dimension" and ctx.dimensions is None:
+            ctx.dimensions = int(tok.value)
         if role == "count" and tok.value != 1 and _word_in(_at(tokens, i + 1), EPOCH_NOUNS):
             epochs.append(tok.value)  # (a 1 is "one epoch", a unit, not a count)
     if sizes_are_params and ctx.params is None:

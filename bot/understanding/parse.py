@@ -353,6 +353,7 @@ class _Reading:
             "batch_fp32": ctx.batch_fp32,
             "batch_amp": ctx.batch_amp,
             "price": ctx.price,
+            "dimensions": ctx.dimensions,
         }
 
     # ------------------------------------------------------------ decision

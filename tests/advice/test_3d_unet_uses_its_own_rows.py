@@ -25,3 +25,12 @@ def test_2d_unet_leaves_the_3d_rows_out_and_unsaid_pools_them():
 
 def test_a_dimension_with_no_rows_of_its_own_keeps_the_models_rows():
     assert predict(Setup(model="ResNet-50", dimensions=3)) == predict(Setup(model="ResNet-50"))
+
+
+def test_a_message_saying_3d_reaches_the_3d_rows():
+    from bot.conversation import answer, to_json
+    from bot.models import Channel
+
+    for text in ("3d unet on v100, 100h fp32", "التدريب ١٠٠ ساعة لـ 3D U-Net على V100"):
+        got = to_json(answer(text, Channel.DM))
+        assert got["model"] == "UNet" and 3.2 <= got["ratio"] <= 4.0, text
