@@ -93,7 +93,7 @@ class Factor(StrEnum):
     STRICT_FP32_BASELINE = "strict_fp32_baseline"  # params: gpu, tf32_ratio
     MULTI_GPU = "multi_gpu"  # params: num_gpus
     LARGER_AMP_BATCH = "larger_amp_batch"  # params: batch_fp32, batch_amp
-    PRECISION = "precision"  # params: precision, supported (0/1)
+    PRECISION = "precision"  # params: precision, supported (0/1), instead (what is assumed)
     FAMILY_PRIOR = "family_prior"  # params: family
     # A memory-bound model with no rows (RNN- or embedding-heavy) got the shift below.
     MEMORY_BOUND = "memory_bound"
@@ -558,10 +558,13 @@ def _context(setup: Setup) -> _Context:
             factors.append(FactorNote(code=Factor.STRICT_FP32_BASELINE, params={"gpu": spec.name}))
     if spec is not None and precision == "fp8" and spec.fp8_tensor_tflops is None:
         # No FP8 units (before Ada/Hopper): the job would run in 16-bit instead.
-        factors.append(
-            FactorNote(code=Factor.PRECISION, params={"precision": "fp8", "supported": 0})
-        )
         precision = "bf16" if spec.bf16_rate else "fp16"
+        factors.append(
+            FactorNote(
+                code=Factor.PRECISION,
+                params={"precision": "fp8", "supported": 0, "instead": precision},
+            )
+        )
     num_gpus = setup.num_gpus if setup.num_gpus and setup.num_gpus > 0 else 1
     if num_gpus > 1:
         factors.append(FactorNote(code=Factor.MULTI_GPU, params={"num_gpus": num_gpus}))

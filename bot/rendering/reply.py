@@ -573,6 +573,11 @@ class _Words:
             case "precision":
                 precision = {"precision": name("precision").upper()}
                 if "supported" in p and not count("supported"):
+                    if p.get("instead"):
+                        return _(
+                            "%(precision)s is not accelerated on this GPU, so the estimate "
+                            "assumes %(instead)s"
+                        ) % {**precision, "instead": name("instead").upper()}
                     return _("%(precision)s is not accelerated on this GPU") % precision
                 return _("computes in %(precision)s") % precision
             case "family_prior":

@@ -89,3 +89,14 @@ def test_fit_boundary_is_the_reserve():
     below = estimate_memory(usable * 0.99e9 / 16, "adam", gpu="A100").regime(Regime.MIXED)
     above = estimate_memory(usable * 1.01e9 / 16, "adam", gpu="A100").regime(Regime.MIXED)
     assert below.fits is True and above.fits is False
+
+
+def test_fp8_on_a_gpu_without_fp8_says_which_precision_it_assumed():
+    from bot.conversation import answer, to_json
+    from bot.models import Channel
+
+    got = to_json(answer("36h fp32 on A100 with fp8", Channel.DM))
+    assert got["precision"] == "bf16"
+    assert "FP8 is not accelerated on this GPU, so the estimate assumes BF16" in got["text"]
+    arabic = to_json(answer("التدريب ٣٦ ساعة على A100 بدقة fp8", Channel.DM))["text"]
+    assert "لذا يفترض التقدير \u2068BF16\u2069" in arabic
