@@ -148,7 +148,13 @@ class _Words:
                 "%(fp32)s in FP32 → about %(mp)s with mixed precision "
                 "(ratio %(ratio)s, saves %(saved)s, %(percent)s)"
             )
-        return self._with_notes(summary % values, a, [])
+        summary %= values
+        if a.model or a.gpu or a.family:  # a thread's or a button's setup stays in view
+            summary = _("%(subject)s: %(answer)s") % {
+                "subject": self.bold(self._subject(a)),
+                "answer": summary,
+            }
+        return self._with_notes(summary, a, [])
 
     def _preset(self, a: Advice) -> _Parts:
         _ = self._

@@ -172,7 +172,7 @@ def test_bf16_on_ampere_is_accelerated_like_fp16():
 
 def test_fp8_needs_fp8_units():
     a100 = predict(Setup(gpu="A100", family="language_model", precision="fp8"))
-    assert params(a100, Factor.PRECISION) == {"precision": "fp8", "supported": 0}
+    assert params(a100, Factor.PRECISION) == {"precision": "fp8", "supported": 0, "instead": "bf16"}
     assert a100.precision == "bf16"
     bf16 = predict(Setup(gpu="H100", model="GPT-2", precision="bf16"))
     fp8 = predict(Setup(gpu="H100", model="GPT-2", precision="fp8"))

@@ -73,7 +73,7 @@ def test_console_is_one_conversation_like_a_thread(mpbot) -> None:
     first, second, third = [block for block in run.stdout.split("\n\n") if block.strip()]
     assert first.startswith("BERT on A100: mixed precision should run about 1.84×")
     assert second.startswith("BERT on A100: 36 hours in FP32")
-    assert third.startswith("36 hours in FP32 → about 14 hours")
+    assert third.startswith("BERT on A100: 36 hours in FP32 → about 14 hours")  # setup kept
 
 
 def test_no_arguments_without_tokens_starts_the_console(mpbot) -> None:

@@ -350,3 +350,15 @@ def test_the_team_figure_is_visible_with_the_published_one_beside_it():
     )
     ar = render(advice, Lang.AR)
     assert "1.84" in ar.notes[0] and "قياسات منشورة" in ar.notes[0]
+
+
+def test_an_estimate_with_the_users_ratio_keeps_the_named_setup_in_view():
+    """After a ratio button or "and with ratio 1.5?", the headline still says what it is about."""
+    from bot.conversation import answer
+    from bot.models import Channel
+
+    english = answer("ResNet-50 on V100, 30 hours, ratio 1.5", Channel.DM).reply.summary
+    assert english.startswith("*ResNet-50 on V100*: *30 hours* in FP32 → about *20 hours*")
+    arabic = answer("التدريب ٣٠ ساعة على V100 لـ ResNet-50 والنسبة ١.٥", Channel.DM).reply.summary
+    assert arabic.startswith("*\u2068ResNet-50\u2069 على \u2068V100\u2069* — ")
+    assert answer("100 2", Channel.COMMAND).reply.summary.startswith("*4 days")
