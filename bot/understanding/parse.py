@@ -163,6 +163,8 @@ class _Reading:
         if not ratios:
             ratios.extend(self._step_ratio())
         lang = detect_language(tokens, self.preferred)
+        if is_small_talk(tokens):  # before bare numbers: "ألف شكر" is no 1000 hours
+            return Query(intent=Intent.HELP, small_talk=True, lang=lang)
         times = self._times(durations, labelled_times, ctx.epochs)
         bare = self._is_bare() and not memory
         unplaced = self._by_position(times, ratios) if bare else []
@@ -440,7 +442,7 @@ class _Reading:
         ) or self._asks_how_long(words)
         if asks_estimate:
             return Query(intent=Intent.ESTIMATE, reason=Reason.NO_NUMBERS, **common)
-        return Query(intent=Intent.HELP, small_talk=is_small_talk(self.tokens), **common)
+        return Query(intent=Intent.HELP, **common)
 
     @staticmethod
     def _asks_how_long(words: list[Token]) -> bool:

@@ -158,6 +158,9 @@ def is_small_talk(tokens: list[Token]) -> bool:
     words = 0
     cue = False
     for tok in tokens:
+        if tok.kind == NUM and tok.extra.get("spelled"):
+            words += 1  # "ألف شكر", "thanks a million": a way of thanking, not a value
+            continue
         if any(c.isdigit() for c in tok.text):
             return False
         if tok.kind not in (WORD, NUM):

@@ -62,3 +62,11 @@ def test_the_welcome_is_one_line_without_notes_or_details():
     query = understand("thanks!", Channel.DM)
     reply = render(advise(query), Lang.EN)
     assert reply.notes == [] and reply.details == [] and "\n" not in reply.text
+
+
+@pytest.mark.parametrize("text", ["ألف شكر", "thanks a million"])
+@pytest.mark.parametrize("channel", list(Channel))
+def test_a_spelled_number_in_a_thank_you_is_no_training_time(text, channel):
+    """As a slash command, bare numbers are read by position: "ألف" must not become 1000 hours."""
+    query = understand(text, channel)
+    assert query.small_talk and query.fp32 is None
