@@ -163,6 +163,8 @@ class Price(BaseModel):
     # "$25/hour per node", "the whole node is $25": billed once per node (per_gpu is False).
     per_node: bool = False
     nodes: int | None = Field(default=None, description="nodes a per-node price is billed for")
+    # "the whole FP32 run costs $500": what the FP32 job costs in all, not per hour.
+    per_run: bool = False
 
     @property
     def hourly(self) -> float:

@@ -44,7 +44,8 @@ def estimate_cost(
     A per-GPU price (or one that does not say) is multiplied by the GPU count (1
     when unsaid); a per-node price by the node count the message gave (1 when
     unsaid); a price for the whole job by nothing. A price per day, week or month
-    is spread over its hours first. Raises ValueError on inputs that make no cost:
+    is spread over its hours first; the price of the whole FP32 run is that run's
+    cost, and the mixed-precision run costs its share of the hours. Raises ValueError on inputs that make no cost:
     non-positive or non-finite hours or ratio, a negative price, an unknown currency.
     """
     if (mp_hours is None) == (ratio is None):
@@ -62,10 +63,11 @@ def estimate_cost(
     currency = price.currency.strip().upper()
     if not is_currency(currency):
         raise ValueError(f"unknown currency code: {price.currency!r}")
-    per_gpu = price.per_gpu is not False and not price.per_node
+    per_gpu = price.per_gpu is not False and not price.per_node and not price.per_run
     billed = (num_gpus if num_gpus and num_gpus > 0 else 1) if per_gpu else 1
     nodes = (price.nodes if price.nodes and price.nodes > 0 else 1) if price.per_node else 1
-    rate = price.hourly * billed * nodes
+    # A whole run's price is the FP32 job's cost: spread over its hours, billed once.
+    rate = price.amount / fp32_hours if price.per_run else price.hourly * billed * nodes
     fp32_cost, mp_cost = fp32_hours * rate, mixed_hours * rate
     if not fp32_cost <= MAX_COST:
         raise ValueError("no real job costs that much (an absurd node or GPU count)")

@@ -50,6 +50,14 @@ def price_detail(w: Phrases, cost: CostEstimate) -> str:
     """How the hourly rate was counted, and that no currency was converted."""
     c, price = cost.currency, cost.price
     hourly = cost.fp32_cost / cost.fp32_hours
+    no_exchange = w._("Amounts stay in %(currency)s, the currency you wrote (no exchange rates).")
+    no_exchange %= {"currency": w.echo(c)}
+    if price.per_run:
+        run = w._("%(price)s for the whole FP32 run is %(hourly)s an hour.") % {
+            "price": money(w, price.amount, c),
+            "hourly": money(w, hourly, c),
+        }
+        return f"{run} {no_exchange}"
     parts = [_per_hour(w, price.amount, price.period_hours, price.hourly, c)]
     if price.per_node:
         parts.append(_per_node(w, cost, hourly))
@@ -72,8 +80,7 @@ def price_detail(w: Phrases, cost: CostEstimate) -> str:
             )
     elif price.period_hours == 1:
         parts.append(w._("%(rate)s per hour.") % {"rate": money(w, hourly, c)})
-    no_exchange = w._("Amounts stay in %(currency)s, the currency you wrote (no exchange rates).")
-    parts.append(no_exchange % {"currency": w.echo(c)})
+    parts.append(no_exchange)
     return " ".join(p for p in parts if p)
 
 

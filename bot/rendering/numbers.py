@@ -182,6 +182,10 @@ def duration(hours: float, fmt: NumberFormat, catalog: Catalog, *, as_given: boo
     total = shown_seconds(hours, as_given=as_given)
     if total == 0:
         return catalog.ngettext("%(n)s hour", "%(n)s hours", 0) % {"n": fmt.integer(0)}
+    if hours * 3600 < 1:  # "0.19 s" is not "1 second"
+        return catalog.ngettext("under %(n)s second", "under %(n)s seconds", 1) % {
+            "n": fmt.integer(1)
+        }
     whole_minutes, seconds = divmod(total, 60)
     whole_hours, minutes = divmod(whole_minutes, 60)
     days, whole_hours = divmod(whole_hours, 24) if total >= 48 * 3600 else (0, whole_hours)

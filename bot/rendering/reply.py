@@ -138,7 +138,13 @@ class _Words:
         }
         # The saving is the difference of the two times as shown, so the line adds up.
         saved = fp32_shown - shown_seconds(mp_hours, as_given=longer)
-        if saved <= 0:  # ratio 1 (or so close that nothing shows): no "saves 0 hours"
+        if saved <= 0 and a.saved_percent and a.saved_percent > 0:
+            # Too little to show at this scale ("2 minutes → about 2 minutes"): the share.
+            summary = _(
+                "%(fp32)s in FP32 → about %(mp)s with mixed precision "
+                "(ratio %(ratio)s, saves %(percent)s)"
+            )
+        elif saved <= 0:  # ratio 1 (or slower): no "saves 0 hours"
             summary = _(
                 "%(fp32)s in FP32 → about %(mp)s with mixed precision (ratio %(ratio)s, no saving)"
             )

@@ -228,6 +228,22 @@ PREFIXED_SYMBOLS = {
 RATIO_LABEL_FILLERS = frozenset(["=", ":", "is", "of", "~", "about", "around"])
 # After the price: "$500 a day for the cluster", "$2,000 total" (billed once).
 WHOLE_JOB_WORDS = frozenset(["cluster", "total", "job", "all"])
+# "the whole FP32 run costs $500", "total cost $500", "التدريب كامل يكلف ٥٠٠ دولار":
+# with no period said, a price of the run itself (Arabic forms through ``lookup``).
+RUN_PRICE_WORDS = frozenset(
+    [
+        "run",
+        "job",
+        "training",
+        "total",
+        "overall",
+        "altogether",
+        "اجمالي",
+        "الاجمالي",
+        "كامل",
+        "كله",
+    ]
+)
 # "$25/hour per node", "our 8xA100 node costs $25/hour", "سعر السيرفر ٩٠ ريال":
 # one machine's price, billed once per node (Arabic forms through ``lookup``).
 NODE_PRICE_WORDS = frozenset(
@@ -800,7 +816,13 @@ def _after_ratio_label(tokens: list[Token], i: int) -> bool:
 
 
 def _currency_after(tokens: list[Token], i: int) -> bool:
-    """A currency right after the number: "10 SAR", "3 دولارات", "5000 Iraqi dinars"."""
+    """A currency right after the number: "10 SAR", "3 دولارات", "5000 Iraqi dinars".
+
+    A symbol leads the number after it ("100 2 $3": the 3 is the price, the 2
+    the ratio) unless nothing is glued to it ("2.5$/h")."""
+    nxt = _at(tokens, i + 1)
+    if nxt is not None and nxt.kind == SYM:
+        return _symbol_after(tokens, i)
     return _currency_code(tokens, i + 1, i) is not None or (
         _english_country(tokens, i + 1) is not None and _currency_code(tokens, i + 2, i) is not None
     )
@@ -937,9 +959,13 @@ def _price_clause(tokens: list[Token], i: int) -> list[str]:
     """The words that qualify the price at ``i``: up to six after it, none past
     the next number or the end of its clause ("$30 a day on 8 GPUs" stops at the
     8, "$2.5/h, total 100h" at the comma), and a period adverb just before it
-    ("شهرياً ٣٠٠٠ ريال"). "GPU-hour" counts as "GPU" and "hour"."""
+    ("شهرياً ٣٠٠٠ ريال"). "GPU-hour" counts as "GPU" and "hour", and a number
+    in a compound ("per 8-GPU node") is part of the words, not the next number."""
     words: list[str] = []
     for tok in tokens[i + 1 : i + 7]:
+        if tok.kind == NUM and tok.suffix.startswith("-"):
+            words += tok.suffix.split("-")[1:]
+            continue
         if tok.kind == NUM or tok.is_boundary:
             break
         words += tok.text.split("-") if tok.kind == WORD else [tok.text]
@@ -952,17 +978,37 @@ def _price(tokens: list[Token], i: int) -> Price | None:
     if code is None:
         return None
     clause = _price_clause(tokens, i)
-    whose = _whose_after(clause) or _whose_before(tokens, i)
+    whose = _whose_after(clause) or _whose_before(tokens, i) or _whose_each(tokens, i, clause)
     per_node = whose == "node"
     per_gpu = False if whose in ("node", "job") else True if whose == "gpu" else None
-    period = next((PRICE_PERIOD_HOURS[w] for w in clause if w in PRICE_PERIOD_HOURS), 1.0)
+    period = next((PRICE_PERIOD_HOURS[w] for w in clause if w in PRICE_PERIOD_HOURS), None)
     return Price(
         amount=tokens[i].value,
         currency=code,
         per_gpu=per_gpu,
-        period_hours=period,
+        period_hours=period or 1.0,
         per_node=per_node,
+        per_run=period is None and not per_node and _of_the_run(tokens, i, clause),
     )
+
+
+def _of_the_run(tokens: list[Token], i: int, clause: list[str]) -> bool:
+    """ "the whole job costs $500", "$500 in total": the run's own price.
+
+    Only with no period ("$500/h for the job" is hourly) and no "/" after the
+    amount; the words may come up to four before it, within its clause.
+    """
+    if "/" in clause:
+        return False
+    if any(_price_word(w, RUN_PRICE_WORDS) for w in clause):
+        return True
+    for j in range(i - 1, max(i - 5, -1), -1):
+        tok = tokens[j]
+        if tok.kind == NUM or tok.is_boundary:
+            return False
+        if tok.kind == WORD and _price_word(tok.text, RUN_PRICE_WORDS):
+            return True
+    return False
 
 
 def _whose_after(clause: list[str]) -> str:
@@ -973,6 +1019,26 @@ def _whose_after(clause: list[str]) -> str:
     if any(w in WHOLE_JOB_WORDS for w in clause):
         return "job"
     return "gpu" if any(w in PRICE_GPU_WORDS for w in clause) else ""
+
+
+def _whose_each(tokens: list[Token], i: int, clause: list[str]) -> str:
+    """ "4 nodes at $25/hour each", "8 GPUs at $2 each": "each" is the counted
+    noun's, the nearest one before the price in its clause."""
+    if not any(w in ("each", "apiece", "لكل", "للواحد", "للواحده") for w in clause):
+        return ""
+    for j in range(i - 1, max(i - 7, -1), -1):
+        tok = tokens[j]
+        if tok.is_boundary:
+            break
+        if tok.kind != WORD:
+            continue
+        if _price_word(tok.text, NODE_PRICE_WORDS) or _price_word(
+            tok.text.removesuffix("s"), NODE_PRICE_WORDS
+        ):
+            return "node"
+        if _word_in(tok, PRICE_GPU_WORDS):
+            return "gpu"
+    return ""
 
 
 def _price_word(word: str, table: frozenset[str]) -> bool:

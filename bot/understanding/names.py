@@ -40,21 +40,14 @@ GPU_ALIASES: dict[str, str] = {
     "3090ti": "RTX 3090",
     "4090ti": "RTX 4090",
     # Names the shipped gpu_specs.csv has no row for, read as the listed GPU
-    # with the same silicon and Tensor Cores (so the ratio predicted for it holds):
-    # A800 and H800 are the export variants of A100 and H100, the same GA100/GH100
-    # chips with slower NVLink (nvidia.com/en-us/data-center/a800/ and the H800
-    # datasheet); GH200's GPU is a GH100 Hopper with H100 SXM's Tensor Core rates
-    # (nvidia.com/en-us/data-center/grace-hopper-superchip/); TITAN V is a GV100,
-    # V100's chip with its 640 Tensor Cores (nvidia.com/en-us/titan/titan-v/);
-    # RTX A6000 is a GA102 with full-rate FP32-accumulate Tensor Cores like A10
-    # (Ampere GA102 whitepaper), not like the GeForce RTX 3090's half rate.
-    # P40, K80 and other GPUs without a sibling in the data stay unread.
+    # they are a variant of: A800 and H800 are the export versions of A100 and
+    # H100, the same GA100/GH100 chips and memory sizes with slower NVLink
+    # (nvidia.com/en-us/data-center/a800/ and the H800 datasheet). Cards that
+    # only share a chip (TITAN V's GV100 has 12 GB, RTX A6000's GA102 48 GB,
+    # GH200's Hopper 96 GB or more) stay unread: named as their sibling, a
+    # reply would say the wrong card and judge memory against the wrong size.
     "a800": "A100",
     "h800": "H100",
-    "gh200": "H100",
-    "titanv": "V100",
-    "a6000": "A10",
-    "rtxa6000": "A10",
 }
 MODEL_ALIASES: dict[str, str] = {
     "resnet50": "ResNet-50",

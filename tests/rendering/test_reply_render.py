@@ -152,7 +152,7 @@ def test_arabic_plural_forms_for_hours(n, expected):
         (1 / 3600, "1 second", "ثانية واحدة"),
         (2 / 3600, "2 seconds", "ثانيتان"),
         (30 / 3600, "30 seconds", "30 ثانية"),
-        (1e-6, "1 second", "ثانية واحدة"),
+        (1e-6, "under 1 second", "أقل من ثانية"),  # not "1 second": it is 0.0036 s
         (72, "3 days", "3 أيام"),
         (24 * 11 + 3, "11 days", "11 يومًا"),
         (876_000, "36,500 days", "36,500 يوم"),

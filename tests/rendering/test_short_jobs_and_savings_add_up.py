@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.advice import advise
-from bot.models import Duration, Intent, Lang, Query, TimeUnit
+from bot.conversation import answer
+from bot.models import Channel, Duration, Intent, Lang, Query, TimeUnit
 from bot.rendering import render
 from bot.rendering.numbers import FSI, PDI, NumberFormat
 
@@ -83,7 +84,8 @@ _UNIT_SECONDS = {"day": 86400, "hour": 3600, "minute": 60, "second": 1}
 
 
 def seconds_of(text: str) -> int:
-    """ "2 days, 3 hours, and 5 minutes" back to seconds."""
+    """ "2 days, 3 hours, and 5 minutes" back to the seconds it was counted as
+    ("under 1 second" counts as the 1 second it is shown against)."""
     parts = re.findall(r"([\d,]+) (day|hour|minute|second)s?", text)
     return sum(int(n.replace(",", "")) * _UNIT_SECONDS[unit] for n, unit in parts)
 
@@ -101,7 +103,26 @@ def test_the_saving_is_the_difference_of_the_shown_times_and_never_more_than_the
     fp32, mp = seconds_of(fp32_text), seconds_of(mp_text)
     assert 0 < mp <= fp32
     saved = re.search(r"saves (.+), [\d.]+%\)$", line)
-    if saved is None:
-        assert "no saving" in line and mp == fp32
+    if saved is None:  # nothing to show as time: "no saving", or only the share saved
+        assert mp == fp32
+        assert "no saving" in line or re.search(r"\(ratio [\d.,]+, saves [\d.]+%\)$", line)
     else:
         assert seconds_of(saved.group(1)) == fp32 - mp
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("fp32 takes 2 minutes ratio 1.3", "(ratio 1.3, saves 23%)"),
+        ("fp32 100 days ratio 1.004", "saves 0.4%"),
+        ("التدريب دقيقتان والنسبة ١٫٣", "والوفر \u206823%\u2069"),
+    ],
+)
+def test_a_saving_too_small_to_show_as_time_is_given_as_a_share(text, expected):
+    assert expected in answer(text, Channel.DM).reply.summary.replace("*", "")
+
+
+def test_a_job_under_a_second_is_not_called_one_second():
+    assert answer("fp32 0.5 seconds ratio 2", Channel.DM).reply.summary.startswith(
+        "*under 1 second*"
+    )

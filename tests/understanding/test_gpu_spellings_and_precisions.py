@@ -12,13 +12,14 @@ from bot.understanding import understand
         ("10 hours on v 100", "V100"),
         ("10h tesla v 100", "V100"),
         ("١٠ ساعات على v 100", "V100"),
-        ("10h on titan v", "V100"),  # GV100, V100's chip
-        ("10h on a6000", "A10"),  # GA102 with full-rate Tensor Cores, like A10
-        ("10h RTX A6000", "A10"),
+        # Same chip, another card (12 GB, 48 GB): not named or sized as the sibling.
+        ("10h on titan v", None),
+        ("10h on a6000", None),
+        ("10h RTX A6000", None),
         ("10h on A800", "A100"),  # export variant, same GA100
         ("10h A800-80gb", "A100"),
         ("10h on H800", "H100"),  # export variant, same GH100
-        ("10h on GH200", "H100"),  # Grace Hopper's GPU is a GH100
+        ("10h on GH200", None),  # a Hopper with 96 GB or more: not an 80 GB H100
         ("10h on P40", None),  # no sibling in the data: unread
         ("10h on K80", None),
         ("10h on a 100 node cluster", None),  # "a 100" is an article and a number

@@ -170,3 +170,49 @@ def test_whose_price_said_after_it_wins(text, per_gpu, per_node) -> None:
 def test_an_absurd_node_count_never_breaks_the_reply(nodes) -> None:
     got = to_json(answer(f"fp32 10h ratio 2, $25/h per node on {nodes} nodes", Channel.DM))
     assert got["fp32_hours"] == 10 and got["text"]
+
+
+@pytest.mark.parametrize(
+    ("text", "ratio", "price"),
+    [
+        ("100 2 $3", 2, 3),
+        ("100h 2 $3/h", 2, 3),
+        ("١٠٠ ٢ $٣", 2, 3),
+        ("100 1.5 $2.5", 1.5, 2.5),
+        ("100h ratio 2 at 2.5$/h", 2, 2.5),
+    ],
+)
+def test_a_currency_symbol_belongs_to_the_number_it_leads(text, ratio, price):
+    q = understand(text, Channel.COMMAND)
+    assert q.ratio == ratio and q.price.amount == price
+
+
+def test_a_compound_gpu_count_inside_the_price_keeps_its_owner():
+    q = understand("fp32 10h ratio 2 on 8 GPUs, $24/h per 8-GPU node", Channel.DM)
+    assert q.price.per_node and q.price.amount == 24
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "100h fp32 ratio 2 on 8 GPUs, the whole job costs $500",
+        "our FP32 run costs $500, 100h, ratio 2",
+        "100h ratio 2, $500 in total",
+        "التدريب ١٠٠ ساعة والنسبة ٢ والتدريب كامل يكلف ٥٠٠ دولار",
+    ],
+)
+def test_the_price_of_the_whole_run_is_not_hourly(text):
+    q = understand(text, Channel.DM)
+    assert q.price.per_run and q.price.amount == 500
+
+
+@pytest.mark.parametrize(
+    "text", ["100h ratio 2 at $2/h for the job", "training costs $2 per hour, 100h"]
+)
+def test_a_price_with_a_period_stays_a_rate(text):
+    assert not understand(text, Channel.DM).price.per_run
+
+
+def test_each_after_a_price_belongs_to_the_counted_nodes():
+    q = understand("100h ratio 2 on 4 nodes at $25/hour each", Channel.DM)
+    assert q.price.per_node and q.price.nodes == 4
