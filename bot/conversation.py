@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 from bot.advice import advise
 from bot.models import Advice, Channel, Duration, Intent, Lang, Query, Reason, Reply, TimeUnit
-from bot.records.matching import matching_records
 from bot.records.models import Record
 from bot.rendering import render
 from bot.understanding import understand
@@ -79,8 +78,9 @@ def answer(
     ``thread_setup`` (see :func:`thread_memory`) is what the thread named before, so
     "it takes 36 hours" after "what speedup for BERT on A100?" is about BERT and
     "and on 4 GPUs?" after "36h, ratio 2" keeps the ratio.
-    ``team_records`` are the workspace's own measurements (any order); those
-    matching the question's setup come before published figures.
+    ``team_records`` are the workspace's own measurements (any order); the
+    prediction picks those matching the question's setup and puts them before
+    published figures.
     """
     text, channel = _typed_command(text, channel)
     query = understand(text, channel, preferred_lang=preferred_lang)
@@ -88,7 +88,7 @@ def answer(
         query = _with_thread_setup(query, thread_setup)
     if thread_fp32_hours is not None:
         query = _with_thread_time(query, thread_fp32_hours)
-    advice = advise(query, matching_records(team_records, query))
+    advice = advise(query, team_records)
     return Turn(query=query, advice=advice, reply=render(advice, query.lang))
 
 

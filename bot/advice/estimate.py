@@ -57,7 +57,7 @@ TIMED_STEPS = 100
 def advise(query: Query, team_records: Sequence[Record] = ()) -> Advice:
     """Decide the kind of answer, its numbers and the notes worth saying.
 
-    ``team_records`` are the workspace's own measurements for this setup; when
+    ``team_records`` are the workspace's own measurements (any setup); when
     any apply, the suggested ratio comes from them first (basis ``team``).
     """
     if query.reason is not None:

@@ -874,24 +874,27 @@ def _with_other_baseline(setup: Setup, prediction: Prediction, fitted: Fitted) -
 
 
 def _matches(record: TeamRecord, setup: Setup) -> bool:
-    """A record applies when nothing both sides name disagrees and a GPU, model or
-    family agrees; a named model needs a record of that model, not just its family."""
-    pairs = [
-        (setup.gpu, record.gpu),
-        (setup.model, record.model),
-        (
-            setup.family or family_of_model(setup.model),
-            record.family or family_of_model(record.model),
-        ),
+    """A record applies when it names what the setup names: the same GPU, and the
+    same model (or, with no model named, the same task family); a stated GPU
+    count, precision or baseline must not disagree (a 1-GPU run says little
+    about 8 GPUs). Names on both sides are canonical ("resnet50" is read as
+    "ResNet-50" when the record is taken)."""
+    if setup.gpu and record.gpu != setup.gpu:
+        return False
+    if setup.model:
+        if record.model != setup.model:
+            return False
+    elif setup.family:
+        if (record.family or family_of_model(record.model)) != setup.family:
+            return False
+    elif not setup.gpu:
+        return False  # a count or a precision alone says nothing about which runs apply
+    stated = [
+        (setup.num_gpus, record.num_gpus),
         (setup.precision, record.precision),
         (setup.baseline, getattr(record, "baseline", None)),
     ]
-    if any(mine and theirs and mine != theirs for mine, theirs in pairs):
-        return False
-    # Something named must actually agree, not just fail to disagree.
-    return any(mine and mine == theirs for mine, theirs in pairs[:3]) and not (
-        setup.model and record.model != setup.model
-    )
+    return not any(mine and theirs and mine != theirs for mine, theirs in stated)
 
 
 def _is_3d(published_model: str) -> bool:
@@ -904,7 +907,8 @@ _SETUP_FACTORS = frozenset({Factor.MULTI_GPU, Factor.PRECISION, Factor.FAMILY_PR
 
 
 def _team(setup: Setup, records: Sequence[TeamRecord], reference: Prediction) -> Prediction | None:
-    """The team's own ratios for this setup; same GPU count preferred when known."""
+    """The team's own ratios for this setup; runs on the same GPU count come
+    before runs that did not say theirs."""
     matching = [r for r in records if r.ratio > 0 and _matches(r, setup)]
     if setup.num_gpus:
         same_count = [r for r in matching if r.num_gpus == setup.num_gpus]
