@@ -26,12 +26,12 @@ def test_advise_puts_team_records_first(make_record):
     assert advise(bert_on_a100()).basis != "team"
 
 
-def test_answer_passes_only_matching_records(make_record, monkeypatch):
-    monkeypatch.setattr(conversation, "understand", lambda *_a, **_k: bert_on_a100())
+def test_an_answer_uses_only_the_records_that_apply(make_record):
+    text = "BERT on A100, 100 hours in fp32"
     v100 = [make_record(gpu="V100", model="BERT", ratio=3.5)]
-    assert conversation.answer("…", Channel.DM, team_records=v100).advice.basis != "team"
+    assert conversation.answer(text, Channel.DM, team_records=v100).advice.basis != "team"
     a100 = [make_record(gpu="A100", model="BERT", ratio=1.8), *v100]
-    turn = conversation.answer("…", Channel.DM, team_records=a100)
+    turn = conversation.answer(text, Channel.DM, team_records=a100)
     assert turn.advice.basis == "team" and turn.advice.ratio == 1.8
 
 

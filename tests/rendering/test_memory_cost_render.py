@@ -168,7 +168,7 @@ def test_each_period_is_worded_in_both_languages(period_hours, english, arabic):
 
 def test_arabic_says_how_to_price_the_whole_machine():
     detail = render(advise(DAILY), Lang.AR).details[0]
-    assert "«للجهاز»" in detail and "بطاقات" in detail
+    assert "«للعقدة»" in detail and "بطاقات" in detail
 
 
 def test_cost_range_english():
