@@ -46,7 +46,7 @@ def test_arabic_confirmation_isolates_latin_runs(bert):
 
 @pytest.mark.parametrize(
     ("n", "words"),
-    [(1, "بطاقة واحدة"), (2, "بطاقتان"), (3, "بطاقات"), (11, "بطاقة"), (100, "بطاقة")],
+    [(1, "بطاقة واحدة"), (2, "بطاقتان"), (3, "بطاقات"), (11, "بطاقةً"), (100, "بطاقة")],
 )
 def test_arabic_gpu_counts_use_babel_plural_forms(n, words):
     assert RecordWords(Lang.AR).gpus(n).endswith(words)

@@ -33,8 +33,8 @@ def estimate(seconds: float, ratio: float, lang: Lang) -> str:
                 "(ratio 2, saves 15 seconds, 50%)"
             ),
             (
-                "بدقة FP32: *30 ثانية* ← بالدقة المختلطة: *15 ثانية* تقريبًا "
-                "(المعامل 2، والوفر 15 ثانية، أي 50%)"
+                "بدقة FP32: *30 ثانيةً* ← بالدقة المختلطة: *15 ثانيةً* تقريبًا "
+                "(المعامل 2، والوفر 15 ثانيةً، أي 50%)"
             ),
         ),
         (
@@ -45,8 +45,8 @@ def estimate(seconds: float, ratio: float, lang: Lang) -> str:
                 "(ratio 2, saves 30 seconds, 50%)"
             ),
             (
-                "بدقة FP32: *دقيقة واحدة* ← بالدقة المختلطة: *30 ثانية* تقريبًا "
-                "(المعامل 2، والوفر 30 ثانية، أي 50%)"
+                "بدقة FP32: *دقيقة واحدة* ← بالدقة المختلطة: *30 ثانيةً* تقريبًا "
+                "(المعامل 2، والوفر 30 ثانيةً، أي 50%)"
             ),
         ),
         (
@@ -57,8 +57,8 @@ def estimate(seconds: float, ratio: float, lang: Lang) -> str:
                 "(ratio 1.5, saves 30 seconds, 33%)"
             ),
             (
-                "بدقة FP32: *دقيقة و30 ثانية* ← بالدقة المختلطة: *دقيقة واحدة* تقريبًا "
-                "(المعامل 1.5، والوفر 30 ثانية، أي 33%)"
+                "بدقة FP32: *دقيقة و30 ثانيةً* ← بالدقة المختلطة: *دقيقة واحدة* تقريبًا "
+                "(المعامل 1.5، والوفر 30 ثانيةً، أي 33%)"
             ),
         ),
     ],
@@ -70,7 +70,7 @@ def test_short_jobs_are_said_in_seconds_in_both_languages(seconds, ratio, en, ar
 
 def test_one_hour_in_an_arabic_compound_drops_the_word_for_one():
     line = estimate(90 * 60, 1.001, Lang.AR)
-    assert "ساعة و30 دقيقة" in line and "واحدة" not in line
+    assert "ساعة و30 دقيقةً" in line and "واحدة" not in line
 
 
 def test_a_saving_just_under_everything_is_not_rounded_to_all_of_it():

@@ -45,9 +45,9 @@ def test_fp32_time_from_epochs_is_echoed_to_the_minute_in_both_languages():
     assert en.advice.fp32_hours == pytest.approx(50 / 3)
     assert en.reply.text.startswith("16 hours and 40 minutes in FP32")
     ar = plain(mention("٢٥ دقيقة لكل حقبة و٤٠ حقبة").reply.text)
-    assert "16 ساعة و40 دقيقة" in ar and "45 دقيقة" not in ar
+    assert "16 ساعةً و40 دقيقةً" in ar and "45 دقيقة" not in ar
     arabic = plain(command("١٦ ساعة و٤٠ دقيقة ٢").reply.text)
-    assert arabic.startswith("بدقة FP32: 16 ساعة و40 دقيقة")
+    assert arabic.startswith("بدقة FP32: 16 ساعةً و40 دقيقةً")
 
 
 def test_long_given_times_keep_their_hours():
@@ -60,7 +60,7 @@ def test_saving_adds_up_with_the_rounded_estimate():
     text = mention("fp32 takes 20h on 8 gpus, ratio 1.6").reply.text
     assert "about 13 hours with mixed precision (ratio 1.6, saves 7 hours," in text
     ar = plain(mention("تدريب fp32 ياخذ ٢٠ ساعة على ٨ بطاقات، والمعامل ١٫٦").reply.text)
-    assert "13 ساعة تقريبًا" in ar and "والوفر 7 ساعات" in ar
+    assert "13 ساعةً تقريبًا" in ar and "والوفر 7 ساعات" in ar
 
 
 @pytest.mark.parametrize("text", ["1 minute 1", "2h 1"])
@@ -149,7 +149,7 @@ def test_english_parameter_counts_stay_compact():
 
 def test_arabic_memory_note_in_estimates_says_parameter_not_ratio():
     text = plain(mention("٢٠ ساعة fp32 والمعامل ٢").reply.text)
-    assert "16 بايت لكل معلمة" in text and "لكل معامل" not in text
+    assert "16 بايتًا لكل معلمة" in text and "لكل معامل" not in text
 
 
 def test_arabic_record_confirmation_joins_the_family_name():
