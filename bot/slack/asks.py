@@ -20,7 +20,7 @@ from bot.rendering import render
 # Slack's limit for a button's value.
 MAX_VALUE_CHARS = 2000
 # The follow-up a ratio button asks, in the words a user would type.
-RATIO_FOLLOW_UP = {Lang.EN: "and with ratio {ratio}?", Lang.AR: "وبنسبة {ratio}؟"}
+RATIO_FOLLOW_UP = {Lang.EN: "and with ratio {ratio}?", Lang.AR: "وبمعامل {ratio}؟"}
 
 
 @dataclass(frozen=True)

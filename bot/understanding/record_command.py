@@ -457,7 +457,7 @@ def _share_unit(fp32: _Reading, mixed: _Reading) -> tuple[_Reading, _Reading]:
 
 _RATIO_LABELLED = re.compile(
     r"(?<![\w])(?:ratio|speed[\s-]?up|reduction factor|نسبة (?:ال)?تسريع|نسبة (?:ال)?تخفيض"
-    r"|معامل (?:ال)?تخفيض|معامل (?:ال)?تسريع|(?:ال)?نسبة|(?:ال)?تسريع)(?![\w])"
+    r"|معامل (?:ال)?تخفيض|معامل (?:ال)?تسريع|(?:ال)?نسبة|(?:ال)?معامل|(?:ال)?تسريع)(?![\w])"
     rf"\s*(?:[:=]|of|is|هي|هو)?\s*{_NUM}(?![\d.])\s*[x×]?",
     re.IGNORECASE,
 )
