@@ -47,7 +47,9 @@ def test_a_ratio_stated_directly():
     assert recorded("record H100 gpt2 2.3x")[1] == 2.3
 
 
-@pytest.mark.parametrize("text", ["سجل T4 معامل ١٫٩", "سجل T4 المعامل ١٫٩", "سجل T4 معامل التسريع ١٫٩"])
+@pytest.mark.parametrize(
+    "text", ["سجل T4 معامل ١٫٩", "سجل T4 المعامل ١٫٩", "سجل T4 معامل التسريع ١٫٩"]
+)
 def test_the_word_replies_use_for_the_ratio_records_it(text):
     """Replies call the ratio المعامل, so a user writing it back must be understood."""
     assert recorded(text)[1] == 1.9
