@@ -214,8 +214,9 @@ def _cost_json(a: Advice) -> dict | None:
         "currency": first.currency,
         "num_gpus": first.num_gpus,
         "num_nodes": first.num_nodes,
-        "price_per_hour": first.price.hourly,
-        "price_period_hours": first.price.period_hours,
+        # Per GPU (or node) and hour as billed; a whole run's price spread over its hours.
+        "price_per_hour": first.fp32_cost / first.fp32_hours / first.num_gpus / first.num_nodes,
+        "price_period_hours": first.fp32_hours if first.price.per_run else first.price.period_hours,
         "fp32_cost": first.fp32_cost,
         "mp_cost": point.mp_cost if point else None,
         "mp_cost_low": fast.mp_cost if fast else None,

@@ -66,9 +66,11 @@ def estimate_cost(
     per_gpu = price.per_gpu is not False and not price.per_node and not price.per_run
     billed = (num_gpus if num_gpus and num_gpus > 0 else 1) if per_gpu else 1
     nodes = (price.nodes if price.nodes and price.nodes > 0 else 1) if price.per_node else 1
-    # A whole run's price is the FP32 job's cost: spread over its hours, billed once.
-    rate = price.amount / fp32_hours if price.per_run else price.hourly * billed * nodes
-    fp32_cost, mp_cost = fp32_hours * rate, mixed_hours * rate
+    if price.per_run:  # the FP32 job's own cost; the mixed run pays its share of the hours
+        fp32_cost, mp_cost = price.amount, price.amount * mixed_hours / fp32_hours
+    else:
+        rate = price.hourly * billed * nodes
+        fp32_cost, mp_cost = fp32_hours * rate, mixed_hours * rate
     if not fp32_cost <= MAX_COST:
         raise ValueError("no real job costs that much (an absurd node or GPU count)")
     saving = fp32_cost - mp_cost

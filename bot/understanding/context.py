@@ -437,6 +437,9 @@ def mark_context(tokens: list[Token], *, sizes_are_params: bool = False) -> Cont
     gpus: _Count | None = None
     nodes: _Count | None = None
     epochs: list[float] = []
+    # "8 V100 40h": with the time written with its unit, a number before a GPU
+    # can only be how many ("100 V100" alone stays a time and a GPU).
+    timed = any(_is_duration_at(tokens, j) for j in range(len(tokens)))
     for i, tok in enumerate(tokens):
         if tok.kind == WORD and not tok.role:
             dual = _dual_count(tok)  # "على بطاقتين", "عقدتين": two, said in one word
@@ -450,8 +453,14 @@ def mark_context(tokens: list[Token], *, sizes_are_params: bool = False) -> Cont
             role = "params"
         else:
             role = _classify(tokens, i)
-        if not role and sizes_are_params and _gpu_after(tokens, i):
-            role = "gpus"  # "memory 70B adam 64 H100": no time is asked, so a count
+        # "memory 70B adam 64 H100", "8 V100 40h": a count ("ratio 2 A100" keeps its ratio)
+        if (
+            not role
+            and (sizes_are_params or timed)
+            and _gpu_after(tokens, i)
+            and not _after_ratio_label(tokens, i)
+        ):
+            role = "gpus"
         if not role:
             continue
         tok.role = role
@@ -577,12 +586,32 @@ def _gpu_total(tokens: list[Token], gpus: _Count | None, nodes: _Count | None) -
     if nodes is None:
         return gpus.value
     near = tokens[max(gpus.at - 2, 0) : gpus.at + 4]
+    after = tokens[gpus.at + 1 : gpus.at + 4]
+    said_per_node = any(t.text in PER_NODE_WORDS or _word_in(t, PER_NODE_WORDS) for t in after)
     if gpus.at > nodes.at:
-        per_node = not any(_word_in(t, TOTAL_WORDS) for t in near)
+        per_node = not any(_word_in(t, TOTAL_WORDS) for t in near) and (
+            said_per_node or _linked_to_nodes(tokens[nodes.at + 1 : gpus.at])
+        )
     else:
-        after = tokens[gpus.at + 1 : gpus.at + 4]
-        per_node = any(t.text in PER_NODE_WORDS or _word_in(t, PER_NODE_WORDS) for t in after)
+        per_node = said_per_node
     return gpus.value * nodes.value if per_node else gpus.value
+
+
+# Words that tie a GPU count to the nodes before it: "2 nodes of 8", "4 nodes x 8
+# GPUs", "4 nodes with 8 GPUs each", "عقدتين في كل واحدة ٨ بطاقات".
+NODE_LINKS = frozenset(["of", "x", "×", "with", "each", "per", "في", "كل", "فيها", "بكل"])
+
+
+def _linked_to_nodes(between: list[Token]) -> bool:
+    """Whether a GPU count after the nodes is per node: tied to them by a link
+    word in the same clause, or said with nothing between ("2 nodes 8 GPUs").
+    "4 nodes, 32 H100s" is a second fact, the total, not 32 per node."""
+    last_break = max(
+        (k for k, t in enumerate(between) if t.is_boundary or t.text in ("and", "و")), default=-1
+    )
+    if last_break < 0:
+        return True
+    return any(t.text in NODE_LINKS for t in between[last_break + 1 :])
 
 
 def _date_or_clock(tokens: list[Token], i: int) -> bool:

@@ -862,6 +862,8 @@ PCT_FASTER = frozenset(
 PCT_SLOWER = frozenset(["slower", "slowdown", "ابطا"])
 PCT_LESS = frozenset(
     [
+        "يقل",
+        "تقل",
         "cut",
         "cuts",
         "cutting",

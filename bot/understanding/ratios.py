@@ -45,6 +45,9 @@ _CATEGORIES = (
 )
 # "by" between a cue and its percentage: the amount removed, not what remains.
 _BY_WORDS = frozenset({"by", "بنسبه", "بمقدار", "ب"})
+# Verbs of decrease: "drops 35%" is by 35%; only "drops to 35%" is what remains
+# (and "to"/"إلى" is a cue of its own, met first).
+_DECREASE_VERBS = frozenset({"drops", "drop", "falls", "fall", "down", "ينخفض", "تنخفض"})
 _AFTER_CATEGORIES = (
     (FASTER, PCT_FASTER),
     (SLOWER, PCT_SLOWER),
@@ -113,8 +116,10 @@ def _meaning(tokens: list[Token], i: int, end: int) -> str | None:
             if _has(tok, table):
                 if meaning == MORE and _said_of_speed(before[k + 1 :]):
                     return FASTER  # "throughput increases 30%", "السرعة بتزيد ٥٠٪"
-                if meaning == REMAIN and any(t.text in _BY_WORDS for t in before[:k]):
-                    return LESS  # "drops by 40%" (not "drops to 40%"), "ينخفض بنسبة ٤٠٪"
+                if meaning == REMAIN and (
+                    any(t.text in _BY_WORDS for t in before[:k]) or _has(tok, _DECREASE_VERBS)
+                ):
+                    return LESS  # "drops by 40%", "drops 40%" (not "drops to 40%"), "ينخفض ٤٠٪"
                 return meaning
     if after and after[0].text in ("of", "من"):
         return REMAIN

@@ -166,6 +166,16 @@ def test_each_period_is_worded_in_both_languages(period_hours, english, arabic):
     assert arabic in detail and english_outside_isolates(detail) == ""
 
 
+def test_a_whole_run_price_is_the_fp32_cost_in_text_and_json():
+    from bot.conversation import answer
+    from bot.models import Channel
+
+    got = to_json(answer("100h fp32 ratio 2 on 8 GPUs, the whole job costs $500", Channel.DM))
+    assert got["cost"]["fp32_cost"] == 500 and got["cost"]["mp_cost"] == 250
+    assert got["cost"]["price_per_hour"] == 5 and got["cost"]["price_period_hours"] == 100
+    assert "$500.00 for the whole FP32 run is $5.00 an hour." in got["text"]
+
+
 def test_arabic_says_how_to_price_the_whole_machine():
     detail = render(advise(DAILY), Lang.AR).details[0]
     assert "«للعقدة»" in detail and "بطاقات" in detail

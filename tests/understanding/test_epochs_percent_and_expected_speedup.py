@@ -141,3 +141,19 @@ def test_expected_time_still_needs_the_fp32_time(text):
 def test_at_n_times_is_a_ratio_not_a_clock_time(text):
     query = understand(text, Channel.DM)
     assert query.ratio == 2 and query.fp32.hours == 100
+
+
+@pytest.mark.parametrize(
+    ("text", "ratio"),
+    [
+        ("100h fp32 and the time drops 35%", 1 / 0.65),
+        ("training time falls 35% with amp, 100h fp32", 1 / 0.65),
+        ("100h fp32, time goes down 40%", 1 / 0.6),
+        ("100h fp32, time drops to 40%", 2.5),  # what remains
+        ("١٠٠ ساعة fp32 والوقت يقل ٣٥٪", 1 / 0.65),
+        ("١٠٠ ساعة والوقت ينخفض ٤٠٪", 1 / 0.6),
+        ("١٠٠ ساعة والوقت ينخفض إلى ٤٠٪", 2.5),
+    ],
+)
+def test_a_drop_without_to_is_the_amount_removed(text, ratio):
+    assert understand(text, Channel.DM).ratio == pytest.approx(ratio)

@@ -216,3 +216,37 @@ def test_a_price_with_a_period_stays_a_rate(text):
 def test_each_after_a_price_belongs_to_the_counted_nodes():
     q = understand("100h ratio 2 on 4 nodes at $25/hour each", Channel.DM)
     assert q.price.per_node and q.price.nodes == 4
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [
+        ("8 V100 40h fp32", 8),
+        ("40h 8 A100", 8),
+        ("٨ V100 و٤٠ ساعة FP32", 8),
+        ("4 A100, 40 hours fp32, with amp?", 4),
+    ],
+)
+def test_a_number_before_a_gpu_is_a_count_when_the_time_has_its_unit(text, gpus):
+    q = understand(text, Channel.MENTION)
+    assert q.num_gpus == gpus and q.ratio is None and q.fp32.hours == 40
+
+
+def test_a_bare_number_before_a_gpu_in_a_command_is_still_the_time():
+    q = understand("100 V100", Channel.COMMAND)
+    assert q.fp32.hours == 100 and q.num_gpus is None
+    assert understand("fp32 10h, ratio 2 A100", Channel.DM).ratio == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [
+        ("4 nodes, 32 H100s, 50h fp32", 32),  # a second fact: the total
+        ("training on 4 nodes at $25/hour each, 32 H100s, 50h fp32", 32),
+        ("4 nodes and 8 GPUs per node, 60h", 32),
+        ("2 nodes of 8 A100, 60h fp32", 16),
+        ("4 nodes with 8 GPUs each, 60h", 32),
+    ],
+)
+def test_a_gpu_count_after_the_nodes_is_per_node_only_when_tied_to_them(text, gpus):
+    assert understand(text, Channel.DM).num_gpus == gpus
