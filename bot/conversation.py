@@ -83,7 +83,9 @@ def answer(
     published figures.
     """
     text, channel = _typed_command(text, channel)
-    query = understand(text, channel, preferred_lang=preferred_lang)
+    query = understand(
+        text, channel, preferred_lang=preferred_lang, follow_up=thread_fp32_hours is not None
+    )
     if thread_setup:
         query = _with_thread_setup(query, thread_setup)
     if thread_fp32_hours is not None:

@@ -63,6 +63,13 @@ class Reason(StrEnum):
     NO_RECORD_ID = "no_record_id"  # "delete abc", "delete": no record number to delete
 
 
+# The largest speed-up a ratio can be, given or recorded. The biggest published
+# end-to-end figure is 5.84x (nnU-Net 3D on V100), and peak rates bound the
+# math-bound part: FP16 Tensor Cores are 16x strict FP32 on A100 and FP8 doubles
+# H100's 14.8x (shared/docs/mixed-precision-facts.md, sections 1 and 3), so a
+# strict-FP32 baseline can pass 10x but not 20x.
+MAX_PLAUSIBLE_RATIO = 20.0
+
 # Longest message the bot reads (characters); longer ones get Reason.TOO_LONG,
 # and the reply quotes this limit. One place, so parser and wording agree.
 MAX_MESSAGE_CHARS = 4000

@@ -128,3 +128,24 @@ def test_the_price_carries_to_later_follow_ups():
 def test_small_talk_leaves_the_thread_as_it_was(small_talk):
     got = _thread("BERT on A100, 36 hours in fp32", small_talk, "and on V100?")[-1]
     assert (got["model"], got["gpu"], got["basis"]) == ("BERT", "V100", "measured")
+
+
+@pytest.mark.parametrize(
+    "text", ["and at 2.5?", "what about 2.5?", "و٢٫٥؟", "2.5?", "thanks, and at 2.5?"]
+)
+def test_a_lone_number_in_a_thread_with_a_time_is_the_ratio_to_try(text):
+    got = _thread("100h fp32 on A100, ratio 2", text)[-1]
+    assert (got["kind"], got["fp32_hours"], got["ratio"]) == ("estimate", 100.0, 2.5)
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [("and at 8 GPUs?", "num_gpus", 8), ("what about 30 hours?", "fp32_hours", 30.0)],
+)
+def test_a_number_with_its_noun_in_a_thread_keeps_its_meaning(text, field, value):
+    got = _thread("100h fp32 on A100", text)[-1]
+    assert got[field] == value and got["ratio"] != 8
+
+
+def test_outside_a_thread_a_lone_number_is_still_the_time():
+    assert to_json(answer("2.5", Channel.DM))["fp32_hours"] == 2.5

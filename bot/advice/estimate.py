@@ -17,7 +17,16 @@ from bot.advice.cost import CostEstimate, estimate_cost
 from bot.advice.memory import MemoryEstimate, estimate_memory, parse_optimizer
 from bot.advice.notes import TYPICAL_CEILING, Note
 from bot.advice.prediction import TYPICAL_HIGH, TYPICAL_LOW, Prediction, Setup, predict
-from bot.models import MAX_MESSAGE_CHARS, Advice, AdviceFactor, Intent, Kind, Query, Reason
+from bot.models import (
+    MAX_MESSAGE_CHARS,
+    MAX_PLAUSIBLE_RATIO,
+    Advice,
+    AdviceFactor,
+    Intent,
+    Kind,
+    Query,
+    Reason,
+)
 from bot.records.models import Record
 
 # bot.models names these result types only for type checkers (importing them
@@ -34,12 +43,8 @@ RESNET50_RULE_OF_THUMB = 2.1
 RESNET50_PUBLISHED_LOW = 2.9
 RESNET50_PUBLISHED_HIGH = 3.6
 
-# The largest ratio a user may give. The biggest published end-to-end figure is
-# 5.84x (nnU-Net 3D on V100), and peak rates bound the math-bound part: FP16
-# Tensor Cores are 16x strict FP32 on A100 and FP8 doubles H100's 14.8x
-# (shared/docs/mixed-precision-facts.md, sections 1 and 3), so a strict-FP32
-# baseline can pass 10x but not 20x. Team records refuse the same (0.2-20).
-MAX_RATIO = 20.0
+# The largest ratio a user may give (team records refuse the same).
+MAX_RATIO = MAX_PLAUSIBLE_RATIO
 
 # Where the memory figures come from (shared/docs/mixed-precision-facts.md, section 2).
 MEMORY_SOURCES = (

@@ -12,13 +12,14 @@ import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from bot.models import MAX_PLAUSIBLE_RATIO
 from bot.records.models import Measure, RecordDraft
 
 # Outside this band a "measurement" is almost surely a typo or swapped units:
 # published pairs span 0.84x-5.84x (shared/docs/mixed-precision-facts.md), and
-# FP8 on the newest parts stays well under 20x.
+# FP8 on the newest parts stays well under 20x (bot.models.MAX_PLAUSIBLE_RATIO).
 PLAUSIBLE_LOW = 0.2
-PLAUSIBLE_HIGH = 20.0
+PLAUSIBLE_HIGH = MAX_PLAUSIBLE_RATIO
 # A stated ratio next to its own numbers may differ by rounding, not more.
 CONSISTENCY_TOLERANCE = 0.05
 

@@ -727,6 +727,7 @@ def _classify(tokens: list[Token], i: int) -> str:
         and prev.text in ("at",)
         and not _is_time_unit(nxt)
         and not (nxt is not None and nxt.text in ("times", "x"))
+        and not _word_in(nxt, COUNT_NOUNS)  # "at 8 GPUs"
     ):
         return "clock"  # "at 10", but "clocks in at 14 hr" is a duration, "at 2 times" a ratio
     if (

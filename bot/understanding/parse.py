@@ -15,7 +15,17 @@ import math
 import re
 
 from bot.advice.catalog import family_of_model
-from bot.models import MAX_MESSAGE_CHARS, Channel, Duration, Intent, Lang, Query, Reason, TimeUnit
+from bot.models import (
+    MAX_MESSAGE_CHARS,
+    MAX_PLAUSIBLE_RATIO,
+    Channel,
+    Duration,
+    Intent,
+    Lang,
+    Query,
+    Reason,
+    TimeUnit,
+)
 from bot.understanding.context import Context, mark_context
 from bot.understanding.durations import Quantity, find_durations, unit_of
 from bot.understanding.language import detect_language
@@ -82,8 +92,15 @@ _OWN_COMMAND = re.compile(r"\s*(?:<@[^<>\s]*>\s*)*`*\s*/mpestimate(?![\w-])", re
 _NOT_A_LANGUAGE = frozenset({"model", "models", "modeling", "modelling", "نموذج", "نماذج"})
 
 
-def understand(text: str, channel: Channel, *, preferred_lang: Lang | None = None) -> Query:
-    """Read one message (exactly as Slack delivers it) into a typed query."""
+def understand(
+    text: str, channel: Channel, *, preferred_lang: Lang | None = None, follow_up: bool = False
+) -> Query:
+    """Read one message (exactly as Slack delivers it) into a typed query.
+
+    ``follow_up``: the message answers an estimate whose FP32 time is known (a
+    thread), so a lone number without a unit ("and at 2.5?", "و٢٫٥؟") is the
+    ratio to try, not a new time.
+    """
     if len(text) > MAX_CHARS:
         head = tokenize(normalise(text[:MAX_CHARS]))
         lang = detect_language(head, preferred_lang)
@@ -99,7 +116,7 @@ def understand(text: str, channel: Channel, *, preferred_lang: Lang | None = Non
         # "delete abc", "delete": a records command missing its number, not a question.
         lang = detect_language(tokens, preferred_lang)
         return Query(intent=Intent.DELETE_RECORD, lang=lang, reason=Reason.NO_RECORD_ID)
-    return _refuse_absurd_setup(_Reading(tokens, channel, preferred_lang).query())
+    return _refuse_absurd_setup(_Reading(tokens, channel, preferred_lang, follow_up).query())
 
 
 def _refuse_absurd_setup(query: Query) -> Query:
@@ -132,10 +149,17 @@ def _is(tok: Token, table) -> bool:
 class _Reading:
     """One message being read; each pass adds to what is known."""
 
-    def __init__(self, tokens: list[Token], channel: Channel, preferred: Lang | None) -> None:
+    def __init__(
+        self,
+        tokens: list[Token],
+        channel: Channel,
+        preferred: Lang | None,
+        follow_up: bool = False,
+    ) -> None:
         self.tokens = tokens
         self.channel = channel
         self.preferred = preferred
+        self.follow_up = follow_up
 
     def query(self) -> Query:
         tokens = self.tokens
@@ -166,6 +190,8 @@ class _Reading:
         if is_small_talk(tokens):  # before bare numbers: "ألف شكر" is no 1000 hours
             return Query(intent=Intent.HELP, small_talk=True, lang=lang)
         times = self._times(durations, labelled_times, ctx.epochs)
+        if self.follow_up and not ratios and not durations and not memory:
+            ratios.extend(self._lone_ratio())
         bare = self._is_bare() and not memory
         unplaced = self._by_position(times, ratios) if bare else []
         common = dict(
@@ -333,6 +359,25 @@ class _Reading:
             else:
                 ratios.append(RatioCand(tok.value, i, tok.text))
         return []
+
+    def _lone_ratio(self) -> list[RatioCand]:
+        """In a thread whose time is known, "and at 2.5?" or "و٢٫٥؟": the one number
+        without a unit or a setup role is the ratio to try (at most the ratio cap)."""
+        loose = [
+            (i, t)
+            for i, t in enumerate(self.tokens)
+            if t.kind == NUM and t.role in ("", "clock") and not t.suffix
+        ]
+        if len(loose) != 1 or sum(t.kind == NUM for t in self.tokens) != 1:
+            return []
+        i, tok = loose[0]
+        nxt = self.tokens[i + 1] if i + 1 < len(self.tokens) else None
+        if nxt is not None and nxt.kind == WORD:
+            return []  # "and at 8 GPUs?": a number with its noun is no ratio
+        if not 1 < tok.value <= MAX_PLAUSIBLE_RATIO:
+            return []
+        tok.role = "ratio"
+        return [RatioCand(tok.value, i, tok.text)]
 
     def _asks_memory(self) -> bool:
         return any(_is(t, MEMORY_WORDS) for t in self.tokens)
