@@ -249,6 +249,8 @@ RUN_PRICE_WORDS = frozenset(
 NODE_PRICE_WORDS = frozenset(
     ["instance", "node", "machine", "server", "box", "vm", "جهاز", "سيرفر", "خادم", "عقده"]
 )
+# "$1.5k", "$2M": an amount in thousands or millions.
+PRICE_SCALES = {"k": 1e3, "m": 1e6}
 # "$2.5 per GPU-hour", "١٠ ريال لكل بطاقة": the price is said to be each GPU's.
 PRICE_GPU_WORDS = frozenset(
     ["gpu", "gpus", "card", "بطاقه", "للبطاقه", "البطاقه", "كرت", "للكرت", "الكرت", "كارت"]
@@ -699,6 +701,11 @@ def _classify(tokens: list[Token], i: int) -> str:
         return "date"
     if suffix in MEMORY_SUFFIXES:
         return "memory"
+    if suffix in PRICE_SCALES and (
+        (prev is not None and prev.kind == SYM and prev.text in CURRENCY_SYMBOLS)
+        or _currency_after(tokens, i)
+    ):
+        return "price"  # "$1.5k total", "2k EUR a week": thousands of money, not parameters
     if suffix in PARAM_SUFFIXES:
         return "params"
     if suffix == "x":
@@ -985,6 +992,54 @@ def _prefixed_symbol(tokens: list[Token], j: int) -> str | None:
     return PREFIXED_SYMBOLS.get((before.text, sym.text))
 
 
+_OPTIMIZER_NOUNS = frozenset(["optimizer", "optimiser", "optim"])
+_NOT_OPTIMIZER_NAMES = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "my",
+        "our",
+        "your",
+        "this",
+        "that",
+        "which",
+        "what",
+        "same",
+        "default",
+        "with",
+        "and",
+        "is",
+        "uses",
+        "using",
+        "of",
+        "for",
+        "an",
+    ]
+)
+
+
+def _other_optimizer(tokens: list[Token]) -> str | None:
+    """An optimizer the bot has no memory figures for, named so that the answer
+    refuses it instead of assuming Adam: "adamw8bit", "paged_adamw", "muon
+    optimizer", "optimizer: muon" (only when no known optimizer is named)."""
+    for i, tok in enumerate(tokens):
+        word = tok.text
+        if tok.kind != WORD or word in _NOT_OPTIMIZER_NAMES | _OPTIMIZER_NOUNS:
+            continue
+        if word.startswith(("adam", "paged")) and word not in OPTIMIZERS:
+            return word  # 8-bit and paged Adam keep other state sizes than Adam's 12 bytes
+        nxt, prev = _at(tokens, i + 1), _at(tokens, i - 1)
+        if (nxt is not None and nxt.text in _OPTIMIZER_NOUNS) or (
+            prev is not None and prev.text in _OPTIMIZER_NOUNS
+        ):
+            return word
+        before = _at(tokens, i - 2)
+        if prev is not None and prev.text == ":" and before and before.text in _OPTIMIZER_NOUNS:
+            return word  # "optimizer: muon"
+    return None
+
+
 def _price_clause(tokens: list[Token], i: int) -> list[str]:
     """The words that qualify the price at ``i``: up to six after it, none past
     the next number or the end of its clause ("$30 a day on 8 GPUs" stops at the
@@ -1013,7 +1068,7 @@ def _price(tokens: list[Token], i: int) -> Price | None:
     per_gpu = False if whose in ("node", "job") else True if whose == "gpu" else None
     period = next((PRICE_PERIOD_HOURS[w] for w in clause if w in PRICE_PERIOD_HOURS), None)
     return Price(
-        amount=tokens[i].value,
+        amount=tokens[i].value * PRICE_SCALES.get(tokens[i].suffix, 1.0),
         currency=code,
         per_gpu=per_gpu,
         period_hours=period or 1.0,
@@ -1199,6 +1254,8 @@ def _read_words(tokens: list[Token], ctx: Context) -> None:
         opt = OPTIMIZERS.get(word)
         if opt and ctx.optimizer in (None, "sgd"):
             ctx.optimizer = "sgd_momentum" if word == "sgd" and "momentum" in words else opt
+    if ctx.optimizer is None:
+        ctx.optimizer = _other_optimizer(tokens)
     # Task words win; a well-known model the data lacks still says its task.
     if ctx.family is None:
         ctx.family = next(

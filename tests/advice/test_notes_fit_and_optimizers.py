@@ -100,3 +100,27 @@ def test_fp8_on_a_gpu_without_fp8_says_which_precision_it_assumed():
     assert "FP8 is not accelerated on this GPU, so the estimate assumes BF16" in got["text"]
     arabic = to_json(answer("التدريب ٣٦ ساعة على A100 بدقة fp8", Channel.DM))["text"]
     assert "لذا يفترض التقدير \u2068BF16\u2069" in arabic
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("memory 7B adamw8bit on A100 80GB", "adamw8bit"),
+        ("memory 7B optimizer: muon", "muon"),
+        ("memory for 7B with frobnicator optimizer", "frobnicator"),
+    ],
+)
+def test_an_optimizer_without_memory_figures_is_refused_by_name(text, name):
+    from bot.conversation import answer, to_json
+    from bot.models import Channel
+
+    got = to_json(answer(text, Channel.DM))
+    assert got["reason"] == "unknown_optimizer" and f"“{name}”" in got["text"]
+
+
+def test_a_known_optimizer_named_with_the_word_optimizer_is_kept():
+    from bot.conversation import answer, to_json
+    from bot.models import Channel
+
+    for text in ("memory 7B with the adamw optimizer", "memory 7B, optimizer is adam"):
+        assert to_json(answer(text, Channel.DM))["kind"] == "memory"

@@ -250,3 +250,15 @@ def test_a_bare_number_before_a_gpu_in_a_command_is_still_the_time():
 )
 def test_a_gpu_count_after_the_nodes_is_per_node_only_when_tied_to_them(text, gpus):
     assert understand(text, Channel.DM).num_gpus == gpus
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        ("100h ratio 2, $1.5k total", 1500),
+        ("100h ratio 2 at $2k per week", 2000),
+        ("100h ratio 2 at 2k EUR a week", 2000),
+    ],
+)
+def test_thousands_of_money_are_a_price_not_parameters(text, amount):
+    assert understand(text, Channel.DM).price.amount == amount
