@@ -51,7 +51,7 @@ def test_the_users_own_ratio_is_not_replaced_by_a_suggestion():
 
 def test_a_model_the_data_lacks_is_named_by_its_task():
     got = to_json(answer("YOLOv8 on A100, 36 hours in fp32", Channel.DM))
-    assert got["text"].startswith("object detection models on A100: 36 hours in FP32")
+    assert got["text"].startswith("Object detection models on A100: 36 hours in FP32")
     arabic = to_json(answer("كم التسريع لنموذج تصنيف الصور على V100؟", Channel.DM))
     assert arabic["text"].startswith("نماذج تصنيف الصور على")
 

@@ -632,5 +632,7 @@ class _Words:
         if not model and a.family:
             model = self._("%(family)s models") % {"family": self.family(a.family)}
         if model and gpu:
-            return self._("%(model)s on %(gpu)s") % {"model": model, "gpu": gpu}
-        return model or gpu or self._("Your setup")
+            subject = self._("%(model)s on %(gpu)s") % {"model": model, "gpu": gpu}
+        else:
+            subject = model or gpu or self._("Your setup")
+        return subject[:1].upper() + subject[1:]  # it leads the reply: "Language models on A100"
