@@ -117,7 +117,7 @@ def _fit(w: Phrases, m: MemoryEstimate) -> str:
         return _("Name a GPU, e.g. `on A100 80GB`, and I will say whether it fits.")
     mixed = m.regime(Regime.MIXED)
     values = {
-        "gpu": w.echo(m.gpu or _("your GPU")),
+        "gpu": w.echo(m.gpu or _("GPU")),
         "memory": _gb(w, m.gpu_memory_gb),
         "size": _gb(w, mixed.model_states_gb),
         "left": _gb(w, mixed.activation_headroom_gb or 0.0),

@@ -362,5 +362,19 @@ def _memory_size(tokens: list[Token], i: int, span: int) -> float | None:
     return None
 
 
+def memory_size_alone(tokens: list[Token]) -> float | None:
+    """ "will a 7B model fit in 80GB?", "هل يكفي ٨٠ جيجا": a GPU memory size said
+    without a GPU name (a memory question only; any size a GPU could have)."""
+    for i, tok in enumerate(tokens):
+        if tok.kind != NUM or not 4 <= tok.value <= 1024:
+            continue
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if tok.suffix in ("gb", "g") or (
+            not tok.suffix and nxt is not None and nxt.text in GIGABYTE_WORDS
+        ):
+            return tok.value
+    return None
+
+
 def _negated(tokens: list[Token], i: int) -> bool:
     return any(t.text in NEGATIONS for t in tokens[max(0, i - 2) : i])

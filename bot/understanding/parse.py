@@ -45,7 +45,7 @@ from bot.understanding.lexicon import (
     TIME_LABELS,
     lookup,
 )
-from bot.understanding.names import find_names
+from bot.understanding.names import find_names, memory_size_alone
 from bot.understanding.normalise import normalise
 from bot.understanding.numbers import merge_number_words
 from bot.understanding.ratios import RatioCand, find_ratios
@@ -204,6 +204,8 @@ class _Reading:
         if memory and not times:
             if ctx.params is None:
                 ctx.params = self._large_bare_number()
+            if names.gpu is None:
+                common["gpu_memory_gb"] = memory_size_alone(tokens)
             return Query(intent=Intent.MEMORY, params=ctx.params, optimizer=ctx.optimizer, **common)
         if unplaced:
             return Query(

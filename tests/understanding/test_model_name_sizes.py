@@ -36,3 +36,23 @@ def test_the_word_replies_use_for_parameters_reads_as_one():
     """Replies say "معلمة"; a user echoing it back must be understood."""
     query = understand("كم ذاكرة يحتاج نموذج فيه ٧٠٠ معلمة على A100", Channel.DM)
     assert query.intent is Intent.MEMORY and query.params == 700
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "does a 7B model fit in 80GB?",
+        "7B model on a GPU with 80 GB, adam, fits?",
+        "هل يكفي ٨٠ جيجا لتدريب نموذج ٧ مليار معلمة؟",
+    ],
+)
+def test_a_memory_size_without_a_gpu_name_is_the_gpus_memory(text):
+    query = understand(text, Channel.DM)
+    assert query.intent is Intent.MEMORY and query.gpu_memory_gb == 80 and query.gpu is None
+
+
+def test_the_reply_judges_a_nameless_gpu_by_its_size():
+    from bot.conversation import answer
+
+    reply = answer("does a 7B model fit in 80GB?", Channel.DM).reply
+    assert "Does not fit on one GPU (80 GB)" in reply.text
