@@ -149,3 +149,9 @@ def test_a_number_with_its_noun_in_a_thread_keeps_its_meaning(text, field, value
 
 def test_outside_a_thread_a_lone_number_is_still_the_time():
     assert to_json(answer("2.5", Channel.DM))["fp32_hours"] == 2.5
+
+
+@pytest.mark.parametrize("text", ["20", "16", "ResNet-50 v1.5", "Tacotron 2"])
+def test_a_number_that_is_no_realistic_ratio_or_belongs_to_a_name_is_not_taken_for_one(text):
+    got = to_json(answer(text, Channel.MENTION, thread_fp32_hours=30.0, thread_setup={}))
+    assert got["ratio"] is None or got["basis"] != "given"

@@ -674,6 +674,8 @@ def _classify(tokens: list[Token], i: int) -> str:
     suffix = tok.suffix.lstrip("-")
     if prev is not None and prev.text == "±":
         return "tolerance"  # "10h ±1h", "(±10%)": an error bar, never a value
+    if _sized_gpus_after(tokens, i):
+        return "gpus"  # "4 x 80GB GPUs", "8x 80GB", "2x 24GB cards": how many, of what size
     if not suffix and nxt is not None and nxt.text == "x":
         after = _at(tokens, i + 2)
         if _is_duration_at(tokens, i + 2):
@@ -762,6 +764,17 @@ def _classify(tokens: list[Token], i: int) -> str:
     if _labelled_setting(tokens, i):
         return "setting"
     return ""
+
+
+def _sized_gpus_after(tokens: list[Token], i: int) -> bool:
+    """ "4 x 80GB", "8x 80GB": a count times a GPU memory size."""
+    tok = tokens[i]
+    j = i + 1 if tok.suffix == "x" else i + 2
+    nxt = _at(tokens, i + 1)
+    if tok.suffix not in ("", "x") or (not tok.suffix and (nxt is None or nxt.text != "x")):
+        return False
+    size = _at(tokens, j)
+    return size is not None and size.kind == NUM and size.suffix in ("gb", "g")
 
 
 def _subsecond(tokens: list[Token], i: int) -> bool:
@@ -993,6 +1006,8 @@ def _prefixed_symbol(tokens: list[Token], j: int) -> str | None:
 
 
 _OPTIMIZER_NOUNS = frozenset(["optimizer", "optimiser", "optim"])
+# Words that come before "optimizer" without naming one ("the optimizer states",
+# "zero optimizer sharding", "including optimizer").
 _NOT_OPTIMIZER_NAMES = frozenset(
     [
         "the",
@@ -1001,20 +1016,58 @@ _NOT_OPTIMIZER_NAMES = frozenset(
         "my",
         "our",
         "your",
+        "their",
+        "its",
         "this",
         "that",
         "which",
         "what",
+        "whose",
         "same",
         "default",
+        "any",
+        "some",
+        "no",
         "with",
+        "without",
         "and",
+        "or",
         "is",
         "uses",
         "using",
+        "use",
         "of",
         "for",
-        "an",
+        "in",
+        "on",
+        "including",
+        "include",
+        "includes",
+        "plus",
+        "per",
+        "each",
+        "every",
+        "zero",
+        "sharded",
+        "sharding",
+        "offload",
+        "offloaded",
+        "cpu",
+        "gpu",
+        "fp32",
+        "fp16",
+        "bf16",
+        "mixed",
+        "precision",
+        "full",
+        "whole",
+        "model",
+        "training",
+        "how",
+        "much",
+        "does",
+        "do",
+        "the",
     ]
 )
 
@@ -1022,21 +1075,24 @@ _NOT_OPTIMIZER_NAMES = frozenset(
 def _other_optimizer(tokens: list[Token]) -> str | None:
     """An optimizer the bot has no memory figures for, named so that the answer
     refuses it instead of assuming Adam: "adamw8bit", "paged_adamw", "muon
-    optimizer", "optimizer: muon" (only when no known optimizer is named)."""
+    optimizer", "optimizer: muon", "optimizer is muon" (only when no known
+    optimizer is named; "optimizer states" or "zero optimizer" name none)."""
     for i, tok in enumerate(tokens):
         word = tok.text
-        if tok.kind != WORD or word in _NOT_OPTIMIZER_NAMES | _OPTIMIZER_NOUNS:
+        if tok.kind != WORD or word in _NOT_OPTIMIZER_NAMES or word in _OPTIMIZER_NOUNS:
             continue
         if word.startswith(("adam", "paged")) and word not in OPTIMIZERS:
             return word  # 8-bit and paged Adam keep other state sizes than Adam's 12 bytes
-        nxt, prev = _at(tokens, i + 1), _at(tokens, i - 1)
-        if (nxt is not None and nxt.text in _OPTIMIZER_NOUNS) or (
-            prev is not None and prev.text in _OPTIMIZER_NOUNS
+        nxt, prev, before = _at(tokens, i + 1), _at(tokens, i - 1), _at(tokens, i - 2)
+        if nxt is not None and nxt.text in _OPTIMIZER_NOUNS:
+            return word  # "muon optimizer"
+        if (
+            prev is not None
+            and prev.text in (":", "=", "is")
+            and before is not None
+            and before.text in _OPTIMIZER_NOUNS
         ):
-            return word
-        before = _at(tokens, i - 2)
-        if prev is not None and prev.text == ":" and before and before.text in _OPTIMIZER_NOUNS:
-            return word  # "optimizer: muon"
+            return word  # "optimizer: muon", "optimizer is muon"
     return None
 
 
@@ -1085,7 +1141,7 @@ def _of_the_run(tokens: list[Token], i: int, clause: list[str]) -> bool:
     """
     if "/" in clause:
         return False
-    if any(_price_word(w, RUN_PRICE_WORDS) for w in clause):
+    if any(_price_word(w, RUN_PRICE_WORDS) for w in clause) or _for_the_run(tokens, i):
         return True
     for j in range(i - 1, max(i - 5, -1), -1):
         tok = tokens[j]
@@ -1094,6 +1150,20 @@ def _of_the_run(tokens: list[Token], i: int, clause: list[str]) -> bool:
         if tok.kind == WORD and _price_word(tok.text, RUN_PRICE_WORDS):
             return True
     return False
+
+
+def _for_the_run(tokens: list[Token], i: int) -> bool:
+    """ "$1.5k for a 30h run", "$500 for the whole 30h fp32 run": what the run costs."""
+    j = i + 1
+    if _at(tokens, j) is None or tokens[j].text != "for":
+        return False
+    j += 1
+    while j < len(tokens) and tokens[j].text in ("a", "an", "the", "whole", "entire"):
+        j += 1
+    duration = _at(tokens, j)
+    if duration is None or duration.kind != NUM:
+        return False
+    return any(_price_word(t.text, RUN_PRICE_WORDS) for t in tokens[j + 1 : j + 3])
 
 
 def _whose_after(clause: list[str]) -> str:

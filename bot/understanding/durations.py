@@ -424,6 +424,14 @@ def _range_partner(tokens: list[Token], i: int, unit: str) -> Quantity | None:
     return q
 
 
+# Words right after a time that make it the training run's: "$1.5k for a 30h fp32 run".
+_RUN_WORDS = frozenset(["fp32", "run", "training", "job", "التدريب", "تدريب"])
+
+
+def _names_the_run(tokens: list[Token], end: int) -> bool:
+    return any(t.text in _RUN_WORDS for t in tokens[end : end + 2])
+
+
 def _excluded(tokens: list[Token], start: int, end: int) -> bool:
     """A deadline, interval, saving, future event or past time, by the words around it."""
     if _text(tokens, start - 1) in FUTURE_MARKERS and _event_before(tokens, start - 1):
@@ -438,8 +446,10 @@ def _excluded(tokens: list[Token], start: int, end: int) -> bool:
             break
         if tok.text in ("each", "every", "per", "كل") and _text(tokens, j + 1) in WHOLE_RUN_NOUNS:
             break  # "each run takes 8 hours": the time of the whole job
-        if tok.kind == WORD and _cue(tok, DURATION_EXCLUDERS_BEFORE) or tok.role == "price":
+        if tok.kind == WORD and _cue(tok, DURATION_EXCLUDERS_BEFORE):
             return True
+        if tok.role == "price" and not _names_the_run(tokens, end):
+            return True  # "$500 for 3 days": what the money buys, not the job's time
         j -= 1
         steps += 1
     if _rate_after(tokens, end) or _side_activity_after(tokens, end):

@@ -17,7 +17,6 @@ import re
 from bot.advice.catalog import family_of_model
 from bot.models import (
     MAX_MESSAGE_CHARS,
-    MAX_PLAUSIBLE_RATIO,
     Channel,
     Duration,
     Intent,
@@ -64,6 +63,8 @@ from bot.understanding.tokens import ARABIC, NUM, WORD, Token, tokenize
 MAX_CHARS = MAX_MESSAGE_CHARS  # the limit the too_long reply quotes
 MAX_HOURS = 876_000.0  # 100 years
 MAX_RATIO = 1_000.0  # anything above is not a mixed-precision speed-up
+# A lone number in a thread is a ratio only up to what published runs reach (5.84x).
+LONE_RATIO_MAX = 6.0
 # Setup numbers beyond any real job (the largest models have ~1e13 parameters,
 # the largest clusters ~1e6 GPUs): refused as too_large rather than computed with.
 MAX_PARAMS = 1e15
@@ -190,7 +191,8 @@ class _Reading:
         if is_small_talk(tokens):  # before bare numbers: "ألف شكر" is no 1000 hours
             return Query(intent=Intent.HELP, small_talk=True, lang=lang)
         times = self._times(durations, labelled_times, ctx.epochs)
-        if self.follow_up and not ratios and not durations and not memory:
+        named = names.gpu or names.model or ctx.family
+        if self.follow_up and not (ratios or durations or memory or named):
             ratios.extend(self._lone_ratio())
         bare = self._is_bare() and not memory
         unplaced = self._by_position(times, ratios) if bare else []
@@ -364,7 +366,9 @@ class _Reading:
 
     def _lone_ratio(self) -> list[RatioCand]:
         """In a thread whose time is known, "and at 2.5?" or "و٢٫٥؟": the one number
-        without a unit or a setup role is the ratio to try (at most the ratio cap)."""
+        without a unit or a setup role is the ratio to try, when it is one a real
+        job reaches (published runs top out near 6x; "20" is more likely hours).
+        A message naming a model ("ResNet-50 v1.5", "Tacotron 2") is not one."""
         loose = [
             (i, t)
             for i, t in enumerate(self.tokens)
@@ -376,7 +380,7 @@ class _Reading:
         nxt = self.tokens[i + 1] if i + 1 < len(self.tokens) else None
         if nxt is not None and nxt.kind == WORD:
             return []  # "and at 8 GPUs?": a number with its noun is no ratio
-        if not 1 < tok.value <= MAX_PLAUSIBLE_RATIO:
+        if not 1 < tok.value <= LONE_RATIO_MAX:
             return []
         tok.role = "ratio"
         return [RatioCand(tok.value, i, tok.text)]

@@ -124,3 +124,35 @@ def test_a_known_optimizer_named_with_the_word_optimizer_is_kept():
 
     for text in ("memory 7B with the adamw optimizer", "memory 7B, optimizer is adam"):
         assert to_json(answer(text, Channel.DM))["kind"] == "memory"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "memory for 7B, optimizer states included",
+        "how much memory does the optimizer take for 7B?",
+        "memory for 7B, what optimizer should I use",
+        "memory 7B with zero optimizer sharding",
+    ],
+)
+def test_the_word_optimizer_in_a_plain_memory_question_names_no_optimizer(text):
+    from bot.conversation import answer, to_json
+    from bot.models import Channel
+
+    assert to_json(answer(text, Channel.DM))["kind"] == "memory"
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus", "size"),
+    [
+        ("memory for 7B adam on 4 x 80GB GPUs", 4, 80),
+        ("memory for 7B on 8x 80GB", 8, 80),
+        ("I have 2x 24GB cards, 7B model, will it fit?", 2, 24),
+    ],
+)
+def test_a_count_times_a_memory_size_is_how_many_gpus_of_that_size(text, gpus, size):
+    from bot.models import Channel
+    from bot.understanding import understand
+
+    query = understand(text, Channel.DM)
+    assert (query.num_gpus, query.gpu_memory_gb) == (gpus, size)

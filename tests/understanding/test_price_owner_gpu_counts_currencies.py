@@ -262,3 +262,16 @@ def test_a_gpu_count_after_the_nodes_is_per_node_only_when_tied_to_them(text, gp
 )
 def test_thousands_of_money_are_a_price_not_parameters(text, amount):
     assert understand(text, Channel.DM).price.amount == amount
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$1.5k total for a 30h fp32 run, ratio 2",
+        "$1.5k for a 30h run, ratio 2",
+        "it costs $1.5k for the whole 30h fp32 run, ratio 2",
+    ],
+)
+def test_the_price_of_a_run_said_with_its_time(text):
+    q = understand(text, Channel.DM)
+    assert q.fp32.hours == 30 and q.ratio == 2 and q.price.per_run and q.price.amount == 1500
