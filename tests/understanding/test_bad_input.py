@@ -124,9 +124,9 @@ _STRESS = {
 }
 
 
-def _best_of_three(text: str) -> float:
+def _best_of_five(text: str) -> float:
     best = float("inf")
-    for _ in range(3):
+    for _ in range(5):
         start = time.perf_counter()
         _pipeline(text)
         best = min(best, time.perf_counter() - start)
@@ -142,8 +142,8 @@ def test_reading_time_grows_linearly_with_input(name: str) -> None:
     """
     build = _STRESS[name]
     small, large = build(12_500), build(100_000)
-    growth = _best_of_three(large) / max(_best_of_three(small), 1e-4)
-    assert growth < 24, f"{name}: 8x input took {growth:.1f}x time"
+    growth = _best_of_five(large) / max(_best_of_five(small), 1e-4)
+    assert growth < 32, f"{name}: 8x input took {growth:.1f}x time"
 
 
 def test_a_100_kb_message_is_answered_well_under_a_second() -> None:
