@@ -1072,6 +1072,19 @@ _NOT_OPTIMIZER_NAMES = frozenset(
 )
 
 
+def _adam_variant(tokens: list[Token]) -> str | None:
+    """ "8-bit adam", "paged adamw": Adam named with a word that changes its state size."""
+    for i, tok in enumerate(tokens[1:], start=1):
+        if tok.kind != WORD or OPTIMIZERS.get(tok.text) != "adam":
+            continue
+        prev = tokens[i - 1]
+        if prev.kind == NUM and prev.suffix.lstrip("-") == "bit":
+            return f"{prev.text}-bit {tok.text}"
+        if prev.text == "paged":
+            return f"paged {tok.text}"
+    return None
+
+
 def _other_optimizer(tokens: list[Token]) -> str | None:
     """An optimizer the bot has no memory figures for, named so that the answer
     refuses it instead of assuming Adam: "adamw8bit", "paged_adamw", "muon
@@ -1326,6 +1339,8 @@ def _read_words(tokens: list[Token], ctx: Context) -> None:
             ctx.optimizer = "sgd_momentum" if word == "sgd" and "momentum" in words else opt
     if ctx.optimizer is None:
         ctx.optimizer = _other_optimizer(tokens)
+    elif ctx.optimizer == "adam" and (variant := _adam_variant(tokens)):
+        ctx.optimizer = variant  # "8-bit adam", "paged adamw": not Adam's 12 bytes of state
     # Task words win; a well-known model the data lacks still says its task.
     if ctx.family is None:
         ctx.family = next(

@@ -108,6 +108,8 @@ def test_fp8_on_a_gpu_without_fp8_says_which_precision_it_assumed():
         ("memory 7B adamw8bit on A100 80GB", "adamw8bit"),
         ("memory 7B optimizer: muon", "muon"),
         ("memory for 7B with frobnicator optimizer", "frobnicator"),
+        ("memory 7B 8-bit adam", "8-bit adam"),
+        ("memory 7B paged adamw", "paged adamw"),
     ],
 )
 def test_an_optimizer_without_memory_figures_is_refused_by_name(text, name):
