@@ -202,8 +202,9 @@ class Query(BaseModel):
     price: Price | None = None
     # "lang ar|en" chooses the reply language for bare-number messages.
     lang_choice: Lang | None = None
-    # "thanks!", "شكرا", "lol": a help-kind message that asks nothing (a short reply, no usage).
-    small_talk: bool = False
+    # "thanks!", "يعطيك العافية", "lol": a help-kind message that asks nothing (a short
+    # reply, no usage): "thanks", "wellness" or "reaction", None for anything else.
+    small_talk: str | None = None
     # "3D U-Net": 3 when the model was said to be three-dimensional (its own published rows).
     dimensions: int | None = None
     # Memory questions.

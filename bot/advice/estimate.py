@@ -82,7 +82,7 @@ def advise(query: Query, team_records: Sequence[Record] = ()) -> Advice:
         # Answered by the records service; here only a pointer, never numbers.
         return Advice(kind=Kind.HELP, facts={"team_command": query.intent.value})
     if query.small_talk:  # "thanks!": a short answer, never the usage list
-        return Advice(kind=Kind.HELP, notes=[Note.SMALL_TALK])
+        return Advice(kind=Kind.HELP, notes=[Note.SMALL_TALK], facts={"talk": query.small_talk})
     if query.intent is not Intent.ESTIMATE:
         return _with_suggested_ratio(Advice(kind=Kind.HELP), query, team_records)
     if query.fp32 is None:

@@ -247,7 +247,7 @@ class _Words:
         if a.ratio is not None:  # a question naming a setup: the ratio to expect
             return self._ratio(a)
         if Note.SMALL_TALK in a.notes:
-            return _Parts(_("You're welcome — ask me another estimate any time."), [], [])
+            return _Parts(self._small_talk(str(a.facts.get("talk", "thanks"))), [], [])
         if Note.LANG_SET in a.notes:
             chosen = Lang(str(a.facts.get("lang", self.lang.value)))
             summary = (
@@ -624,6 +624,14 @@ class _Words:
             "modelled": _("modelled from GPU, task and setup"),
             "given": _("your ratio"),
         }.get(basis or "", _("the typical range"))
+
+    def _small_talk(self, talk: str) -> str:
+        """One line back, in kind: welcome for thanks, a wish for a wish, a smile for a reaction."""
+        if talk == "wellness":
+            return self._("And to you! Ask me another estimate any time.")
+        if talk == "reaction":
+            return self._("Glad it helps. Ask me another estimate any time.")
+        return self._("You're welcome — ask me another estimate any time.")
 
     def _subject(self, a: Advice) -> str:
         """What the answer is about: the model, else its task ("object detection

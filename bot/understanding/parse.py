@@ -55,7 +55,7 @@ from bot.understanding.record_command import (
     is_delete_without_id,
     read_command,
 )
-from bot.understanding.small_talk import is_small_talk
+from bot.understanding.small_talk import small_talk_kind
 from bot.understanding.tokens import ARABIC, NUM, WORD, Token, tokenize
 
 # Longer messages are refused before any work is done (Slack's own limit for
@@ -188,8 +188,8 @@ class _Reading:
         if not ratios:
             ratios.extend(self._step_ratio())
         lang = detect_language(tokens, self.preferred)
-        if is_small_talk(tokens):  # before bare numbers: "ألف شكر" is no 1000 hours
-            return Query(intent=Intent.HELP, small_talk=True, lang=lang)
+        if talk := small_talk_kind(tokens):  # before bare numbers: "ألف شكر" is no 1000 hours
+            return Query(intent=Intent.HELP, small_talk=talk, lang=lang)
         times = self._times(durations, labelled_times, ctx.epochs)
         named = names.gpu or names.model or ctx.family
         if self.follow_up and not (ratios or durations or memory or named):

@@ -4,7 +4,8 @@ A message like this answers the bot; it asks nothing, so it gets a short
 "you're welcome", not the usage list (which in Slack would be posted in the
 thread for everyone). It is small talk only when every word is one of these
 (so "thanks, and for BERT on A100?" or "thanks! 100 2" are still read as
-questions: no numbers, no setup) and at least one word thanks or reacts.
+questions: no numbers, no setup) and at least one word thanks, wishes well or
+reacts; which of those it is chooses the reply ("الله يعافيك" to "يعطيك العافية").
 Words are compared after normalisation (ة -> ه, alef variants, no diacritics)
 and, for Arabic, also without clitics (والعافيه -> العافيه).
 """
@@ -16,7 +17,7 @@ import re
 from bot.understanding.lexicon import lookup
 from bot.understanding.tokens import ARABIC, NUM, WORD, Token
 
-# Words that thank or react; one of them makes the message small talk.
+# Words that thank; one of them makes the message a thank-you.
 THANKS_WORDS = frozenset(
     [
         # English
@@ -30,14 +31,6 @@ THANKS_WORDS = frozenset(
         "cheers",
         "appreciated",
         "appreciate",
-        "lol",
-        "lmao",
-        "great",
-        "awesome",
-        "perfect",
-        "nice",
-        "cool",
-        "brilliant",
         # Arabic: MSA, Gulf, Levantine, Egyptian, Iraqi, Maghrebi (normalised spelling)
         "شكرا",
         "شكر",
@@ -45,9 +38,6 @@ THANKS_WORDS = frozenset(
         "مشكور",
         "مشكوره",
         "مشكورين",
-        "يعطيك",
-        "يعطيكم",
-        "العافيه",
         "تسلم",
         "تسلمي",
         "تسلمون",
@@ -63,11 +53,15 @@ THANKS_WORDS = frozenset(
         "جزاك",
         "جزاكم",
         "بارك",
-        "رائع",
-        "ممتاز",
         "صحيت",
         "بزاف",
     ]
+)
+# "يعطيك العافية": wishing strength, answered in kind ("الله يعافيك").
+WELLNESS_WORDS = frozenset(["يعطيك", "يعطيكم", "العافيه"])
+# Reactions: answered as a reaction, not with "you're welcome".
+REACTION_WORDS = frozenset(
+    ["lol", "lmao", "great", "awesome", "perfect", "nice", "cool", "brilliant", "رائع", "ممتاز"]
 )
 
 # Words that may come with a thank-you without making it a question.
@@ -153,34 +147,39 @@ FILLER_WORDS = frozenset(
 _LAUGHTER = re.compile(r"(?:ha){2,}h?|(?:he){2,}h?|ه{3,}")
 
 
-def is_small_talk(tokens: list[Token]) -> bool:
-    """True when the message only thanks or reacts: no digits, no other words."""
+def small_talk_kind(tokens: list[Token]) -> str | None:
+    """ "thanks", "wellness" or "reaction" when the message only thanks, wishes
+    well or reacts (no digits, no other words); None for anything else."""
     words = 0
-    cue = False
+    kinds: set[str] = set()
     for tok in tokens:
         if tok.kind == NUM and tok.extra.get("spelled"):
             words += 1  # "ألف شكر", "thanks a million": a way of thanking, not a value
             continue
         if any(c.isdigit() for c in tok.text):
-            return False
+            return None
         if tok.kind not in (WORD, NUM):
             continue  # punctuation, emoji
         words += 1
         kind = _kind(tok)
         if kind is None:
-            return False
-        cue = cue or kind == "thanks"
-    return words > 0 and cue
+            return None
+        kinds.add(kind)
+    if not words:
+        return None
+    return next((k for k in ("thanks", "wellness", "reaction") if k in kinds), None)
 
 
 def _kind(tok: Token) -> str | None:
     text = tok.text
     if _LAUGHTER.fullmatch(text):
-        return "thanks"
-    if tok.script == ARABIC:
-        if lookup(text, THANKS_WORDS) is not None:
-            return "thanks"
-        return "filler" if lookup(text, FILLER_WORDS) is not None else None
-    if text in THANKS_WORDS:
-        return "thanks"
-    return "filler" if text in FILLER_WORDS else None
+        return "reaction"
+    for kind, table in (
+        ("thanks", THANKS_WORDS),
+        ("wellness", WELLNESS_WORDS),
+        ("reaction", REACTION_WORDS),
+        ("filler", FILLER_WORDS),
+    ):
+        if text in table or (tok.script == ARABIC and lookup(text, table) is not None):
+            return kind
+    return None

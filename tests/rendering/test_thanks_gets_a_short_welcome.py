@@ -22,10 +22,8 @@ WELCOME = {
         ("thanks!", Lang.EN),
         ("Thank you so much 🙏", Lang.EN),
         ("<@U012ABCDEF> thx a lot", Lang.EN),
-        ("lol", Lang.EN),
         ("hahaha great, thanks for the help", Lang.EN),
         ("شكرا", Lang.AR),
-        ("يعطيك العافية", Lang.AR),
         ("ماشي شكرا", Lang.AR),
         ("هواية شكراً", Lang.AR),
         ("مشكور يا غالي", Lang.AR),
@@ -33,7 +31,7 @@ WELCOME = {
     ],
 )
 @pytest.mark.parametrize("channel", list(Channel))
-def test_small_talk_gets_a_short_welcome_in_the_users_language(text, lang, channel):
+def test_thanks_gets_a_short_welcome_in_the_users_language(text, lang, channel):
     turn = answer(text, channel)
     assert turn.query.small_talk
     assert turn.reply.text == WELCOME[lang]
@@ -70,3 +68,18 @@ def test_a_spelled_number_in_a_thank_you_is_no_training_time(text, channel):
     """As a slash command, bare numbers are read by position: "ألف" must not become 1000 hours."""
     query = understand(text, channel)
     assert query.small_talk and query.fp32 is None
+
+
+@pytest.mark.parametrize(
+    ("text", "reply"),
+    [
+        ("يعطيك العافية", "الله يعافيك! اسألني عن أي تقدير آخر."),
+        ("lol", "Glad it helps. Ask me another estimate any time."),
+        ("nice", "Glad it helps. Ask me another estimate any time."),
+        ("ممتاز", "يسعدني أنه أفادك. اسألني عن أي تقدير آخر."),
+    ],
+)
+def test_a_wish_or_a_reaction_is_answered_in_kind(text, reply):
+    """ "يعطيك العافية" is answered "الله يعافيك", and "lol" is no thank-you to welcome."""
+    turn = answer(text, Channel.DM)
+    assert turn.reply.text == reply and to_json(turn)["kind"] == "help"
