@@ -209,10 +209,6 @@ def test_parallel_records_from_many_users_are_all_kept(database_url, start_app):
     store.engine.dispose()
 
 
-def _posts(bot) -> list:
-    return bot.slack.api("chat.postMessage")
-
-
 def test_record_and_history_in_a_dm_and_a_mention(bot):
     dm = {
         "type": "message",
@@ -224,7 +220,7 @@ def test_record_and_history_in_a_dm_and_a_mention(bot):
         "event_ts": "1700000000.000100",
     }
     bot.client.event(dm, event_id="EvRec1")
-    (post,) = bot.slack.wait(lambda: _posts(bot))
+    (post,) = bot.slack.wait(lambda: slackmsg.posts(bot))
     assert post.body["channel"] == "D0ALICE" and "Recorded #1" in post.body["text"]
     mention = {
         "type": "app_mention",
@@ -235,7 +231,7 @@ def test_record_and_history_in_a_dm_and_a_mention(bot):
         "event_ts": "1700000001.000100",
     }
     bot.client.event(mention, event_id="EvRec2")
-    posts = bot.slack.wait(lambda: _posts(bot), 2)
+    posts = bot.slack.wait(lambda: slackmsg.posts(bot), 2)
     history = posts[-1].body
     assert history["thread_ts"] == "1700000001.000100"
     assert "#1 · *2.21×* · A100 · BERT" in history["text"]

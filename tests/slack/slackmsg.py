@@ -8,6 +8,25 @@ TEAM = "T0TEAM"
 BOT_USER = "U0BOT"
 
 
+def dm_event(text: str, *, ts: str = "1700000000.000100", **extra) -> dict:
+    """A ``message.im`` event as Slack sends it for Alice's direct message."""
+    return {
+        "type": "message",
+        "channel_type": "im",
+        "channel": "D0ALICE",
+        "user": "U0ALICE",
+        "text": text,
+        "ts": ts,
+        "event_ts": ts,
+        **extra,
+    }
+
+
+def posts(bot) -> list:
+    """Every ``chat.postMessage`` call the fake Slack recorded."""
+    return bot.slack.api("chat.postMessage")
+
+
 def mention_event(text: str, *, ts: str, thread_ts: str | None = None, **extra) -> dict:
     """An ``app_mention`` event as Slack sends it for Alice in #general."""
     event = {

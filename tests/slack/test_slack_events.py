@@ -7,26 +7,9 @@ import logging
 import time
 import urllib.request
 
-from slackmsg import BOT_TOKEN, SIGNING_SECRET, block_text, mention_event
+from slackmsg import BOT_TOKEN, SIGNING_SECRET, block_text, dm_event, mention_event, posts
 
 ARABIC_LETTERS = set("ابتثجحخدذرزسشصضطظعغفقكلمنهوي")
-
-
-def _dm(text: str, *, ts: str = "1700000000.000100", **extra) -> dict:
-    return {
-        "type": "message",
-        "channel_type": "im",
-        "channel": "D0ALICE",
-        "user": "U0ALICE",
-        "text": text,
-        "ts": ts,
-        "event_ts": ts,
-        **extra,
-    }
-
-
-def _posts(bot) -> list:
-    return bot.slack.api("chat.postMessage")
 
 
 def test_url_verification_echoes_the_challenge(bot):
@@ -49,7 +32,7 @@ def test_mention_is_answered_in_its_thread_and_a_follow_up_reuses_the_time(bot):
         ).status
         == 200
     )
-    (first,) = bot.slack.wait(lambda: _posts(bot))
+    (first,) = bot.slack.wait(lambda: posts(bot))
     assert first.body["channel"] == "C0GENERAL"
     assert first.body["thread_ts"] == "1700000000.000100"
     assert "50" in first.body["text"] and first.body["blocks"]
@@ -57,7 +40,7 @@ def test_mention_is_answered_in_its_thread_and_a_follow_up_reuses_the_time(bot):
         "and with ratio 2.5?", ts="1700000000.000200", thread_ts="1700000000.000100"
     )
     bot.client.event(follow_up, event_id="Ev02")
-    second = bot.slack.wait(lambda: _posts(bot), 2)[-1]
+    second = bot.slack.wait(lambda: posts(bot), 2)[-1]
     assert second.body["thread_ts"] == "1700000000.000100"
     assert "40" in second.body["text"]
 
@@ -68,7 +51,7 @@ def test_a_time_given_later_in_the_thread_keeps_the_named_setup(bot):
         mention_event("what speedup should I expect for BERT on A100?", ts="1700000002.000100"),
         event_id="Ev21",
     )
-    (first,) = bot.slack.wait(lambda: _posts(bot))
+    (first,) = bot.slack.wait(lambda: posts(bot))
     assert "BERT on A100" in first.body["text"] and "1.84" in first.body["text"]
     bot.client.event(
         mention_event(
@@ -76,20 +59,20 @@ def test_a_time_given_later_in_the_thread_keeps_the_named_setup(bot):
         ),
         event_id="Ev22",
     )
-    second = bot.slack.wait(lambda: _posts(bot), 2)[-1]
+    second = bot.slack.wait(lambda: posts(bot), 2)[-1]
     assert second.body["thread_ts"] == "1700000002.000100"
     assert "BERT on A100: 36 hours in FP32" in second.body["text"]
 
 
 def test_a_dms_top_level_keeps_the_time_but_not_the_model(bot):
     """Separate questions in a DM: "10 hours" after a BERT question is not about BERT."""
-    bot.client.event(_dm("BERT on A100, 36 hours in fp32", ts="1700000004.1"), event_id="Ev31")
-    bot.slack.wait(lambda: _posts(bot))
-    bot.client.event(_dm("10 hours in fp32", ts="1700000004.2"), event_id="Ev32")
-    second = bot.slack.wait(lambda: _posts(bot), 2)[-1]
+    bot.client.event(dm_event("BERT on A100, 36 hours in fp32", ts="1700000004.1"), event_id="Ev31")
+    bot.slack.wait(lambda: posts(bot))
+    bot.client.event(dm_event("10 hours in fp32", ts="1700000004.2"), event_id="Ev32")
+    second = bot.slack.wait(lambda: posts(bot), 2)[-1]
     assert "BERT" not in second.body["text"] and "typical ratio" in second.body["text"]
-    bot.client.event(_dm("and with ratio 2.5?", ts="1700000004.3"), event_id="Ev33")
-    third = bot.slack.wait(lambda: _posts(bot), 3)[-1]
+    bot.client.event(dm_event("and with ratio 2.5?", ts="1700000004.3"), event_id="Ev33")
+    third = bot.slack.wait(lambda: posts(bot), 3)[-1]
     assert "10 hours in FP32 → about 4 hours" in third.body["text"]
 
 
@@ -98,38 +81,40 @@ def test_arabic_follow_up_in_a_thread(bot):
         mention_event("التدريب يستغرق ١٠٠ ساعة ونسبة التسريع ٢", ts="1700000001.000100"),
         event_id="Ev11",
     )
-    bot.slack.wait(lambda: _posts(bot))
+    bot.slack.wait(lambda: posts(bot))
     bot.client.event(
         mention_event("وبنسبة ٢٫٥؟", ts="1700000001.000200", thread_ts="1700000001.000100"),
         event_id="Ev12",
     )
-    reply = bot.slack.wait(lambda: _posts(bot), 2)[-1]
+    reply = bot.slack.wait(lambda: posts(bot), 2)[-1]
     assert ARABIC_LETTERS & set(reply.body["text"])
     assert "40" in reply.body["text"] or "٤٠" in reply.body["text"]
 
 
-def test_direct_message_is_answered_in_the_dm(bot):
-    bot.client.event(_dm("100 2"), event_id="Ev21")
-    (post,) = bot.slack.wait(lambda: _posts(bot))
+def test_direct_message_is_answered_in_thedm_event(bot):
+    bot.client.event(dm_event("100 2"), event_id="Ev21")
+    (post,) = bot.slack.wait(lambda: posts(bot))
     assert post.body["channel"] == "D0ALICE"
     assert "thread_ts" not in post.body
     assert "50" in post.body["text"]
 
 
 def test_bot_messages_edits_and_deletions_are_ignored(bot):
-    bot.client.event(_dm("100 2", bot_id="B0OTHER"), event_id="Ev31")
-    bot.client.event(_dm("100 2", subtype="bot_message", bot_id="B0OTHER"), event_id="Ev32")
-    bot.client.event(_dm("", subtype="message_changed", message={"text": "100 2"}), event_id="Ev33")
-    bot.client.event(_dm("", subtype="message_deleted"), event_id="Ev34")
+    bot.client.event(dm_event("100 2", bot_id="B0OTHER"), event_id="Ev31")
+    bot.client.event(dm_event("100 2", subtype="bot_message", bot_id="B0OTHER"), event_id="Ev32")
+    bot.client.event(
+        dm_event("", subtype="message_changed", message={"text": "100 2"}), event_id="Ev33"
+    )
+    bot.client.event(dm_event("", subtype="message_deleted"), event_id="Ev34")
     bot.client.event(mention_event("100 2", ts="1700000002.1", bot_id="B0OTHER"), event_id="Ev35")
-    bot.client.event(_dm("100 2", ts="1700000002.2"), event_id="Ev36")  # the one to answer
-    bot.slack.wait(lambda: _posts(bot))
+    bot.client.event(dm_event("100 2", ts="1700000002.2"), event_id="Ev36")  # the one to answer
+    bot.slack.wait(lambda: posts(bot))
     time.sleep(0.3)
-    assert len(_posts(bot)) == 1
+    assert len(posts(bot)) == 1
 
 
 def test_a_redelivered_event_is_answered_once(bot):
-    event = _dm("100 2")
+    event = dm_event("100 2")
     assert bot.client.event(event, event_id="Ev41").status == 200
     retry = bot.client.event(
         event,
@@ -137,18 +122,18 @@ def test_a_redelivered_event_is_answered_once(bot):
         headers={"X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_timeout"},
     )
     assert retry.status == 200
-    bot.slack.wait(lambda: _posts(bot))
+    bot.slack.wait(lambda: posts(bot))
     time.sleep(0.3)
-    assert len(_posts(bot)) == 1
+    assert len(posts(bot)) == 1
 
 
 def test_redelivery_to_another_replica_is_answered_once(start_app):
     one, two = start_app(), start_app()  # two replicas, one database
-    one.client.event(_dm("100 2"), event_id="Ev42")
-    two.client.event(_dm("100 2"), event_id="Ev42", headers={"X-Slack-Retry-Num": "1"})
-    one.slack.wait(lambda: _posts(one))
+    one.client.event(dm_event("100 2"), event_id="Ev42")
+    two.client.event(dm_event("100 2"), event_id="Ev42", headers={"X-Slack-Retry-Num": "1"})
+    one.slack.wait(lambda: posts(one))
     time.sleep(0.3)
-    assert len(_posts(one)) == 1
+    assert len(posts(one)) == 1
 
 
 def test_rate_limited_post_is_retried_after_retry_after(bot):
@@ -160,8 +145,8 @@ def test_rate_limited_post_is_retried_after_retry_after(bot):
         ),
     ]
     started = time.monotonic()
-    bot.client.event(_dm("100 2"), event_id="Ev51")
-    (post,) = bot.slack.wait(lambda: _posts(bot))
+    bot.client.event(dm_event("100 2"), event_id="Ev51")
+    (post,) = bot.slack.wait(lambda: posts(bot))
     assert time.monotonic() - started >= 1.0
     assert "50" in post.body["text"]
     attempts = [c.scripted for c in bot.slack.calls if c.path == "/api/chat.postMessage"]
@@ -171,7 +156,7 @@ def test_rate_limited_post_is_retried_after_retry_after(bot):
 def test_slack_api_down_is_logged_and_the_app_keeps_serving(bot, caplog):
     caplog.set_level(logging.INFO)
     bot.slack.script["chat.postMessage"] = [(500, {}, b"")] * 3 + [(0, {}, b"")] * 6
-    bot.client.event(_dm("100 2"), event_id="Ev61")
+    bot.client.event(dm_event("100 2"), event_id="Ev61")
     # Wait for the failure that names this event: retries with backoff take a while.
     bot.slack.wait(
         lambda: [
@@ -183,8 +168,8 @@ def test_slack_api_down_is_logged_and_the_app_keeps_serving(bot, caplog):
     with urllib.request.urlopen(bot.url + "/healthz", timeout=5) as response:
         assert response.status == 200
     bot.slack.script.clear()
-    bot.client.event(_dm("100 2", ts="1700000009.1"), event_id="Ev62")
-    assert "50" in bot.slack.wait(lambda: _posts(bot))[-1].body["text"]
+    bot.client.event(dm_event("100 2", ts="1700000009.1"), event_id="Ev62")
+    assert "50" in bot.slack.wait(lambda: posts(bot))[-1].body["text"]
 
 
 def test_app_home_publishes_a_bilingual_guide(bot):
@@ -270,27 +255,27 @@ def test_modal_rejects_a_bad_ratio_in_the_users_language(bot):
     assert body["response_action"] == "errors"
     ((field, message),) = body["errors"].items()
     assert field == "ratio" and ARABIC_LETTERS & set(message)
-    assert _posts(bot) == []
+    assert posts(bot) == []
 
 
 def test_modal_sends_a_valid_estimate_to_the_user(bot):
     sent = bot.client.interact(_submission("100", ratio="2"))
     assert sent.status == 200 and sent.body == ""
-    (post,) = bot.slack.wait(lambda: _posts(bot))
+    (post,) = bot.slack.wait(lambda: posts(bot))
     assert post.body["channel"] == "U0ALICE" and "50" in post.body["text"]
 
 
 def test_dm_follow_up_reuses_the_last_time_and_channel_messages_are_ignored(bot):
-    bot.client.event(_dm("100 2", ts="1700000010.1"), event_id="Ev81")
-    bot.slack.wait(lambda: _posts(bot))
+    bot.client.event(dm_event("100 2", ts="1700000010.1"), event_id="Ev81")
+    bot.slack.wait(lambda: posts(bot))
     channel_message = {
-        **_dm("100 2", ts="1700000010.2"),
+        **dm_event("100 2", ts="1700000010.2"),
         "channel_type": "channel",
         "channel": "C0GENERAL",
     }
     bot.client.event(channel_message, event_id="Ev82")
-    bot.client.event(_dm("and with ratio 2.5?", ts="1700000010.3"), event_id="Ev83")
-    posts = bot.slack.wait(lambda: _posts(bot), 2)
+    bot.client.event(dm_event("and with ratio 2.5?", ts="1700000010.3"), event_id="Ev83")
+    sent = bot.slack.wait(lambda: posts(bot), 2)
     time.sleep(0.3)
-    assert len(_posts(bot)) == 2 and posts[1].body["channel"] == "D0ALICE"
-    assert "40" in posts[1].body["text"]
+    assert len(posts(bot)) == 2 and sent[1].body["channel"] == "D0ALICE"
+    assert "40" in sent[1].body["text"]

@@ -11,39 +11,24 @@ from __future__ import annotations
 import json
 import time
 
-from slackmsg import TEAM, button
+from slackmsg import TEAM, button, dm_event, posts
 
 from bot.store import connect
 
 
-def _dm(text: str, *, ts: str, **extra) -> dict:
-    return {
-        "type": "message",
-        "channel_type": "im",
-        "channel": "D0ALICE",
-        "user": "U0ALICE",
-        "text": text,
-        "ts": ts,
-        "event_ts": ts,
-        **extra,
-    }
-
-
-def _posts(bot) -> list:
-    return bot.slack.api("chat.postMessage")
-
-
 def _say(bot, event: dict, event_id: str) -> dict:
-    before = len(_posts(bot))
+    before = len(posts(bot))
     assert bot.client.event(event, event_id=event_id).status == 200
-    return bot.slack.wait(lambda: _posts(bot), before + 1)[-1].body
+    return bot.slack.wait(lambda: posts(bot), before + 1)[-1].body
 
 
 def test_a_reply_in_the_thread_of_a_dm_question_follows_that_question(bot):
     question = "How long for ResNet-50 on V100 with mixed precision? 30 hours in FP32"
-    first = _say(bot, _dm(question, ts="1700000500.000100"), "Th1")
+    first = _say(bot, dm_event(question, ts="1700000500.000100"), "Th1")
     assert first.get("thread_ts") is None  # answered at the DM's top level
-    follow_up = _dm("and with ratio 1.5?", ts="1700000500.000200", thread_ts="1700000500.000100")
+    follow_up = dm_event(
+        "and with ratio 1.5?", ts="1700000500.000200", thread_ts="1700000500.000100"
+    )
     reply = _say(bot, follow_up, "Th2")
     assert reply["thread_ts"] == "1700000500.000100"
     assert "*30 hours* in FP32 → about *20 hours*" in reply["blocks"][0]["text"]["text"]
@@ -61,19 +46,21 @@ def test_a_reply_in_the_thread_of_the_bots_dm_answer_follows_it(bot):
         return status, headers, payload
 
     bot.slack.answer = answer
-    _say(bot, _dm("BERT on A100, 36 hours in fp32", ts="1700000600.000100"), "Th3")
+    _say(bot, dm_event("BERT on A100, 36 hours in fp32", ts="1700000600.000100"), "Th3")
     # The answer's ts is only known once it is posted; the app keeps it right after.
     store = connect(bot.settings.database_url.get_secret_value())
     deadline = time.monotonic() + 5
     while store.thread(TEAM, "D0ALICE", answer_ts) is None and time.monotonic() < deadline:
         time.sleep(0.02)
-    reply = _say(bot, _dm("and with ratio 2?", ts="1700000600.000200", thread_ts=answer_ts), "Th4")
+    reply = _say(
+        bot, dm_event("and with ratio 2?", ts="1700000600.000200", thread_ts=answer_ts), "Th4"
+    )
     assert "*36 hours* in FP32 → about *18 hours*" in reply["blocks"][0]["text"]["text"]
 
 
 def test_separate_top_level_dm_questions_still_stay_separate(bot):
-    _say(bot, _dm("BERT on A100, 36 hours in fp32", ts="1700000700.000100"), "Th5")
-    second = _say(bot, _dm("10 hours in fp32", ts="1700000700.000200"), "Th6")
+    _say(bot, dm_event("BERT on A100, 36 hours in fp32", ts="1700000700.000100"), "Th5")
+    second = _say(bot, dm_event("10 hours in fp32", ts="1700000700.000200"), "Th6")
     assert "BERT" not in second["text"] and "typical ratio" in second["text"]
 
 

@@ -11,22 +11,7 @@ deadline, never the FP32 time (convention 4).
 """
 
 import pytest
-
-from bot.models import Channel, Intent
-from bot.understanding import understand
-
-
-def _check(text, channel, hours, ratio, reason, candidates=()):
-    q = understand(text, Channel(channel))
-    assert q.intent == Intent.ESTIMATE, q
-    assert (q.reason.value if q.reason else None) == reason, q
-    if hours is None:
-        assert q.fp32 is None, q
-    else:
-        assert q.fp32 is not None and q.fp32.hours == pytest.approx(hours), q
-    assert q.ratio == (pytest.approx(ratio) if ratio is not None else None), q
-    assert q.candidates == list(candidates), q
-
+from readings import check_reading
 
 CASES = [
     ("fp32 takes 36:30 hours, ratio 2", "mention", 36.5, 2, None),
@@ -67,7 +52,7 @@ CASES = [
 
 @pytest.mark.parametrize(("text", "channel", "hours", "ratio", "reason"), CASES)
 def test_reading(text, channel, hours, ratio, reason) -> None:
-    _check(text, channel, hours, ratio, reason)
+    check_reading(text, channel, hours, ratio, reason, candidates=())
 
 
 def test_listed_epoch_times_add_up() -> None:
@@ -76,17 +61,26 @@ def test_listed_epoch_times_add_up() -> None:
     time times the epoch count does: 10+11+12+10+11+13+12+10+11 = 100 h. The
     word "epochs" is what says they are sequential parts of one run."""
     text = "fp32 epochs took 10, 11, 12, 10, 11, 13, 12, 10, 11 hours"
-    _check(text, "mention", 100, None, None)
-    _check(text + ", ratio 2", "mention", 100, 2, None)
-    _check("fp32 took 10, 11 and 12 hours per epoch, ratio 2", "mention", 33, 2, None)
-    _check("الحقب بالـ fp32 أخذت ١٠، ١١، ١٢ ساعة، والنسبة ٢", "mention", 33, 2, None)
+    check_reading(text, "mention", 100, None, None, candidates=())
+    check_reading(text + ", ratio 2", "mention", 100, 2, None, candidates=())
+    check_reading(
+        "fp32 took 10, 11 and 12 hours per epoch, ratio 2", "mention", 33, 2, None, candidates=()
+    )
+    check_reading(
+        "الحقب بالـ fp32 أخذت ١٠، ١١، ١٢ ساعة، والنسبة ٢", "mention", 33, 2, None, candidates=()
+    )
 
 
 def test_listed_times_of_nothing_are_all_candidates() -> None:
     """Without epochs the listed times may be runs or GPUs: which one is the FP32
     time cannot be known, so every one is offered (convention 11)."""
-    _check(
-        "fp32 runs took 10, 11, 12 hours", "mention", None, None, "ambiguous", ["10", "11", "12"]
+    check_reading(
+        "fp32 runs took 10, 11, 12 hours",
+        "mention",
+        None,
+        None,
+        "ambiguous",
+        candidates=["10", "11", "12"],
     )
     # Two numbers and a comma are no list: "ratio 2, 36 hours".
-    _check("ratio 2, 36 hours fp32", "mention", 36, 2, None)
+    check_reading("ratio 2, 36 hours fp32", "mention", 36, 2, None, candidates=())

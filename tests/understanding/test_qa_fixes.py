@@ -7,24 +7,10 @@ TF32 turned off, "سا" for hours, and task words (NER, speech).
 """
 
 import pytest
+from readings import check_reading
 
 from bot.models import Channel, Intent
 from bot.understanding import understand
-
-
-def _check(text, channel, hours, ratio, reason):
-    q = understand(text, Channel(channel))
-    if reason == "help":
-        assert q.intent == Intent.HELP, q
-        return
-    assert q.intent == Intent.ESTIMATE, q
-    assert (q.reason.value if q.reason else None) == reason, q
-    if hours is None:
-        assert q.fp32 is None, q
-    else:
-        assert q.fp32 is not None and q.fp32.hours == pytest.approx(hours), q
-    assert q.ratio == (pytest.approx(ratio) if ratio is not None else None), q
-
 
 STEP_TIMES = [
     # A step time in milliseconds is never the FP32 training time.
@@ -78,7 +64,7 @@ PRICES_AFTER_A_RATIO = [
 
 @pytest.mark.parametrize("case", STEP_TIMES + RATES_AND_SIDE_ACTIVITIES + PRICES_AFTER_A_RATIO)
 def test_reading(case):
-    _check(*case)
+    check_reading(*case)
 
 
 @pytest.mark.parametrize(
@@ -117,7 +103,7 @@ DIMENSIONS = [
 
 @pytest.mark.parametrize("case", DIMENSIONS)
 def test_dimension(case):
-    _check(*case)
+    check_reading(*case)
 
 
 TIME_QUESTIONS = [
@@ -145,7 +131,7 @@ TIME_QUESTIONS = [
 
 @pytest.mark.parametrize("case", TIME_QUESTIONS)
 def test_time_question(case):
-    _check(*case)
+    check_reading(*case)
 
 
 def test_a_count_question_is_no_time_question():
