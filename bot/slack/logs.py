@@ -88,8 +88,9 @@ def _is_hook(url: str) -> bool:
         return True
     if _HOOK_HOST.fullmatch(parts.hostname or "") or _HOOK_PATH.match(parts.path):
         return True
-    with _GIVEN_LOCK:  # a logged URL may carry more (a query string): prefixes count
-        return plain in _GIVEN_URLS or any(plain.startswith(given) for given in _GIVEN_URLS)
+    without_query = plain.split("?", 1)[0]  # a logged URL may carry a query string
+    with _GIVEN_LOCK:
+        return plain in _GIVEN_URLS or without_query in _GIVEN_URLS
 
 
 def _redact_hook(match: re.Match[str]) -> str:
