@@ -19,6 +19,7 @@ from importlib.resources import files
 from bot.predict.ops import OpClass
 
 GROUPS = ("simt", "tf32", "tensor16")
+SIZE_REFERENCE_TFLOPS = 100.0
 
 
 @dataclass
@@ -26,14 +27,18 @@ class Factors:
     compute_eff: dict[str, dict[str, float]]  # class -> group -> fraction of peak
     memory_eff: dict[str, float]  # class -> fraction of bandwidth
     launch_us: float
+    # Bigger GPUs reach a smaller fraction of peak (more SMs to fill, kernels tuned
+    # later): compute efficiency x (GPU's 16-bit peak / 100 TFLOPS) ** -size_exponent.
+    size_exponent: float = 0.0
     unaligned: float = 0.5
     log_error_low: float = 0.0  # quantiles of log(measured / predicted ratio), held-out GPUs
     log_error_high: float = 0.0
     fitted_on: list[str] = field(default_factory=list)
     note: str = ""
 
-    def compute(self, kind: OpClass, group: str) -> float:
-        return self.compute_eff[kind.value][group]
+    def compute(self, kind: OpClass, group: str, size_tflops: float) -> float:
+        scale = (size_tflops / SIZE_REFERENCE_TFLOPS) ** -self.size_exponent
+        return min(1.0, self.compute_eff[kind.value][group] * scale)
 
     def memory(self, kind: OpClass) -> float:
         return self.memory_eff[kind.value]
@@ -59,4 +64,5 @@ def initial() -> Factors:
         compute_eff={OpClass.MATMUL.value: dict(compute), OpClass.CONV.value: dict(compute)},
         memory_eff={k.value: 0.7 for k in OpClass},
         launch_us=5.0,
+        size_exponent=0.1,
     )

@@ -90,6 +90,7 @@ def _parameters() -> list[tuple[Getter, Setter]]:
             )
         )
     params.append((lambda f: f.launch_us, lambda f, v: setattr(f, "launch_us", v)))
+    params.append((lambda f: f.size_exponent, lambda f, v: setattr(f, "size_exponent", v)))
     return params
 
 
@@ -97,7 +98,7 @@ def fit(rows: Sequence[Row], start: Factors) -> Factors:
     """Factors that fit ``rows`` best (fractions of peak stay at or below 1)."""
     factors = copy.deepcopy(start)
     params = _parameters()
-    launch_getter = params[-1][0]
+    unbounded = {params[-2][0], params[-1][0]}  # launch overhead, size exponent
     best = _loss(rows, factors, start)
     step = math.log(2.0)
     for _ in range(SWEEPS):
@@ -106,7 +107,7 @@ def fit(rows: Sequence[Row], start: Factors) -> Factors:
             for direction in (1, -1):
                 old = getter(factors)
                 new = old * math.exp(direction * step)
-                if getter is not launch_getter:
+                if getter not in unbounded:
                     new = min(new, 1.0)
                 if new == old:
                     continue

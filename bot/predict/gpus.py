@@ -40,6 +40,11 @@ class Gpu:
     bf16: float | None
     fp8: float | None
 
+    @property
+    def size_tflops(self) -> float:
+        """How big the GPU is, for the efficiency it reaches: its largest dense 16-bit rate."""
+        return max(r for r in (self.fp16, self.bf16, self.fp32) if r is not None)
+
     def peak(self, mode: str) -> float | None:
         """Dense peak TFLOPS of a math mode (fp32, tf32, fp16, bf16, fp8); None if absent."""
         return {

@@ -21,6 +21,7 @@ class OpClass(StrEnum):
     NORMALIZATION = "normalization"  # batch/layer/group norm, softmax
     REDUCTION = "reduction"  # sums, means, losses
     OPTIMIZER = "optimizer"  # everything optimizer.step() and gradient unscaling run
+    LAYOUT = "layout"  # NCHW<->NHWC transposes around 16-bit convolutions
 
 
 TENSOR_CORE_CLASSES = frozenset({OpClass.MATMUL, OpClass.CONV})
@@ -32,6 +33,7 @@ LABELS = {
     OpClass.NORMALIZATION: "normalisation / softmax",
     OpClass.REDUCTION: "reduction / loss",
     OpClass.OPTIMIZER: "optimizer (AdamW)",
+    OpClass.LAYOUT: "layout transposes",
 }
 
 FREE = "free"

@@ -64,7 +64,7 @@ def op_time(op: Op, gpu: Gpu, factors: Factors, baseline: str, precision: str | 
         peak = gpu.peak(mode)
         if peak is None:  # no such Tensor Cores: CUDA cores do the math
             mode, peak = "fp32", gpu.fp32
-        efficiency = factors.compute(op.kind, _group(mode))
+        efficiency = factors.compute(op.kind, _group(mode), gpu.size_tflops)
         if mode != "fp32" and not op.aligned:
             efficiency *= factors.unaligned
         if mode == "fp8":

@@ -13,7 +13,8 @@ from __future__ import annotations
 import math
 from unittest import mock
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import torch
@@ -28,6 +29,8 @@ from bot.predict.ops import FREE, TENSOR_CORE_CLASSES, Op, OpClass, classify
 
 DTYPES = {torch.float32: "fp32", torch.float16: "fp16", torch.bfloat16: "bf16"}
 AUTOCAST = {"fp16": torch.float16, "bf16": torch.bfloat16, "fp8": torch.bfloat16}
+SIXTEEN_BIT_DTYPES = frozenset({torch.float16, torch.bfloat16})
+LAYOUT_OP = "NCHW<->NHWC transposes (cuDNN)"
 LOSS_SCALE = 65536.0  # GradScaler's initial scale; only its cost matters here
 # CUDA's multi-tensor apply: one launch covers at most this many tensors / 64K-element chunks.
 FOREACH_TENSORS, FOREACH_CHUNKS, CHUNK = 110, 320, 65536
@@ -82,6 +85,13 @@ class Recorder(TorchDispatchMode):
             self._record(func, args, kwargs, out)
         return out
 
+    def _layout(self, tensors: list[torch.Tensor]) -> None:
+        """16-bit Tensor Core convolutions work in NHWC: cuDNN transposes NCHW tensors
+        in and out (each read and written once), as separate memory-bound kernels."""
+        moved = sum(2 * _nbytes(t) for t in tensors if _channels_first(t))
+        if moved:
+            self.ops[Op(LAYOUT_OP, OpClass.LAYOUT, 0.0, float(moved), "fp16", True)] += 1
+
     def _record(self, func: Any, args: tuple, kwargs: dict, out: Any) -> None:
         name = str(func)
         kind = classify(name)
@@ -101,6 +111,8 @@ class Recorder(TorchDispatchMode):
         else:
             flops = sum(t.numel() for t in outputs)
         tensor_op = kind in TENSOR_CORE_CLASSES
+        if kind is OpClass.CONV and floating[0].dtype in SIXTEEN_BIT_DTYPES:
+            self._layout(list(unique))
         self.ops[
             Op(
                 name=name.removeprefix("aten."),
@@ -131,10 +143,33 @@ def _attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False
     return weights @ value
 
 
-def _unfused_attention() -> Any:
-    """Swap ``F.scaled_dot_product_attention`` (which ``nn.MultiheadAttention`` calls) for
-    :func:`_attention` while tracing."""
-    return mock.patch.object(F, "scaled_dot_product_attention", _attention)
+def _dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002, ANN001, ANN202
+    """Dropout as CUDA runs it: one fused kernel (the CPU splits it into three)."""
+    if not training or p == 0:
+        return input
+    return torch.native_dropout(input, p, True)[0]
+
+
+@contextmanager
+def _gpu_kernels() -> Iterator[None]:
+    """While tracing, run attention and dropout the way a GPU step does (see above).
+
+    ``nn.MultiheadAttention`` and ``nn.Dropout`` look these up in
+    ``torch.nn.functional`` at call time, so patching the module is enough.
+    """
+    with (
+        mock.patch.object(F, "scaled_dot_product_attention", _attention),
+        mock.patch.object(F, "dropout", _dropout),
+    ):
+        yield
+
+
+def _channels_first(t: torch.Tensor) -> bool:
+    return t.dim() in (4, 5) and t.is_floating_point() and not (
+        t.is_contiguous(memory_format=torch.channels_last)
+        if t.dim() == 4
+        else t.is_contiguous(memory_format=torch.channels_last_3d)
+    )
 
 
 def _fake(mode: FakeTensorMode, value: Any) -> Any:
@@ -164,7 +199,7 @@ def trace_step(make: Callable[[torch.device], Workload], precision: str | None) 
             model = workload.model.to_empty(device="cpu")
             inputs, targets = _fake(mode, batch)
             optimizer = torch.optim.AdamW(model.parameters(), foreach=True)
-            with recorder, _unfused_attention():
+            with recorder, _gpu_kernels():
                 _step(workload, model, optimizer, inputs, targets, precision, recorder)
     except ExperimentError:
         raise
