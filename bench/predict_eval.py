@@ -10,14 +10,17 @@ range 1.2-2.5). GPT-2 has no published rows; its predictions are listed.
 
     python bench/predict_eval.py            # evaluate (a few minutes on 2 cores)
     python bench/predict_eval.py --refit    # also rewrite bot/predict/data/calibration.json
+    python bench/predict_eval.py --cache /tmp/traces   # keep traces between runs
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import json
 import math
+import pickle
 import statistics
 import sys
 import time
@@ -28,12 +31,12 @@ from pathlib import Path
 
 warnings.filterwarnings("ignore", message="Failed to initialize NumPy")
 
-from bot.advice.catalog import canonical_gpu  # noqa: E402
-from bot.advice.prediction import Setup, predict  # noqa: E402
-from bot.predict import calibration  # noqa: E402
-from bot.predict.fit import Row, calibrate, fit, predicted  # noqa: E402
-from bot.predict.gpus import UnknownGpu, find_gpu  # noqa: E402
-from bot.predict.trace import trace_step, workload_maker  # noqa: E402
+from bot.advice.catalog import canonical_gpu
+from bot.advice.prediction import Setup, predict
+from bot.predict import calibration
+from bot.predict.fit import Row, calibrate, fit, predicted
+from bot.predict.gpus import UnknownGpu, find_gpu
+from bot.predict.trace import trace_step, workload_maker
 
 RULE, RULE_LOW, RULE_HIGH = 1.85, 1.2, 2.5
 CALIBRATION = Path(__file__).resolve().parents[1] / "bot" / "predict" / "data" / "calibration.json"
@@ -57,11 +60,36 @@ def shape_key(model: str, task: str) -> str | None:
     return None
 
 
+CACHE: Path | None = None  # --cache DIR: keep traces between runs
+
+
+def _trace_version() -> str:
+    """Traces depend on the tracer, the op table and torch: a change re-traces."""
+    import torch
+
+    from bot.predict import ops, trace
+
+    parts = [Path(trace.__file__).read_bytes(), Path(ops.__file__).read_bytes()]
+    parts.append(files("bot.predict").joinpath("data", "op_classes.json").read_bytes())
+    parts.append(torch.__version__.encode())
+    return hashlib.sha256(b"".join(parts)).hexdigest()[:16]
+
+
 @cache
 def traced(key: str, batch: int, precision: str | None) -> tuple:
+    path = (
+        CACHE / f"{_trace_version()}-{key.replace('/', '_')}-{batch}-{precision}.pickle"
+        if CACHE
+        else None
+    )
+    if path and path.exists():
+        return pickle.loads(path.read_bytes())
     shape = _shapes()[key]
     make = workload_maker(shape["model"], None, "full", batch, shape["overrides"])
-    return tuple(trace_step(make, precision))
+    ops = tuple(trace_step(make, precision))
+    if path:
+        path.write_bytes(pickle.dumps(ops))
+    return ops
 
 
 def _csv(path: str) -> list[dict[str, str]]:
@@ -154,18 +182,22 @@ def report(title: str, results: list[tuple[Row, float, float, float, tuple]]) ->
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--refit", action="store_true", help="rewrite calibration.json")
+    parser.add_argument("--cache", type=Path, help="folder to keep traces in between runs")
     args = parser.parse_args(argv)
+    global CACHE
+    CACHE = args.cache
+    if CACHE:
+        CACHE.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    lambda_rows = load_rows(str(files("bot.predict").joinpath("data", "lambda_benchmark.csv")), "Lambda")
+    lambda_rows = load_rows(
+        str(files("bot.predict").joinpath("data", "lambda_benchmark.csv")), "Lambda"
+    )
     nvidia_rows = load_rows(str(files("bot.advice").joinpath("data", "amp_speedups.csv")), "NVIDIA")
     print(f"traced {traced.cache_info().currsize} steps in {time.perf_counter() - started:.0f}s")
     start = calibration.initial()
     factors, held_out = calibrate(lambda_rows, start)
     low, high = math.exp(factors.log_error_low), math.exp(factors.log_error_high)
-    lambda_results = [
-        (row, ratio, ratio * low, ratio * high, chat(row))
-        for row, ratio in held_out
-    ]
+    lambda_results = [(row, ratio, ratio * low, ratio * high, chat(row)) for row, ratio in held_out]
     report("Lambda, each GPU held out of the fit (leave-one-GPU-out)", lambda_results)
     without: dict[str, calibration.Factors] = {}
     nvidia_results = []

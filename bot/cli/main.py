@@ -40,6 +40,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_experiment_arguments(experiment)
 
+    from bot.predict.options import add_arguments as add_predict_arguments  # no torch
+
+    predict = sub.add_parser(
+        "predict", help="predict the mixed-precision ratio on a named GPU, on this CPU"
+    )
+    add_predict_arguments(predict)
+
     serve = sub.add_parser("serve", help="run the Slack app in HTTP mode (POST /slack/events)")
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
     serve.add_argument("--port", type=int, default=3000, help="port to listen on (default 3000)")
@@ -81,6 +88,10 @@ def _run(argv: Sequence[str] | None) -> int:
         from bot.experiment.cli import run_experiment
 
         return run_experiment(args)
+    if args.command == "predict":
+        from bot.predict.cli import run_predict
+
+        return run_predict(args)
     if args.command == "serve":
         from bot.slack.cli import run_serve
 

@@ -99,8 +99,7 @@ def _words(text: str) -> list[str]:
 def _matches(query: list[str], name: str, *, exact: bool) -> bool:
     words = _words(name)
     return all(
-        any(w == q or (not exact and len(q) >= 3 and w.startswith(q)) for w in words)
-        for q in query
+        any(w == q or (not exact and len(q) >= 3 and w.startswith(q)) for w in words) for q in query
     )
 
 

@@ -11,16 +11,16 @@ what the GPU would move. FLOPs of Tensor Core ops come from PyTorch's own
 from __future__ import annotations
 
 import math
-from unittest import mock
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
+from unittest import mock
 
 import torch
 from torch._subclasses.fake_tensor import FakeTensorMode
-from torch.utils import _pytree as pytree
 from torch.nn import functional as F
+from torch.utils import _pytree as pytree
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils.flop_counter import flop_registry
 
@@ -78,7 +78,7 @@ class Recorder(TorchDispatchMode):
         self.paused = False
         self.ops: Counter[Op] = Counter()
 
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # noqa: ANN001
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         out = func(*args, **kwargs)
         if not self.paused:
@@ -126,7 +126,7 @@ class Recorder(TorchDispatchMode):
         ] += 1
 
 
-def _attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None, **_):  # noqa: ANN001, ANN202
+def _attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None, **_):
     """Unfused attention (scores, softmax, dropout, weighted sum) in the autocast dtype.
 
     The CPU's fused attention upcasts 16-bit inputs to FP32, which no GPU run
@@ -143,7 +143,7 @@ def _attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False
     return weights @ value
 
 
-def _dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002, ANN001, ANN202
+def _dropout(input, p=0.5, training=True, inplace=False):
     """Dropout as CUDA runs it: one fused kernel (the CPU splits it into three)."""
     if not training or p == 0:
         return input
@@ -165,10 +165,14 @@ def _gpu_kernels() -> Iterator[None]:
 
 
 def _channels_first(t: torch.Tensor) -> bool:
-    return t.dim() in (4, 5) and t.is_floating_point() and not (
-        t.is_contiguous(memory_format=torch.channels_last)
-        if t.dim() == 4
-        else t.is_contiguous(memory_format=torch.channels_last_3d)
+    return (
+        t.dim() in (4, 5)
+        and t.is_floating_point()
+        and not (
+            t.is_contiguous(memory_format=torch.channels_last)
+            if t.dim() == 4
+            else t.is_contiguous(memory_format=torch.channels_last_3d)
+        )
     )
 
 
@@ -204,7 +208,9 @@ def trace_step(make: Callable[[torch.device], Workload], precision: str | None) 
     except ExperimentError:
         raise
     except Exception as exc:  # noqa: BLE001 - the user's model, traced: say what failed
-        raise PredictError(f"could not trace the training step: {type(exc).__name__}: {exc}") from None
+        raise PredictError(
+            f"could not trace the training step: {type(exc).__name__}: {exc}"
+        ) from None
     return [Op(**{**op.__dict__, "count": n}) for op, n in recorder.ops.items()]
 
 
