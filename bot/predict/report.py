@@ -63,7 +63,10 @@ class Prediction(BaseModel):
         description="Tensor Core kernels whose dims are not multiples of 8 (slower)"
     )
     notes: list[str] = Field(default_factory=list)
-    slack_line: str = Field(description="an ordinary question the bot reads, marked as predicted")
+    slack_line: str | None = Field(
+        description="an ordinary question the bot reads, marked as predicted; "
+        "None when mixed precision is predicted to be slower (the bot refuses ratios below 1)"
+    )
 
 
 def per_class(base: Sequence[OpTime], mixed: Sequence[OpTime]) -> list[ClassTime]:
@@ -159,12 +162,14 @@ def limit(
     )
 
 
-def slack_line(ratio: float, model: str, gpu: str, fp32_time: str | None) -> str:
+def slack_line(ratio: float, model: str, gpu: str, fp32_time: str | None) -> str | None:
     """A question the bot already reads (FP32 time, ratio, model, GPU), marked as predicted.
 
     The bot's records are measurements, so a prediction cannot be saved as the
     team's setup; this line asks for the estimate with the predicted ratio.
     """
+    if round(ratio, 2) < 1:
+        return None
     time = fp32_time or "<FP32 time>"
     return (
         f"/mpestimate {time} ratio {ratio:.2f} for {model} on {gpu} "

@@ -51,6 +51,14 @@ def _nbytes(t: torch.Tensor) -> int:
     return elements * t.element_size()
 
 
+def _mutated(func: Any, args: tuple) -> list[torch.Tensor]:
+    """What an in-place op that returns nothing (``_foreach_mul_``) writes: its first argument."""
+    schema = getattr(func, "_schema", None)
+    if schema is None or not schema.is_mutable or not args:
+        return []
+    return _tensors([args[0]])
+
+
 def _aligned(kind: OpClass, name: str, tensors: list[torch.Tensor]) -> bool:
     """Whether the GEMM or convolution dims are multiples of 8 (Tensor Cores' tile)."""
     if kind is OpClass.CONV:
@@ -85,9 +93,12 @@ class Recorder(TorchDispatchMode):
             self._record(func, args, kwargs, out)
         return out
 
-    def _layout(self, tensors: list[torch.Tensor]) -> None:
-        """16-bit Tensor Core convolutions work in NHWC: cuDNN transposes NCHW tensors
-        in and out (each read and written once), as separate memory-bound kernels."""
+    def _layout(self, activation: torch.Tensor, tensors: list[torch.Tensor]) -> None:
+        """16-bit Tensor Core convolutions work in NHWC: on an NCHW activation, cuDNN
+        transposes its tensors in and out (each read and written once), as separate
+        memory-bound kernels. An NHWC (channels-last) activation needs none."""
+        if not _channels_first(activation):
+            return
         moved = sum(2 * _nbytes(t) for t in tensors if _channels_first(t))
         if moved:
             self.ops[Op(LAYOUT_OP, OpClass.LAYOUT, 0.0, float(moved), "fp16", True)] += 1
@@ -96,14 +107,14 @@ class Recorder(TorchDispatchMode):
         name = str(func)
         kind = classify(name)
         inputs = _tensors([args, kwargs])
-        outputs = _tensors([out])
+        outputs = _tensors([out]) or _mutated(func, args)
         if kind == FREE or getattr(func, "is_view", False) or not outputs:
             return
         if self.in_optimizer:
             if all(t.dim() == 0 for t in inputs + outputs):
                 return  # AdamW's step counters live on the host
             kind = OpClass.OPTIMIZER
-        unique = {id(t): t for t in inputs + outputs}.values()
+        read = {id(t): t for t in inputs}.values()
         floating = [t for t in inputs if t.is_floating_point()] or outputs
         packet = getattr(func, "_overloadpacket", None)
         if kind in TENSOR_CORE_CLASSES and packet in flop_registry:
@@ -112,13 +123,13 @@ class Recorder(TorchDispatchMode):
             flops = sum(t.numel() for t in outputs)
         tensor_op = kind in TENSOR_CORE_CLASSES
         if kind is OpClass.CONV and floating[0].dtype in SIXTEEN_BIT_DTYPES:
-            self._layout(list(unique))
+            self._layout(inputs[1] if "backward" in name else inputs[0], inputs + outputs)
         self.ops[
             Op(
                 name=name.removeprefix("aten."),
                 kind=kind,
                 flops=float(flops),
-                bytes=float(sum(_nbytes(t) for t in unique)),
+                bytes=float(sum(_nbytes(t) for t in [*read, *outputs])),
                 dtype=DTYPES.get(floating[0].dtype, "other"),
                 aligned=_aligned(kind, name, inputs) if tensor_op else True,
                 kernels=_kernels(name, inputs),

@@ -219,6 +219,13 @@ class _Words:
             _("Why: %(reason)s.") % {"reason": self.factor(f)} for f in a.factors if f not in team
         ]
         details += [_("Source: %(url)s") % {"url": url} for url in a.sources]
+        if a.basis == "modelled":  # no published run of this setup: point at measuring it
+            details.append(
+                _(
+                    "For your own model, run `mpbot predict --factory ...` (no GPU needed), "
+                    "or `mpbot experiment` on the GPU."
+                )
+            )
         return [_("Why: %(reason)s.") % {"reason": self.factor(f)} for f in team], details
 
     def _range(self, a: Advice) -> _Parts:
