@@ -197,9 +197,9 @@ def render_text(p: Prediction) -> str:
         )
     lines += ["", f"What limits the gain: {p.limit}."]
     lines += [f"Note: {n}" for n in p.notes]
-    lines += [
-        "",
-        "Paste into Slack (the bot reads it as a question, not as a record):",
-        p.slack_line,
-    ]
+    if p.slack_line:
+        lines += ["", "Paste into Slack (the bot reads it as a question, not a record):"]
+        lines.append(p.slack_line)
+    else:
+        lines += ["", "Mixed precision is predicted to be slower here: keep FP32, or measure it."]
     return "\n".join(lines)

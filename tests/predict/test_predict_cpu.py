@@ -92,6 +92,9 @@ def test_the_slack_line_is_read_by_the_bot_as_an_ordinary_question(capsys):
 def test_no_slack_line_when_mixed_precision_is_slower(capsys):
     report = _predict(capsys, "--factory", "predict_factories:wide_mlp", "--gpu", "P100")
     assert report["ratio"] < 1 and report["slack_line"] is None
+    assert main(["predict", "--factory", "predict_factories:wide_mlp", "--gpu", "P100"]) == 0
+    out = capsys.readouterr().out
+    assert "predicted to be slower here" in out and "/mpestimate" not in out
 
 
 def test_batch_amp_makes_the_ratio_per_sample(capsys):
