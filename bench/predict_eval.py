@@ -179,6 +179,25 @@ def report(title: str, results: list[tuple[Row, float, float, float, tuple]]) ->
         )
 
 
+GPT2_BATCH = 8
+
+
+def print_gpt2(gpus: list, factors: calibration.Factors) -> None:
+    """GPT-2 (124M, sequence 1024) has no published rows: predictions only."""
+    base = traced_builtin("gpt2", GPT2_BATCH, None)
+    mixed = traced_builtin("gpt2", GPT2_BATCH, "fp16")
+    print(f"\n## GPT-2 at batch {GPT2_BATCH} (no published rows: predicted only)")
+    for gpu in gpus:
+        baseline = "tf32" if gpu.tf32 else "fp32"
+        row = Row(gpu.name, "gpt2", gpu, baseline, "fp16", base, mixed, GPT2_BATCH, GPT2_BATCH, 1.0)
+        print(f"{gpu.name:28} {baseline} -> fp16  {predicted(row, factors)[0]:5.2f}")
+
+
+@cache
+def traced_builtin(model: str, batch: int, precision: str | None) -> tuple:
+    return tuple(trace_step(workload_maker(model, None, "full", batch), precision))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--refit", action="store_true", help="rewrite calibration.json")
@@ -208,6 +227,7 @@ def main(argv: list[str] | None = None) -> int:
         ratio = predicted(row, without[name])[0]
         nvidia_results.append((row, ratio, ratio * low, ratio * high, chat(row)))
     report("NVIDIA DLE tables (not fitted; their GPU held out too)", nvidia_results)
+    print_gpt2(sorted({r.gpu for r in lambda_rows}, key=lambda g: g.name), factors)
     print(f"\nfactors fitted on all {len(lambda_rows)} Lambda rows:")
     print(factors.to_json())
     if args.refit:
