@@ -20,8 +20,6 @@ _QUIT = {"quit", "exit", ":q", "خروج"}
 def run_console(channel: Channel, lang: Lang | None) -> int:
     """Read messages line by line until EOF or ``quit``; works with piped stdin."""
     team = LocalTeam.open()
-    if team is None:
-        return 2
     interactive = sys.stdin.isatty()
     hours: float | None = None  # what the conversation said before, as a thread keeps it
     setup: dict = {}
