@@ -69,7 +69,7 @@ def test_every_input_line_gets_exactly_one_output_line(mpbot, as_json) -> None:
     run = mpbot(*args, stdin="\n".join(lines) + "\n")
     out = run.stdout.splitlines()
     assert len(out) == len(lines), out
-    assert "50" in out[0] and "36" in out[2]
+    assert "50 hours" in out[0] and "1.5 days" in out[2]
     assert "error" in out[4]
     if as_json:
         assert json.loads(out[1])["kind"] == "help"  # an empty message is answered with usage
