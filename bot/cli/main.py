@@ -50,12 +50,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Exit status of a command whose reader went away (128 + SIGPIPE), as shells report it.
 BROKEN_PIPE_STATUS = 141
+# Exit status of a command stopped with Ctrl-C (128 + SIGINT), as shells report it.
+INTERRUPTED_STATUS = 130
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one subcommand; a reader that stops early (``mpbot ask ... | head -1``) is no error."""
+    """Run one subcommand; a reader that stops early (``mpbot ask ... | head -1``) is no
+    error, and Ctrl-C (``mpbot ask`` waiting on stdin) stops it without a traceback."""
     try:
         return _run(argv)
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return INTERRUPTED_STATUS
     except BrokenPipeError:
         # Python would complain again when flushing stdout at exit; point it at nothing.
         devnull = os.open(os.devnull, os.O_WRONLY)
