@@ -55,10 +55,11 @@ class Terminal:
         os.close(slave)
         self.seen = b""
 
-    def read_until(self, needle: str, timeout: float = 30) -> str:
+    def read_until(self, needle: str, timeout: float = 30, *, after: int = 0) -> str:
+        """The screen so far, once ``needle`` shows (past byte ``after`` of it)."""
         deadline = time.monotonic() + timeout
         want = needle.encode()
-        while want not in self.seen and time.monotonic() < deadline:
+        while want not in self.seen[after:] and time.monotonic() < deadline:
             ready, _, _ = select.select([self.master], [], [], 0.2)
             if ready:
                 try:
@@ -66,11 +67,17 @@ class Terminal:
                 except OSError:  # the other side closed
                     break
         text = self.seen.decode("utf-8", "replace")
-        assert needle in text, text
+        assert want in self.seen[after:], text
         return text
 
     def type(self, keys: str) -> None:
         os.write(self.master, keys.encode())
+
+    def at_prompt(self, after: int = 0) -> None:
+        """Wait for the prompt, then a moment for readline to take the terminal: a
+        key typed in the same instant can be lost (a person is never that fast)."""
+        self.read_until("> ", after=after)
+        time.sleep(0.3)
 
     def finish(self, timeout: float = 30) -> tuple[int, str]:
         status = self.process.wait(timeout=timeout)
@@ -96,25 +103,28 @@ def terminal(tmp_path):
 
 
 def test_banner_says_how_to_leave_and_ctrl_d_leaves_cleanly(terminal):
-    banner = terminal.read_until("> ")
+    terminal.at_prompt()
+    banner = terminal.seen.decode()
     assert "Ctrl-D" in banner and "Ctrl-C" in banner and "quit" in banner
     terminal.type("100 2\r")
     terminal.read_until("about 50 hours")
+    terminal.at_prompt(after=terminal.seen.index(b"about 50 hours"))  # the next prompt
     terminal.type("\x04")  # Ctrl-D on an empty line
     status, screen = terminal.finish()
     assert status == 0 and "Traceback" not in screen
 
 
 def test_ctrl_c_leaves_cleanly(terminal):
-    terminal.read_until("> ")
+    terminal.at_prompt()
     terminal.type("100 2")  # half-typed line, then Ctrl-C
+    terminal.read_until("100 2", after=terminal.seen.index(b"> "))
     terminal.type("\x03")
     status, screen = terminal.finish()
     assert status == 0 and "Traceback" not in screen and "KeyboardInterrupt" not in screen
 
 
 def test_arabic_answers_reach_the_terminal_without_bidi_controls(terminal):
-    terminal.read_until("> ")
+    terminal.at_prompt()
     terminal.type("٤٨ ساعة ٢\r")
     screen = terminal.read_until("تقريبًا")
     terminal.type("quit\r")
@@ -124,7 +134,7 @@ def test_arabic_answers_reach_the_terminal_without_bidi_controls(terminal):
 
 
 def test_history_is_kept_in_the_user_data_directory(terminal, tmp_path):
-    terminal.read_until("> ")
+    terminal.at_prompt()
     terminal.type("36h A100 BERT\r")
     terminal.read_until("BERT on A100")
     terminal.type("quit\r")
