@@ -60,3 +60,16 @@ def test_the_unit_survives_json_and_the_numbers_stay_in_hours():
     got = to_json(answer("21 days 2", Channel.COMMAND))
     assert got["fp32_hours"] == 504 and got["mp_hours"] == 252
     assert "10.5 days" in got["text"]
+
+
+def test_a_follow_up_in_a_thread_keeps_the_unit_of_the_first_question():
+    """ "3 days, ratio 1.5" then "and with ratio 2?": still days, as a thread remembers."""
+    from bot.conversation import carried_over
+
+    first = answer("3d 1.5", Channel.DM)
+    hours, setup = carried_over(first, None)
+    follow_up = answer("and with ratio 2?", Channel.DM, thread_fp32_hours=hours, thread_setup=setup)
+    assert follow_up.reply.text.startswith("3 days in FP32 → about 1.5 days")
+    # A thread stored before units were kept answers in hours, as before.
+    older = answer("and with ratio 2?", Channel.DM, thread_fp32_hours=72.0, thread_setup={})
+    assert older.reply.text.startswith("72 hours in FP32 → about 36 hours")
