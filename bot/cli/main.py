@@ -27,11 +27,15 @@ def build_parser() -> argparse.ArgumentParser:
     console.add_argument("--lang", choices=[lang.value for lang in Lang], default=None)
     console.add_argument("--channel", choices=[c.value for c in Channel], default=Channel.DM.value)
 
-    ask = sub.add_parser("ask", help="answer one message (or JSON Lines from stdin)")
+    ask = sub.add_parser("ask", help="answer one message (or one per stdin line)")
     ask.add_argument("--json", action="store_true", help="print one JSON object per answer")
     ask.add_argument("--channel", choices=[c.value for c in Channel], default=Channel.DM.value)
     ask.add_argument("--lang", choices=[lang.value for lang in Lang], default=None)
-    ask.add_argument("text", nargs="*", help="the message; omit to read JSON Lines from stdin")
+    ask.add_argument(
+        "text",
+        nargs="*",
+        help="the message; omit to answer each stdin line (plain text or JSON Lines)",
+    )
 
     from bot.experiment.options import add_arguments as add_experiment_arguments  # no torch
 
