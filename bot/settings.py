@@ -14,8 +14,6 @@ from pathlib import Path
 import platformdirs
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
 
 DEFAULT_SLACK_API_URL = "https://slack.com/api/"
 
@@ -103,6 +101,12 @@ class Settings(BaseSettings):
     @field_validator("database_url")
     @classmethod
     def _database_url_shape(cls, value: SecretStr) -> SecretStr:
+        if value.get_secret_value().startswith("sqlite:///"):
+            return value  # a file path SQLAlchemy accepts as is (the local default)
+        # Imported here, so the console reads its settings without loading SQLAlchemy.
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError
+
         try:
             make_url(value.get_secret_value())
         except ArgumentError:

@@ -14,8 +14,10 @@ ratio, so it never imports SQLAlchemy, Alembic or the store, and starts fast.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.conversation import Turn, answer, to_json
@@ -77,6 +79,13 @@ class LocalTeam:
             self._service = _open_service()
         return self._service
 
+    def _records(self) -> Sequence[Record]:
+        """The team's records; none without opening anything when the local SQLite
+        file does not exist yet (a new user has recorded nothing)."""
+        if self._service is None and not _database_exists():
+            return []
+        return self.service.for_team(TEAM_ID)
+
     def command(self, text: str) -> RecordsReply | None:
         """The answer to ``record``/``history``/``delete``, or None for a question."""
         if read_command(text) is None:  # a question: no database needed to say so
@@ -100,7 +109,7 @@ class LocalTeam:
             preferred_lang=lang,
             thread_fp32_hours=thread_hours,
             thread_setup=thread_setup,
-            team_records=LazyRecords(lambda: self.service.for_team(TEAM_ID)),
+            team_records=LazyRecords(self._records),
         )
 
     def reply_text(self, text: str, channel: Channel, lang: Lang | None) -> str:
@@ -116,19 +125,34 @@ class LocalTeam:
         return json.dumps(data, ensure_ascii=False)
 
 
+def _database_url() -> str:
+    """``DATABASE_URL`` (or the user-data default); invalid settings end the command."""
+    from bot.settings import SettingsError, load_settings
+
+    try:
+        return load_settings().database_url.get_secret_value()
+    except SettingsError as error:
+        print(f"mpbot: {error}", file=sys.stderr)
+        raise SystemExit(BAD_SETTINGS_STATUS) from None
+
+
+# A SQLite URL naming a file (not ``sqlite://`` or ``:memory:``), as SQLAlchemy writes them.
+_SQLITE_FILE = re.compile(r"sqlite(?:\+\w+)?:///(?!:memory:)(?P<path>[^?]+)")
+
+
+def _database_exists() -> bool:
+    """False only for a SQLite file that is not there: a server database is assumed to be."""
+    match = _SQLITE_FILE.fullmatch(_database_url().split("?", 1)[0])
+    return match is None or Path(match["path"]).exists()
+
+
 def _open_service() -> TeamRecordsService:
     from sqlalchemy.exc import SQLAlchemyError
 
     from bot.records.service import TeamRecordsService
-    from bot.settings import SettingsError, load_settings
     from bot.store import make_engine
 
-    try:
-        url = load_settings().database_url.get_secret_value()
-    except SettingsError as error:
-        print(f"mpbot: {error}", file=sys.stderr)
-        raise SystemExit(BAD_SETTINGS_STATUS) from None
-    engine = make_engine(url)
+    engine = make_engine(_database_url())
     try:
         migrate_if_behind(engine)
     except SQLAlchemyError as error:

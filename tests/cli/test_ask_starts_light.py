@@ -51,6 +51,16 @@ def test_an_estimate_with_a_ratio_loads_no_database_code(tmp_path):
     assert not list((tmp_path / "cwd").iterdir()), "nothing is written where the user stands"
 
 
+def test_a_question_that_could_use_records_reads_none_before_any_exist(tmp_path):
+    """ "36h A100 BERT" looks for team records; a new user's local file is not there,
+    so nothing is opened, imported or created."""
+    run = run_probe(tmp_path, "ask", "36h A100 BERT")
+    assert run.returncode == 0, run.stderr
+    assert "BERT on A100" in run.stdout
+    assert loaded(run) == {"bot.settings"}
+    assert not (tmp_path / "data" / "mpestimate" / "mpbot.db").exists()
+
+
 def test_a_record_opens_the_database_in_the_user_data_directory(tmp_path):
     run = run_probe(tmp_path, "ask", "record T4 resnet50 ratio 1.9")
     assert run.returncode == 0, run.stderr
