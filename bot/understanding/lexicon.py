@@ -941,6 +941,13 @@ PCT_MORE = frozenset(
     [
         "longer",
         "more",
+        "up",  # "tokens/s up 40%" (a speed, so faster); "time up 40%" (slower)
+        "زاد",
+        "زادت",
+        "ارتفع",
+        "ارتفعت",
+        "يرتفع",
+        "ترتفع",
         "increases",
         "increase",
         "increased",

@@ -47,6 +47,7 @@ from bot.understanding.lexicon import (
 from bot.understanding.names import find_names, memory_size_alone
 from bot.understanding.normalise import normalise
 from bot.understanding.numbers import merge_number_words
+from bot.understanding.rates import merge_rates, progress_lines, step_rate
 from bot.understanding.ratios import RatioCand, find_ratios
 from bot.understanding.record_command import (
     DeleteCommand,
@@ -112,7 +113,7 @@ def understand(
         # "record A100 BERT fp32 420ms amp 190ms" holds numbers but is no question:
         # the records service answers it; here it must never become an estimate.
         return Query(intent=_COMMAND_INTENTS[type(command)], lang=command.lang)
-    tokens = merge_number_words(tokenize(normalise(text)))
+    tokens = merge_rates(merge_number_words(tokenize(normalise(text))))
     if is_delete_without_id(text):
         # "delete abc", "delete": a records command missing its number, not a question.
         lang = detect_language(tokens, preferred_lang)
@@ -182,15 +183,19 @@ class _Reading:
         # "will a 7B model fit on one A100?": a parameter count and a fit verb
         # ask about memory as surely as the word "memory" does.
         memory = memory or (fits and ctx.params is not None)
-        durations = find_durations(tokens)
+        on_progress_lines = progress_lines(tokens)
+        durations = [q for q in find_durations(tokens) if q.start not in on_progress_lines]
         ratios = find_ratios(tokens)
         labelled_times = self._read_labels(ratios)
+        rated = step_rate(tokens, ctx.epochs)
         if not ratios:
-            ratios.extend(self._step_ratio())
+            ratios.extend(RatioCand(c.value, c.start, c.text) for c in rated if c.kind == "ratio")
         lang = detect_language(tokens, self.preferred)
         if talk := small_talk_kind(tokens):  # before bare numbers: "ألف شكر" is no 1000 hours
             return Query(intent=Intent.HELP, small_talk=talk, lang=lang)
-        times = self._times(durations, labelled_times, ctx.epochs)
+        times = self._times(durations, labelled_times, ctx.epochs) or [
+            Quantity(c.value, "h", c.start, c.end) for c in rated if c.kind == "time"
+        ]
         named = names.gpu or names.model or ctx.family
         if self.follow_up and not (ratios or durations or memory or named):
             ratios.extend(self._lone_ratio())
@@ -468,19 +473,6 @@ class _Reading:
                 return mark
         return best
 
-    def _step_ratio(self) -> list[RatioCand]:
-        """ "fp32 step 420ms, amp step 190ms": two step times, one per precision, are the ratio."""
-        steps = [
-            Quantity(tok.value * _step_scale(tok, self.tokens[i + 1 : i + 2]), "sec", i, i + 1)
-            for i, tok in enumerate(self.tokens)
-            if tok.kind == NUM and tok.role == "step_time"
-        ]
-        pair = self._fp32_and_mixed(steps) if len(steps) == 2 else None
-        if pair is None or not pair[1].value:
-            return []
-        fp32_q, mixed_q = pair
-        return [RatioCand(fp32_q.value / mixed_q.value, mixed_q.start, "")]
-
     def _without_numbers(self, common: dict) -> Query:
         """Help for greetings and general questions; no_numbers when an estimate was asked.
 
@@ -520,12 +512,6 @@ def _said_of_ratio(words: list[Token], k: int) -> bool:
     for is the ratio (a help answer gives it), not a time that needs an FP32 time."""
     near = words[max(0, k - 1) : k] + words[k + 1 : k + 2]
     return any(_is(t, SPEED_CUES) or _is(t, RATIO_LABELS) for t in near)
-
-
-def _step_scale(tok: Token, after: list[Token]) -> float:
-    """Milliseconds per unit of a step time: 1 for "ms"/مللي, 1/1000 for "us"/"µs"/مايكرو."""
-    unit = tok.suffix or (after[0].text if after else "")
-    return 1e-3 if unit.startswith(("u", "μ", "micro", "مايكرو", "ميكرو")) else 1.0
 
 
 def _is_unit_word(tok: Token) -> bool:
