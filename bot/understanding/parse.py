@@ -25,6 +25,7 @@ from bot.models import (
     Reason,
     TimeUnit,
 )
+from bot.understanding.chatter import strip_chatter
 from bot.understanding.context import Context, mark_context
 from bot.understanding.durations import Quantity, find_durations, unit_of
 from bot.understanding.language import detect_language
@@ -58,6 +59,7 @@ from bot.understanding.record_command import (
 )
 from bot.understanding.small_talk import small_talk_kind
 from bot.understanding.tokens import ARABIC, NUM, WORD, Token, tokenize
+from bot.understanding.words import table
 
 # Longer messages are refused before any work is done (Slack's own limit for
 # a slash command is 4,000 characters too).
@@ -113,12 +115,14 @@ def understand(
         # "record A100 BERT fp32 420ms amp 190ms" holds numbers but is no question:
         # the records service answers it; here it must never become an estimate.
         return Query(intent=_COMMAND_INTENTS[type(command)], lang=command.lang)
-    tokens = merge_rates(merge_number_words(tokenize(normalise(text))))
+    whole = tokenize(normalise(text))
+    tokens = merge_rates(merge_number_words(strip_chatter(whole)))
     if is_delete_without_id(text):
         # "delete abc", "delete": a records command missing its number, not a question.
         lang = detect_language(tokens, preferred_lang)
         return Query(intent=Intent.DELETE_RECORD, lang=lang, reason=Reason.NO_RECORD_ID)
-    return _refuse_absurd_setup(_Reading(tokens, channel, preferred_lang, follow_up).query())
+    reading = _Reading(tokens, channel, preferred_lang, follow_up, lang_tokens=whole)
+    return _refuse_absurd_setup(reading.query())
 
 
 def _refuse_absurd_setup(query: Query) -> Query:
@@ -157,8 +161,11 @@ class _Reading:
         channel: Channel,
         preferred: Lang | None,
         follow_up: bool = False,
+        lang_tokens: list[Token] | None = None,
     ) -> None:
         self.tokens = tokens
+        # The whole message, chatter included: "مرحبا، ٨٠ ١٫٥" is answered in Arabic.
+        self.lang_tokens = tokens if lang_tokens is None else lang_tokens
         self.channel = channel
         self.preferred = preferred
         self.follow_up = follow_up
@@ -172,7 +179,7 @@ class _Reading:
         if unknown is not None:
             return Query(
                 intent=Intent.SET_LANG,
-                lang=detect_language(tokens, self.preferred),
+                lang=detect_language(self.lang_tokens, self.preferred),
                 reason=Reason.UNKNOWN_LANGUAGE,
                 candidates=unknown,
             )
@@ -190,7 +197,7 @@ class _Reading:
         rated = step_rate(tokens, ctx.epochs)
         if not ratios:
             ratios.extend(RatioCand(c.value, c.start, c.text) for c in rated if c.kind == "ratio")
-        lang = detect_language(tokens, self.preferred)
+        lang = detect_language(self.lang_tokens, self.preferred)
         if talk := small_talk_kind(tokens):  # before bare numbers: "ألف شكر" is no 1000 hours
             return Query(intent=Intent.HELP, small_talk=talk, lang=lang)
         times = self._times(durations, labelled_times, ctx.epochs) or [
@@ -349,7 +356,11 @@ class _Reading:
         """A slash command, or a message of nothing but numbers, names and units."""
         if self.channel == Channel.COMMAND:
             return True
-        return all(t.kind != WORD or t.role or t.text in TECH_WORDS for t in self.tokens)
+        joiners = table("COMMAND_JOINERS")  # "64h and 1.9": a joiner keeps a command bare
+        return all(
+            t.kind != WORD or t.role or t.text in TECH_WORDS or t.text in joiners
+            for t in self.tokens
+        )
 
     def _by_position(self, times: list[Quantity], ratios: list[RatioCand]) -> list[str]:
         """``100 2`` = 100 hours and ratio 2; labels and units already won.

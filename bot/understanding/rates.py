@@ -49,7 +49,11 @@ def _rate_words(tokens: list[Token], i: int) -> tuple[str, int] | None:
         return THROUGHPUT, i + 3
     if _in(a, "WORK_NOUNS") and b is not None and b.script == ARABIC and _in(b, "SECOND_WORDS"):
         return THROUGHPUT, i + 2  # "الصور بالثانية"
-    if (_in(a, "SECOND_WORDS") or _in(a, "MILLISECOND_WORDS")) and _sym(b, "/") and _in(c, "WORK_NOUNS"):
+    if (
+        (_in(a, "SECOND_WORDS") or _in(a, "MILLISECOND_WORDS"))
+        and _sym(b, "/")
+        and _in(c, "WORK_NOUNS")
+    ):
         return STEP_TIME, i + 3
     return None
 
@@ -179,12 +183,12 @@ def _steps_before(tokens: list[Token], i: int, epochs: float | None) -> float | 
     """Steps of the run a rate at ``i`` times: "20k iterations" anywhere, else a
     progress line's "n/N" total times the epochs ("Epoch a/b" on it, "20 epochs")."""
     for k, tok in enumerate(tokens):
-        if tok.kind == NUM and tok.suffix in _COUNT_SCALES and not _is_rate(tok):
-            if _in(_at(tokens, k + 1), "STEP_COUNT_NOUNS"):
-                prev = _at(tokens, k - 1)
-                # "١٠ آلاف خطوة", "20 thousand steps": a number and a spelled scale.
-                lead = prev.value if prev is not None and prev.kind == NUM and not tok.text[0].isdigit() else 1.0
-                return lead * tok.value * _COUNT_SCALES[tok.suffix]
+        counted = tok.kind == NUM and tok.suffix in _COUNT_SCALES and not _is_rate(tok)
+        if counted and _in(_at(tokens, k + 1), "STEP_COUNT_NOUNS"):
+            prev = _at(tokens, k - 1)
+            # "١٠ آلاف خطوة", "20 thousand steps": a number and a spelled scale.
+            spelled = prev is not None and prev.kind == NUM and not tok.text[0].isdigit()
+            return (prev.value if spelled else 1.0) * tok.value * _COUNT_SCALES[tok.suffix]
     per_epoch = None
     for j in range(i - 1, max(-1, i - _LINE_SEARCH), -1):
         tok = tokens[j]
@@ -224,10 +228,15 @@ def step_rate(tokens: list[Token], epochs: float | None = None) -> list[Candidat
     fp32, mixed = by_precision["fp32"], by_precision["mixed"]
     if not (fp32.value and mixed.value):
         return rates
-    out = [*rates, Candidate(RATIO, mixed.start, mixed.end, fp32.value / mixed.value, "step_rate", mixed.text)]
+    out = [
+        *rates,
+        Candidate(RATIO, mixed.start, mixed.end, fp32.value / mixed.value, "step_rate", mixed.text),
+    ]
     steps = _steps_before(tokens, fp32.start, epochs)
     if steps:
-        out.append(Candidate(TIME, fp32.start, fp32.end, fp32.value * steps / 3600, "step_rate", fp32.text))
+        out.append(
+            Candidate(TIME, fp32.start, fp32.end, fp32.value * steps / 3600, "step_rate", fp32.text)
+        )
     return out
 
 
@@ -242,8 +251,11 @@ def progress_lines(tokens: list[Token]) -> set[int]:
             continue
         line = range(start, k)
         counter = any(
-            tokens[j].kind == NUM and _sym(_at(tokens, j + 1), "/") and _at(tokens, j + 2) is not None
-            and tokens[j + 2].kind == NUM for j in line
+            tokens[j].kind == NUM
+            and _sym(_at(tokens, j + 1), "/")
+            and _at(tokens, j + 2) is not None
+            and tokens[j + 2].kind == NUM
+            for j in line
         )
         if counter and any(_is_rate(tokens[j]) for j in line):
             out.update(line)

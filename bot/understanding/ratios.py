@@ -34,8 +34,8 @@ from bot.understanding.lexicon import (
     lookup,
 )
 from bot.understanding.rates import is_throughput_word
-from bot.understanding.words import table
 from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
+from bot.understanding.words import table as words
 
 FASTER, SLOWER, LESS, REMAIN, MORE = "faster", "slower", "less", "remain", "more"
 _CATEGORIES = (
@@ -45,6 +45,9 @@ _CATEGORIES = (
     (SLOWER, PCT_SLOWER),
     (MORE, PCT_MORE),
 )
+# Tokens looked back for a percentage's cue: far enough to pass a count beside
+# the figure ("cut the time of 500 steps by 55%", rule ``count_beside_figure``).
+_MEANING_BACK = 8
 # "by" between a cue and its percentage: the amount removed, not what remains.
 _BY_WORDS = frozenset({"by", "بنسبه", "بمقدار", "ب"})
 # Verbs of decrease: "drops 35%" is by 35%; only "drops to 35%" is what remains
@@ -111,7 +114,7 @@ def percent_to_ratio(p: float, meaning: str) -> float:
 
 def _meaning(tokens: list[Token], i: int, end: int) -> str | None:
     """The cue that says what a percentage (or fraction) at ``i``..``end`` means."""
-    before, _ = _clause(tokens, i, 6, 0)
+    before, _ = _clause(tokens, i, _MEANING_BACK, 0)
     _, after = _clause(tokens, end - 1, 0, 3)
     for tok in after[:2]:
         for meaning, table in _AFTER_CATEGORIES:
@@ -154,7 +157,7 @@ def _slow_cue(tok: Token, prev: Token | None) -> bool:
     A bare "long" is a slowdown only in "as long" ("2x as long"); in
     "at 2x, how long?" it is the question, not a direction.
     """
-    if tok.text in table("SLOW_ADJECTIVES") and tok.script != ARABIC:
+    if tok.text in words("SLOW_ADJECTIVES") and tok.script != ARABIC:
         return prev is not None and prev.text == "as"  # "3 times as slow", "2x as long"
     return _has(tok, SLOW_CUES)
 
@@ -163,7 +166,7 @@ def _slowed_by(tokens: list[Token], i: int) -> bool:
     """Rule ``slowed_by``: "slowed down by 1.5x", "slows training by 2x", "بطّأ التدريب ٢x":
     a verb of slowing before the multiple makes it a slowdown, never a speed-up."""
     before, _ = _clause(tokens, i, 4, 0)
-    return any(_has(t, table("SLOWING_VERBS")) for t in before)
+    return any(_has(t, words("SLOWING_VERBS")) for t in before)
 
 
 def _until_question(after: list[Token]) -> list[Token]:
