@@ -185,7 +185,9 @@ class _Reading:
             )
         names = find_names(tokens)
         memory = self._asks_memory()
-        fits = not memory and any(_is(t, FIT_WORDS) for t in tokens)
+        fits = not memory and (
+            any(_is(t, FIT_WORDS) for t in tokens) or self._sized_on_gpu(names.gpu is not None)
+        )
         ctx = mark_context(tokens, sizes_are_params=memory or fits)
         # "will a 7B model fit on one A100?": a parameter count and a fit verb
         # ask about memory as surely as the word "memory" does.
@@ -400,6 +402,19 @@ class _Reading:
             return []
         tok.role = "ratio"
         return [RatioCand(tok.value, i, tok.text)]
+
+    def _sized_on_gpu(self, gpu_named: bool) -> bool:
+        """Rule ``memory_by_setup``: "13B on 4 A100 40GB?", "can I train a 3B on a 24GB
+        3090?", "أقدر أدرب 7B على 4090؟": billions of parameters with a GPU or a
+        training verb ask whether it fits, as "fit" does."""
+        toks = self.tokens
+        billions = any(
+            t.kind == NUM
+            and (t.suffix == "b" or (k + 1 < len(toks) and _is(toks[k + 1], table("BILLIONS"))))
+            for k, t in enumerate(toks)
+        )
+        trains = any(t.kind == WORD and _is(t, table("TRAIN_VERBS")) for t in self.tokens)
+        return billions and (gpu_named or trains)
 
     def _asks_memory(self) -> bool:
         return any(_is(t, MEMORY_WORDS) for t in self.tokens)

@@ -187,3 +187,4 @@ CLAUSE_JOINERS = ("and", "vs", "versus", "while", "but", "whereas", "then")
 COMMAND_JOINERS = ("and", "&", "+")
 # Limits that still name the run's time when FP32 is said right after ("budget is 30h fp32").
 RUN_LIMITS = ("budget",)
+BILLIONS = ("billion", "bn")
