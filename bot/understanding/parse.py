@@ -511,7 +511,28 @@ class _Reading:
         ) or self._asks_how_long(words)
         if asks_estimate:
             return Query(intent=Intent.ESTIMATE, reason=Reason.NO_NUMBERS, **common)
-        return Query(intent=Intent.HELP, **common)
+        named = common["gpu"] or common["model"] or common["family"]  # "and on BERT A100?"
+        # In a thread "and with bf16?" asks about the job: never off-topic.
+        talk = "off_topic" if not (named or self.follow_up) and self._off_topic(words) else None
+        return Query(intent=Intent.HELP, small_talk=talk, **common)
+
+    def _off_topic(self, words: list[Token]) -> bool:
+        """Rule ``off_topic_question``: a question with no number and no word of what
+        the bot answers ("will bf16 change my final accuracy?", "best lr for bf16?",
+        "هل bf16 يغير الدقة النهائية؟") gets one line saying what the bot does."""
+        if any(t.kind == NUM for t in self.tokens) or not words:
+            return False
+        asked = any(t.text == "?" for t in self.tokens) or _is(words[0], table("QUESTION_LEADS"))
+        topical = (
+            _is(t, table("TOPIC_WORDS"))
+            or _is(t, SPEED_CUES)
+            or _is(t, MEMORY_WORDS)
+            or _is(t, FIT_WORDS)
+            or _is(t, ESTIMATE_CUES)
+            or _is_unit_word(t)
+            for t in words
+        )
+        return asked and not any(topical)
 
     @staticmethod
     def _asks_how_long(words: list[Token]) -> bool:

@@ -142,7 +142,6 @@ TOPIC_WORDS = (
     "cheaper",
     "help",
     "usage",
-    "use",
     "how",
     "bot",
     "command",
