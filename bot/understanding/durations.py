@@ -61,6 +61,7 @@ class Quantity:
     excluded: bool = False
     # One epoch's time ("20 min per epoch"): never the job's, but with the epoch count it is.
     per_epoch: bool = False
+    rule: str = "duration"  # which rule read it (Query.read_by)
 
     @property
     def hours(self) -> float:

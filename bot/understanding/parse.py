@@ -97,13 +97,19 @@ _NOT_A_LANGUAGE = frozenset({"model", "models", "modeling", "modelling", "نمو
 
 
 def understand(
-    text: str, channel: Channel, *, preferred_lang: Lang | None = None, follow_up: bool = False
+    text: str,
+    channel: Channel,
+    *,
+    preferred_lang: Lang | None = None,
+    follow_up: bool = False,
+    seen: list[Token] | None = None,
 ) -> Query:
     """Read one message (exactly as Slack delivers it) into a typed query.
 
     ``follow_up``: the message answers an estimate whose FP32 time is known (a
     thread), so a lone number without a unit ("and at 2.5?", "و٢٫٥؟") is the
-    ratio to try, not a new time.
+    ratio to try, not a new time. ``seen``, when given, receives the tokens
+    with the roles the rules gave them (for ``--explain``).
     """
     if len(text) > MAX_CHARS:
         head = tokenize(normalise(text[:MAX_CHARS]))
@@ -122,7 +128,10 @@ def understand(
         lang = detect_language(tokens, preferred_lang)
         return Query(intent=Intent.DELETE_RECORD, lang=lang, reason=Reason.NO_RECORD_ID)
     reading = _Reading(tokens, channel, preferred_lang, follow_up, lang_tokens=whole)
-    return _refuse_absurd_setup(reading.query())
+    query = _refuse_absurd_setup(reading.query())
+    if seen is not None:
+        seen.extend(tokens)
+    return query
 
 
 def _refuse_absurd_setup(query: Query) -> Query:
@@ -198,12 +207,14 @@ class _Reading:
         labelled_times = self._read_labels(ratios)
         rated = step_rate(tokens, ctx.epochs)
         if not ratios:
-            ratios.extend(RatioCand(c.value, c.start, c.text) for c in rated if c.kind == "ratio")
+            ratios.extend(
+                RatioCand(c.value, c.start, c.text, c.rule) for c in rated if c.kind == "ratio"
+            )
         lang = detect_language(self.lang_tokens, self.preferred)
         if talk := small_talk_kind(tokens):  # before bare numbers: "ألف شكر" is no 1000 hours
             return Query(intent=Intent.HELP, small_talk=talk, lang=lang)
         times = self._times(durations, labelled_times, ctx.epochs) or [
-            Quantity(c.value, "h", c.start, c.end) for c in rated if c.kind == "time"
+            Quantity(c.value, "h", c.start, c.end, rule=c.rule) for c in rated if c.kind == "time"
         ]
         named = names.gpu or names.model or ctx.family
         if self.follow_up and not (ratios or durations or memory or named):
@@ -278,9 +289,9 @@ class _Reading:
             kind, unit = label
             tok.role = kind
             if kind == "ratio":
-                ratios.append(RatioCand(tok.value, i, tok.text))
+                ratios.append(RatioCand(tok.value, i, tok.text, "labelled_ratio"))
             else:
-                times.append(Quantity(tok.value, unit, i, i + 1))
+                times.append(Quantity(tok.value, unit, i, i + 1, rule="labelled_time"))
         return times
 
     def _label_before(self, i: int) -> tuple[str, str] | None:
@@ -350,6 +361,7 @@ class _Reading:
         if not usable and not labelled and epochs and len(per_epoch) == 1:
             q = per_epoch[0]
             usable = [Quantity(q.value * epochs, q.unit, q.start, q.end, q.strong)]
+            usable[0].rule = "per_epoch_times_epochs"
         strong = [q for q in usable if q.strong] + labelled
         chosen = strong or [q for q in usable if not q.strong]
         return sorted(chosen, key=lambda q: q.start)
@@ -377,9 +389,9 @@ class _Reading:
         for i, tok in bare:
             tok.role = "position"
             if not times:
-                times.append(Quantity(tok.value, "h", i, i + 1))
+                times.append(Quantity(tok.value, "h", i, i + 1, rule="position"))
             else:
-                ratios.append(RatioCand(tok.value, i, tok.text))
+                ratios.append(RatioCand(tok.value, i, tok.text, "position"))
         return []
 
     def _lone_ratio(self) -> list[RatioCand]:
@@ -401,7 +413,7 @@ class _Reading:
         if not 1 < tok.value <= LONE_RATIO_MAX:
             return []
         tok.role = "ratio"
-        return [RatioCand(tok.value, i, tok.text)]
+        return [RatioCand(tok.value, i, tok.text, "thread_lone_ratio")]
 
     def _sized_on_gpu(self, gpu_named: bool) -> bool:
         """Rule ``memory_by_setup``: "13B on 4 A100 40GB?", "can I train a 3B on a 24GB
@@ -450,7 +462,11 @@ class _Reading:
             fp32_q, mixed_q = pair
             times = [fp32_q]
             if not ratios and mixed_q.hours:
-                ratios = [RatioCand(fp32_q.hours / mixed_q.hours, mixed_q.start, "")]
+                ratios = [
+                    RatioCand(
+                        fp32_q.hours / mixed_q.hours, mixed_q.start, "", "fp32_and_mixed_times"
+                    )
+                ]
         fp32 = _duration(times[0]) if len(times) == 1 else None
         ratio = ratios[0].value if len(ratios) == 1 else None
         if not times and not ratios:
@@ -463,14 +479,23 @@ class _Reading:
             candidates = [_fmt(t.value) for t in group]
         else:
             reason = _reason(fp32, ratio)
+        read_by = {}
+        if fp32 is not None:
+            read_by["fp32"] = [times[0].rule, self._span_text(times[0].start, times[0].end)]
+        if ratio is not None:
+            read_by["ratio"] = [ratios[0].rule, ratios[0].text]
         return Query(
             intent=Intent.ESTIMATE,
             fp32=fp32,
             ratio=ratio,
             reason=reason,
             candidates=candidates,
+            read_by=read_by,
             **common,
         )
+
+    def _span_text(self, start: int, end: int) -> str:
+        return " ".join(t.written for t in self.tokens[start:end])
 
     def _fp32_and_mixed(self, times: list[Quantity]) -> tuple[Quantity, Quantity] | None:
         """Two times, one said of FP32 and the other of mixed precision, else None."""

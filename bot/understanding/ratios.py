@@ -70,6 +70,7 @@ class RatioCand:
     value: float
     start: int
     text: str
+    rule: str = "ratio_marker"  # which rule read it (Query.read_by)
 
 
 def _has(tok: Token | None, table) -> bool:

@@ -40,6 +40,11 @@ class Token:
     extra: dict = field(default_factory=dict)
 
     @property
+    def written(self) -> str:
+        """The token as written: "36h"; a merged rate ("0.9 s / it") already holds its unit."""
+        return self.text if "seconds_per_step" in self.extra else self.text + self.suffix
+
+    @property
     def is_boundary(self) -> bool:
         return self.kind == SYM and self.text in BOUNDARIES
 

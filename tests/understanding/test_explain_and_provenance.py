@@ -1,0 +1,69 @@
+"""Readings explain themselves: Query.read_by and ``mpbot ask --explain``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from bot.models import Channel
+from bot.understanding import understand
+from bot.understanding.candidates import RATIO, TIME, Candidate
+from bot.understanding.explain import explain
+from bot.understanding.resolve import resolve
+
+
+@pytest.mark.parametrize(
+    ("text", "channel", "fp32_rule", "ratio_rule"),
+    [
+        ("100 2", "command", "position", "position"),
+        ("٣٦ ساعة والنسبة ٢", "dm", "duration", "labelled_ratio"),
+        ("36h, 40% faster", "dm", "duration", "ratio_marker"),
+        ("0.9 s/it in fp32, 0.5 s/it with amp, 20k iterations", "dm", "step_rate", "step_rate"),
+        ("fp32 takes 10 h, amp takes 6 h", "dm", "duration", "fp32_and_mixed_times"),
+        (
+            "كل ايبوك ٣ ساعات، ١٠ ايبوكات، بمعامل ٢",
+            "dm",
+            "per_epoch_times_epochs",
+            "labelled_ratio",
+        ),
+    ],
+)
+def test_query_keeps_the_rule_of_each_value(text, channel, fp32_rule, ratio_rule):
+    q = understand(text, Channel(channel))
+    assert q.read_by["fp32"][0] == fp32_rule
+    assert q.read_by["ratio"][0] == ratio_rule
+
+
+def test_explain_lists_candidates_and_choice():
+    out = explain("0.9 s/it in fp32, 0.5 s/it with amp, 20k iterations on 8 A100")
+    assert "step_time 0.9 (step_rate, fp32)" in out
+    assert "ratio = 1.8 (rule step_rate" in out
+    assert "8 -> gpus" in out
+
+
+def test_explain_names_unused_numbers():
+    assert "3 -> unused" in explain("100 2 3", Channel.COMMAND)
+
+
+def test_cli_explain_flag():
+    got = subprocess.run(
+        [sys.executable, "-m", "bot", "ask", "--explain", "36h", "2x"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert "fp32 = 36 h (rule duration" in got.stdout
+
+
+def test_resolver_prefers_priority_then_length_and_reports_ties():
+    name = Candidate("name", 0, 2, "32x8d", "variant_code")
+    ratio = Candidate(RATIO, 0, 1, 32.0, "ratio_marker")
+    time = Candidate(TIME, 1, 2, 192.0, "duration")
+    got = resolve([ratio, time, name])
+    assert got.chosen == [name] and not got.ties
+    a, b = Candidate(TIME, 0, 1, 100.0, "x"), Candidate(TIME, 0, 1, 200.0, "y")
+    tie = resolve([a, b])
+    assert len(tie.chosen) == 1 and len(tie.ties) == 1
