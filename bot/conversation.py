@@ -13,6 +13,7 @@ from bot.advice import advise
 from bot.models import Advice, Channel, Duration, Intent, Lang, Query, Reason, Reply, TimeUnit
 from bot.records.models import Record
 from bot.rendering import render
+from bot.rendering.reading import with_reading
 from bot.understanding import understand
 
 # What a question says about the training job; a thread remembers these so a
@@ -91,7 +92,7 @@ def answer(
     if thread_fp32_hours is not None:
         query = _with_thread_time(query, thread_fp32_hours)
     advice = advise(query, team_records)
-    return Turn(query=query, advice=advice, reply=render(advice, query.lang))
+    return Turn(query=query, advice=advice, reply=with_reading(render(advice, query.lang), query))
 
 
 # The slash command, as Slack registers it and as people type it.

@@ -214,6 +214,8 @@ class Query(BaseModel):
     # Provenance: for "fp32" and "ratio", the rule that read the value and the
     # text it read it from ({"ratio": ["step_rate", "0.5 s / it"]}); see docs/reading.md.
     read_by: dict[str, list[str]] = Field(default_factory=dict)
+    # Numbers the reader saw but used for nothing (as written), named in the reply.
+    unused: list[str] = Field(default_factory=list)
 
 
 class AdviceFactor(BaseModel):

@@ -128,10 +128,25 @@ def understand(
         lang = detect_language(tokens, preferred_lang)
         return Query(intent=Intent.DELETE_RECORD, lang=lang, reason=Reason.NO_RECORD_ID)
     reading = _Reading(tokens, channel, preferred_lang, follow_up, lang_tokens=whole)
-    query = _refuse_absurd_setup(reading.query())
+    query = _with_unused(_refuse_absurd_setup(reading.query()), tokens)
     if seen is not None:
         seen.extend(tokens)
     return query
+
+
+_UNUSED_SHOWN = 3  # the reply names at most this many unused numbers
+
+
+def _with_unused(query: Query, tokens: list[Token]) -> Query:
+    """Rule ``name_unused_numbers``: an answered estimate names the numbers no rule
+    took ("36h, at 2.5?": 2.5), so none is dropped silently. Ambiguous readings
+    list their candidates instead."""
+    if query.intent != Intent.ESTIMATE or query.reason in (Reason.AMBIGUOUS, Reason.TOO_LONG):
+        return query
+    unused = [t.written for t in tokens if t.kind == NUM and not t.role]
+    if not unused:
+        return query
+    return query.model_copy(update={"unused": unused[:_UNUSED_SHOWN]})
 
 
 def _refuse_absurd_setup(query: Query) -> Query:

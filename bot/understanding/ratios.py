@@ -215,7 +215,7 @@ def find_ratios(tokens: list[Token]) -> list[RatioCand]:
         partner = _partner(tokens, i)
         if partner is not None:
             found.append(partner)
-        found.append(RatioCand(value, i, " ".join(t.text for t in tokens[i:end])))
+        found.append(RatioCand(value, i, " ".join(t.written for t in tokens[i:end])))
         i = end
     return found
 

@@ -67,3 +67,45 @@ def test_resolver_prefers_priority_then_length_and_reports_ties():
     a, b = Candidate(TIME, 0, 1, 100.0, "x"), Candidate(TIME, 0, 1, 200.0, "y")
     tie = resolve([a, b])
     assert len(tie.chosen) == 1 and len(tie.ties) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "expected"),
+    [
+        ("36h, at 2.5?", "en", "I did not use 2.5"),
+        ("fp32 100h on 8 gpus, 2.5", "en", "I did not use 2.5"),
+        ("١٠٠ ساعة على ٨ بطاقات، و ٢٫٥", "ar", "لم أستخدم"),
+    ],
+)
+def test_unused_numbers_are_named_in_the_reply(text, lang, expected):
+    from bot.conversation import answer
+
+    turn = answer(text, Channel.DM)
+    assert turn.query.unused == ["2.5"]
+    assert turn.reply.lang.value == lang
+    assert any(expected in note for note in turn.reply.notes) and expected in turn.reply.text
+
+
+def test_used_numbers_are_not_named():
+    from bot.conversation import answer
+
+    turn = answer("36h on 8 A100, ratio 2", Channel.DM)
+    assert turn.query.unused == []
+    assert "did not use" not in turn.reply.text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "36h fp32 ResNet-50 on V100, 2x",
+            "Read: 36h as the FP32 time (rule duration); 2x as the ratio",
+        ),
+        ("٣٦ ساعة ResNet-50 على V100 بمعامل ٢", "قرأتُ:"),
+    ],
+)
+def test_details_say_what_was_read_as_what(text, expected):
+    from bot.conversation import answer
+
+    turn = answer(text, Channel.DM)
+    assert any(expected in line for line in turn.reply.details), turn.reply.details
