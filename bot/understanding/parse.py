@@ -493,7 +493,7 @@ class _Reading:
             group = times if len(times) > 1 else ratios
             candidates = [_fmt(t.value) for t in group]
         else:
-            reason = _reason(fp32, ratio)
+            reason = reason_for(fp32, ratio)
         read_by = {}
         if fp32 is not None:
             read_by["fp32"] = [times[0].rule, self._span_text(times[0].start, times[0].end)]
@@ -643,7 +643,7 @@ def _fmt(value: float) -> str:
     return f"{value:g}"
 
 
-def _reason(fp32: Duration | None, ratio: float | None) -> Reason | None:
+def reason_for(fp32: Duration | None, ratio: float | None) -> Reason | None:
     """Convention 9-12, in order of precedence."""
     if (fp32 is not None and not math.isfinite(fp32.hours)) or (
         ratio is not None and not math.isfinite(ratio)
