@@ -59,7 +59,7 @@ from bot.understanding.record_command import (
 )
 from bot.understanding.small_talk import small_talk_kind
 from bot.understanding.tokens import ARABIC, NUM, WORD, Token, tokenize
-from bot.understanding.words import table
+from bot.understanding.words import phrases, table
 
 # Longer messages are refused before any work is done (Slack's own limit for
 # a slash command is 4,000 characters too).
@@ -557,10 +557,19 @@ class _Reading:
         return Query(intent=Intent.HELP, small_talk=talk, **common)
 
     def _off_topic(self, words: list[Token]) -> bool:
-        """Rule ``off_topic_question``: a question with no number and no word of what
-        the bot answers ("will bf16 change my final accuracy?", "best lr for bf16?",
-        "هل bf16 يغير الدقة النهائية؟") gets one line saying what the bot does."""
+        """Rule ``off_topic_question``: a question about training quality (OFF_TOPIC_*)
+        with no number and no word of what the bot answers ("will bf16 change my
+        final accuracy?", "best lr for bf16?", "هل bf16 يغير الدقة النهائية؟") gets one
+        line saying what the bot does; "what can you do?" still gets the usage."""
         if any(t.kind == NUM for t in self.tokens) or not words:
+            return False
+        texts = [t.text for t in words]
+        quality = any(_is(t, table("OFF_TOPIC_WORDS")) for t in words) or any(
+            texts[k : k + len(p)] == list(p)
+            for p in phrases("OFF_TOPIC_PHRASES")
+            for k in range(len(texts))
+        )
+        if not quality:
             return False
         asked = any(t.text == "?" for t in self.tokens) or _is(words[0], table("QUESTION_LEADS"))
         topical = (

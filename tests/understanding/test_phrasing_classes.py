@@ -10,7 +10,7 @@ import pytest
 from bot.conversation import answer
 from bot.models import Channel, Intent, Lang
 from bot.understanding import understand
-from tests.understanding.readings import check_reading
+from readings import check_reading
 
 # (text, channel, FP32 hours, ratio, reason)
 CHATTER_AROUND_COMMAND = [
@@ -215,3 +215,18 @@ def test_off_topic_question_gets_one_line(text, lang):
 def test_questions_about_the_bot_get_the_usage(text):
     q = understand(text, Channel.DM)
     assert q.intent == Intent.HELP and q.small_talk is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "كيف أستخدمك؟",
+        "شنو تقدر تسوي؟",
+        "ممكن تساعدني؟",
+        "is bf16 better than fp16?",
+        "وش الفرق بين FP16 و BF16؟",
+        "what can you do?",
+    ],
+)
+def test_questions_about_the_bot_or_precisions_are_not_off_topic(text):
+    assert understand(text, Channel.DM).small_talk is None

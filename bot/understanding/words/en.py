@@ -187,3 +187,35 @@ COMMAND_JOINERS = ("and", "&", "+")
 # Limits that still name the run's time when FP32 is said right after ("budget is 30h fp32").
 RUN_LIMITS = ("budget",)
 BILLIONS = ("billion", "bn")
+# What a question off the bot's topic is about: training quality, not time or memory
+# (rule ``off_topic_question``: "will bf16 change my final accuracy?", "best lr for bf16?").
+OFF_TOPIC_WORDS = (
+    "accuracy",
+    "lr",
+    "loss",
+    "losses",
+    "convergence",
+    "converge",
+    "converges",
+    "overfit",
+    "overfitting",
+    "perplexity",
+    "bleu",
+    "f1",
+    "metric",
+    "metrics",
+    "score",
+    "scores",
+    "quality",
+    "results",
+    "hyperparameter",
+    "hyperparameters",
+    "dropout",
+    "seed",
+    "diverge",
+    "diverges",
+    "divergence",
+    "scaler",
+    "optimizer",
+)
+OFF_TOPIC_PHRASES = ("learning rate", "weight decay", "final accuracy", "loss scale")
