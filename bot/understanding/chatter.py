@@ -10,10 +10,24 @@ message (a greeting in Arabic asks for an Arabic reply).
 
 from __future__ import annotations
 
+from functools import cache
+
 from bot.understanding.tokens import NUM, SYM, Token
 from bot.understanding.words import phrases
 
 _PUNCTUATION = frozenset(",:;!.-—?")
+
+
+@cache
+def _by_end_word() -> tuple[dict[str, list[tuple[str, ...]]], dict[str, list[tuple[str, ...]]]]:
+    """Chatter phrases indexed by first and by last word (longest first), so each end
+    token is checked against the few phrases that can start or end there."""
+    first: dict[str, list[tuple[str, ...]]] = {}
+    last: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in phrases("CHATTER"):
+        first.setdefault(phrase[0], []).append(phrase)
+        last.setdefault(phrase[-1], []).append(phrase)
+    return first, last
 
 
 def _phrase_at(tokens: list[Token], i: int, step: int) -> int:
@@ -21,12 +35,15 @@ def _phrase_at(tokens: list[Token], i: int, step: int) -> int:
     tok = tokens[i]
     if tok.kind == SYM and tok.text in _PUNCTUATION:
         return 1
-    for phrase in phrases("CHATTER"):
+    first, last = _by_end_word()
+    for phrase in (first if step > 0 else last).get(tok.text, ()):
         n = len(phrase)
         lo = i if step > 0 else i - n + 1
-        if lo < 0 or lo + n > len(tokens):
-            continue
-        if tuple(t.text for t in tokens[lo : lo + n]) == phrase:
+        if (
+            lo >= 0
+            and lo + n <= len(tokens)
+            and tuple(t.text for t in tokens[lo : lo + n]) == phrase
+        ):
             return n
     return 0
 

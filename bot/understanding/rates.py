@@ -42,6 +42,8 @@ def _sym(tok: Token | None, text: str) -> bool:
 
 def _rate_words(tokens: list[Token], i: int) -> tuple[str, int] | None:
     """ "it/s", "it per second", "الصور في الثانية", "s/it" at ``i``: (kind, end)."""
+    if tokens[i].kind != WORD or i + 1 >= len(tokens):
+        return None
     a, b, c = (tokens[i + k] if i + k < len(tokens) else None for k in range(3))
     if _in(a, "WORK_NOUNS") and _sym(b, "/") and _in(c, "SECOND_WORDS"):
         return THROUGHPUT, i + 3
