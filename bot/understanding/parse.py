@@ -217,6 +217,9 @@ class _Reading:
         # ask about memory as surely as the word "memory" does.
         memory = memory or (fits and ctx.params is not None)
         on_progress_lines = progress_lines(tokens)
+        for k in on_progress_lines:  # "100%", "450/1000", "[01:23<01:40]": a progress readout
+            if tokens[k].kind == NUM and not tokens[k].role:
+                tokens[k].role = "progress"
         durations = [q for q in find_durations(tokens) if q.start not in on_progress_lines]
         ratios = find_ratios(tokens)
         labelled_times = self._read_labels(ratios)

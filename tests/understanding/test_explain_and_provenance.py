@@ -109,3 +109,13 @@ def test_details_say_what_was_read_as_what(text, expected):
 
     turn = answer(text, Channel.DM)
     assert any(expected in line for line in turn.reply.details), turn.reply.details
+
+
+def test_progress_readouts_are_not_named_as_unused():
+    from bot.conversation import answer
+
+    text = (
+        "fp32: Epoch 1/10: 100%|████| 1000/1000 [03:20<00:00, 5.00it/s, loss=0.23]\n"
+        "amp: Epoch 1/10: 100%|████| 1000/1000 [01:51<00:00, 9.00it/s, loss=0.23]"
+    )
+    assert answer(text, Channel.DM).query.unused == []
