@@ -6,11 +6,11 @@ Written from the class descriptions (own phrasings), not from single sentences.
 from __future__ import annotations
 
 import pytest
+from readings import check_reading
 
 from bot.conversation import answer
 from bot.models import Channel, Intent, Lang
 from bot.understanding import understand
-from readings import check_reading
 
 # (text, channel, FP32 hours, ratio, reason)
 CHATTER_AROUND_COMMAND = [
