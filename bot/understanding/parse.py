@@ -48,6 +48,7 @@ from bot.understanding.lexicon import (
 from bot.understanding.names import find_names, memory_size_alone
 from bot.understanding.normalise import normalise
 from bot.understanding.numbers import merge_number_words
+from bot.understanding.questions import off_topic, sized_on_gpu, with_unused
 from bot.understanding.rates import merge_rates, progress_lines, step_rate
 from bot.understanding.ratios import RatioCand, find_ratios
 from bot.understanding.record_command import (
@@ -59,7 +60,8 @@ from bot.understanding.record_command import (
 )
 from bot.understanding.small_talk import small_talk_kind
 from bot.understanding.tokens import ARABIC, NUM, WORD, Token, tokenize
-from bot.understanding.words import phrases, table
+from bot.understanding.tokens import word_in as _is
+from bot.understanding.words import table
 
 # Longer messages are refused before any work is done (Slack's own limit for
 # a slash command is 4,000 characters too).
@@ -128,25 +130,10 @@ def understand(
         lang = detect_language(tokens, preferred_lang)
         return Query(intent=Intent.DELETE_RECORD, lang=lang, reason=Reason.NO_RECORD_ID)
     reading = _Reading(tokens, channel, preferred_lang, follow_up, lang_tokens=whole)
-    query = _with_unused(_refuse_absurd_setup(reading.query()), tokens)
+    query = with_unused(_refuse_absurd_setup(reading.query()), tokens)
     if seen is not None:
         seen.extend(tokens)
     return query
-
-
-_UNUSED_SHOWN = 3  # the reply names at most this many unused numbers
-
-
-def _with_unused(query: Query, tokens: list[Token]) -> Query:
-    """Rule ``name_unused_numbers``: an answered estimate names the numbers no rule
-    took ("36h, at 2.5?": 2.5), so none is dropped silently. Ambiguous readings
-    list their candidates instead."""
-    if query.intent != Intent.ESTIMATE or query.reason in (Reason.AMBIGUOUS, Reason.TOO_LONG):
-        return query
-    unused = [t.written for t in tokens if t.kind == NUM and not t.role]
-    if not unused:
-        return query
-    return query.model_copy(update={"unused": unused[:_UNUSED_SHOWN]})
 
 
 def _refuse_absurd_setup(query: Query) -> Query:
@@ -166,14 +153,6 @@ _COMMAND_INTENTS = {
     HistoryCommand: Intent.HISTORY,
     DeleteCommand: Intent.DELETE_RECORD,
 }
-
-
-def _is(tok: Token, table) -> bool:
-    if tok.kind != WORD:
-        return False
-    if tok.script == ARABIC:
-        return lookup(tok.text, table) is not None
-    return tok.text in table
 
 
 class _Reading:
@@ -210,7 +189,7 @@ class _Reading:
         names = find_names(tokens)
         memory = self._asks_memory()
         fits = not memory and (
-            any(_is(t, FIT_WORDS) for t in tokens) or self._sized_on_gpu(names.gpu is not None)
+            any(_is(t, FIT_WORDS) for t in tokens) or sized_on_gpu(tokens, names.gpu is not None)
         )
         ctx = mark_context(tokens, sizes_are_params=memory or fits)
         # "will a 7B model fit on one A100?": a parameter count and a fit verb
@@ -433,19 +412,6 @@ class _Reading:
         tok.role = "ratio"
         return [RatioCand(tok.value, i, tok.text, "thread_lone_ratio")]
 
-    def _sized_on_gpu(self, gpu_named: bool) -> bool:
-        """Rule ``memory_by_setup``: "13B on 4 A100 40GB?", "can I train a 3B on a 24GB
-        3090?", "أقدر أدرب 7B على 4090؟": billions of parameters with a GPU or a
-        training verb ask whether it fits, as "fit" does."""
-        toks = self.tokens
-        billions = any(
-            t.kind == NUM
-            and (t.suffix == "b" or (k + 1 < len(toks) and _is(toks[k + 1], table("BILLIONS"))))
-            for k, t in enumerate(toks)
-        )
-        trains = any(t.kind == WORD and _is(t, table("TRAIN_VERBS")) for t in self.tokens)
-        return billions and (gpu_named or trains)
-
     def _asks_memory(self) -> bool:
         return any(_is(t, MEMORY_WORDS) for t in self.tokens)
 
@@ -556,35 +522,10 @@ class _Reading:
             return Query(intent=Intent.ESTIMATE, reason=Reason.NO_NUMBERS, **common)
         named = common["gpu"] or common["model"] or common["family"]  # "and on BERT A100?"
         # In a thread "and with bf16?" asks about the job: never off-topic.
-        talk = "off_topic" if not (named or self.follow_up) and self._off_topic(words) else None
+        talk = (
+            "off_topic" if not (named or self.follow_up) and off_topic(self.tokens, words) else None
+        )
         return Query(intent=Intent.HELP, small_talk=talk, **common)
-
-    def _off_topic(self, words: list[Token]) -> bool:
-        """Rule ``off_topic_question``: a question about training quality (OFF_TOPIC_*)
-        with no number and no word of what the bot answers ("will bf16 change my
-        final accuracy?", "best lr for bf16?", "هل bf16 يغير الدقة النهائية؟") gets one
-        line saying what the bot does; "what can you do?" still gets the usage."""
-        if any(t.kind == NUM for t in self.tokens) or not words:
-            return False
-        texts = [t.text for t in words]
-        quality = any(_is(t, table("OFF_TOPIC_WORDS")) for t in words) or any(
-            texts[k : k + len(p)] == list(p)
-            for p in phrases("OFF_TOPIC_PHRASES")
-            for k in range(len(texts))
-        )
-        if not quality:
-            return False
-        asked = any(t.text == "?" for t in self.tokens) or _is(words[0], table("QUESTION_LEADS"))
-        topical = (
-            _is(t, table("TOPIC_WORDS"))
-            or _is(t, SPEED_CUES)
-            or _is(t, MEMORY_WORDS)
-            or _is(t, FIT_WORDS)
-            or _is(t, ESTIMATE_CUES)
-            or _is_unit_word(t)
-            for t in words
-        )
-        return asked and not any(topical)
 
     @staticmethod
     def _asks_how_long(words: list[Token]) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.understanding.lexicon import AR_UNIT_ABBREVIATIONS, AR_UNITS, EN_UNITS
+from bot.understanding.lexicon import AR_UNIT_ABBREVIATIONS, AR_UNITS, EN_UNITS, lookup
 
 NUM, WORD, SYM = "num", "word", "sym"
 LATIN, ARABIC = "lat", "ar"
@@ -47,6 +47,15 @@ class Token:
     @property
     def is_boundary(self) -> bool:
         return self.kind == SYM and self.text in BOUNDARIES
+
+
+def word_in(tok: Token, table) -> bool:
+    """A word token found in ``table`` (Arabic words also without their clitics)."""
+    if tok.kind != WORD:
+        return False
+    if tok.script == ARABIC:
+        return lookup(tok.text, table) is not None
+    return tok.text in table
 
 
 def _is_arabic(c: str) -> bool:
