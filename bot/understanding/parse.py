@@ -25,6 +25,7 @@ from bot.models import (
     Reason,
     TimeUnit,
 )
+from bot.understanding.candidates import RATIO, TIME, Candidate
 from bot.understanding.chatter import strip_chatter
 from bot.understanding.context import Context, mark_context
 from bot.understanding.durations import Quantity, find_durations, unit_of
@@ -58,6 +59,7 @@ from bot.understanding.record_command import (
     is_delete_without_id,
     read_command,
 )
+from bot.understanding.resolve import resolve
 from bot.understanding.small_talk import small_talk_kind
 from bot.understanding.tokens import ARABIC, NUM, WORD, Token, tokenize
 from bot.understanding.tokens import word_in as _is
@@ -438,6 +440,7 @@ class _Reading:
 
     # ------------------------------------------------------------ decision
     def _decide(self, times: list[Quantity], ratios: list[RatioCand], common: dict) -> Query:
+        times, ratios = _without_overlaps(times, ratios)
         times = _distinct(times, key=lambda q: q.hours)
         ratios = _distinct(ratios, key=lambda r: r.value)
         pair = self._fp32_and_mixed(times) if len(times) == 2 else None
@@ -572,6 +575,24 @@ def _precision_word(tok: Token) -> str:
     if tok.text in ("fp32", "tf32"):
         return "fp32"
     return "mixed" if _is(tok, _MIXED_WORDS) else ""
+
+
+def _without_overlaps(
+    times: list[Quantity], ratios: list[RatioCand]
+) -> tuple[list[Quantity], list[RatioCand]]:
+    """The passes' readings through the one resolver: a token read both as a time and
+    as a ratio keeps the reading that covers more of the message (resolve.PRIORITIES);
+    a tie keeps both, so the answer is ``ambiguous``."""
+    cands = [Candidate(TIME, q.start, max(q.end, q.start + 1), q.hours, q.rule) for q in times]
+    cands += [Candidate(RATIO, r.start, r.start + 1, r.value, r.rule) for r in ratios]
+    got = resolve(cands)
+    keep = {id(c) for c in got.chosen} | {id(tied) for _, tied in got.ties}
+    kept = [id(c) in keep for c in cands]
+    n = len(times)
+    return (
+        [q for q, ok in zip(times, kept[:n], strict=True) if ok],
+        [r for r, ok in zip(ratios, kept[n:], strict=True) if ok],
+    )
 
 
 def _distinct(items: list, key) -> list:

@@ -119,3 +119,16 @@ def test_progress_readouts_are_not_named_as_unused():
         "amp: Epoch 1/10: 100%|████| 1000/1000 [01:51<00:00, 9.00it/s, loss=0.23]"
     )
     assert answer(text, Channel.DM).query.unused == []
+
+
+def test_the_decision_drops_a_ratio_read_inside_a_time_and_keeps_ties():
+    from bot.understanding.durations import Quantity
+    from bot.understanding.parse import _without_overlaps
+    from bot.understanding.ratios import RatioCand
+
+    compound = Quantity(54, "h", 0, 4, rule="duration")  # "2 days 6 hours"
+    inside = RatioCand(6.0, 2, "6")
+    times, ratios = _without_overlaps([compound], [inside, RatioCand(2.0, 5, "2")])
+    assert times == [compound] and [r.value for r in ratios] == [2.0]
+    tied = _without_overlaps([Quantity(1, "h", 0, 1), Quantity(2, "h", 0, 1)], [])[0]
+    assert len(tied) == 2  # two readings of one token: ambiguous, never a guess
