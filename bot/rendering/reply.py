@@ -648,6 +648,11 @@ class _Words:
             return self._("And to you! Ask me another estimate any time.")
         if talk == "reaction":
             return self._("Glad it helps. Ask me another estimate any time.")
+        if talk == "off_topic":
+            return self._(
+                "I estimate how much faster training gets with mixed precision,"
+                " e.g. `/mpestimate 100 2` (100 hours in FP32, ratio 2)."
+            )
         return self._("You're welcome — ask me another estimate any time.")
 
     def _subject(self, a: Advice) -> str:

@@ -270,18 +270,18 @@ class Handlers:
             turn = self._modal_turn(fields, context)
             if turn.advice.reason is not None:  # check_modal already showed the error
                 return
-            ask = Ask(fields.as_message(), Channel.DM, fields.lang, force_lang=True)
+            ask = Ask.structured(fields.as_query())
             response = client.chat_postMessage(channel=context.user_id, **reply_message(turn, ask))
             roots = [DM_THREAD, *([response["ts"]] if response.get("ts") else [])]
             self._remember_thread(turn, context, response["channel"], roots, None)
 
     def _time_refused(self, fields: ModalInput, context: BoltContext) -> bool:
         """Whether the FP32 time alone is refused (the ratio is not to blame)."""
-        ask = Ask(fields.time_alone(), Channel.DM, fields.lang, force_lang=True)
+        ask = Ask.structured(fields.as_query(with_ratio=False))
         return ask.answer().advice.reason is not None
 
     def _modal_turn(self, fields: ModalInput, context: BoltContext) -> Turn:
-        ask = Ask(fields.as_message(), Channel.DM, fields.lang, force_lang=True)
+        ask = Ask.structured(fields.as_query())
         return ask.answer(self.records.for_team(context.team_id))
 
     # -- buttons under a reply ----------------------------------------------
