@@ -1,10 +1,14 @@
 """Published data the advice layer stands on, loaded once from the package.
 
-Two CSVs ship in ``bot/advice/data`` (copies of ``shared/data``):
+CSVs ship in ``bot/advice/data`` (copies of ``shared/data`` or collected here):
 
 * ``amp_speedups.csv``: FP32/TF32 vs mixed-precision throughput pairs, mostly
   NVIDIA DeepLearningExamples (DLE) READMEs, each with the URL of its table line.
-* ``gpu_specs.csv``: dense peak rates and memory per GPU, with sources.
+* ``lambda_benchmark.csv``: Lambda's PyTorch benchmark (DLE scripts in NGC
+  containers, FP32 = TF32 on Ampere+, each precision at its own largest batch).
+* ``practice_measurements.csv``: what users measured in their own projects
+  (issues, PRs, forums), with the URL; level ``practice``, the others ``tuned``.
+* ``gpu_specs.csv``: dense peak rates, memory and bandwidth per GPU, with sources.
 
 Rows are mapped to the canonical names of :mod:`bot.models` (``GPU_NAMES``,
 ``MODEL_NAMES``) so that whatever spelling the user wrote, once understood,
@@ -97,16 +101,35 @@ _MODEL_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"efficientnet", "EfficientNet"),
     (r"transformer-xl", "Transformer-XL"),
     (r"^transformer\b", "Transformer"),
+    (r"\bgnmt", "GNMT"),
+    (r"\bncf\b", "NCF"),
+    (r"\bjasper\b", "Jasper"),
+    (r"wide\s*(&|and|n)\s*deep", "Wide&Deep"),
+    (r"\bdlrm\b", "DLRM"),
+    (r"\bgpt-?2\b", "GPT-2"),
+    (r"waveglow", "WaveGlow"),
 )
 
-# Task wording in the CSV -> family (used only when the model has no canonical name).
+# Task wording (and, for practice rows, well-known model words) -> family, used only
+# when the model has no canonical name; first match wins.
 _TASK_PATTERNS: tuple[tuple[str, str], ...] = (
-    (r"image classification", Family.IMAGE_CLASSIFICATION),
-    (r"detection|instance segmentation", Family.DETECTION),
-    (r"segmentation", Family.SEGMENTATION),
-    (r"translation", Family.TRANSLATION),
-    (r"language model|question answering|pre-training|ner ", Family.LANGUAGE_MODEL),
-    (r"text-to-speech", Family.TTS),
+    (r"detection|instance segmentation|yolo|detr|r-?cnn|retinanet", Family.DETECTION),
+    (r"segmentation|u-?net|segformer|deeplab", Family.SEGMENTATION),
+    (r"translation|\bnmt\b|marian", Family.TRANSLATION),
+    (r"text-to-speech|\btts\b|vocoder|hifi-?gan|vits\b", Family.TTS),
+    (r"speech recognition|\basr\b|whisper|wav2vec|conformer", Family.SPEECH_RECOGNITION),
+    (r"recommend|\bctr\b", Family.RECOMMENDER),
+    (r"graph|\bgnn\b|molecul", Family.GRAPH),
+    (
+        r"image classification|imagenet|cifar|resnet|resnext|\bvit\b|swin|convnext|vgg|"
+        r"mobilenet|densenet|inception|regnet|efficientnet",
+        Family.IMAGE_CLASSIFICATION,
+    ),
+    (
+        r"language model|question answering|pre-training|\bner\b|\bllm\b|gpt|llama|bert|"
+        r"\bt5\b|\bopt\b|bloom|mistral|qwen|nanogpt|\bphi\b",
+        Family.LANGUAGE_MODEL,
+    ),
 )
 
 _GPU_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
@@ -166,21 +189,27 @@ class GpuSpec(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    name: str  # canonical
+    name: str  # canonical (GPU_NAMES) when the bot's reader knows it, else the spec key
+    key: str  # what every spelling of this GPU squashes to (see :func:`gpu_key`)
     published_name: str
     architecture: str
     year: int | None
     memory_gb: float | None
+    bandwidth_gbs: float | None
     fp32_tflops: float | None
     tf32_tflops: float | None
     fp16_tensor_tflops: float | None
     bf16_tensor_tflops: float | None
     fp8_tensor_tflops: float | None
     source_url: str
+    # The spec file's own yes/no; None where it has no such column or cell.
+    has_tensor_cores: bool | None = None
 
     @property
     def tensor_cores(self) -> bool:
         """Whether 16-bit matrix units exist (P100 has none: FP16 runs on CUDA cores)."""
+        if self.has_tensor_cores is not None:
+            return self.has_tensor_cores
         return self.fp16_tensor_tflops is not None
 
     @property
@@ -217,9 +246,12 @@ class GpuSpec(BaseModel):
 
 _TF32_ARCHITECTURES = frozenset({"Ampere", "Ada", "Hopper", "Blackwell"})
 
+TUNED = "tuned"  # vendor and benchmark tables: tuned scripts, each precision at its best batch
+PRACTICE = "practice"  # what users measured in their own projects
+
 
 class Measurement(BaseModel):
-    """One published baseline vs mixed-precision pair."""
+    """One baseline vs mixed-precision pair, tuned (a benchmark table) or from practice."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -229,7 +261,7 @@ class Measurement(BaseModel):
     family: str | None
     framework: str
     published_gpu: str
-    gpu: str | None  # canonical
+    gpu: str | None  # canonical (GPU_NAMES) or the spec's name
     num_gpus: int | None
     batch_fp32: int | None
     batch_amp: int | None
@@ -239,6 +271,7 @@ class Measurement(BaseModel):
     source_url: str
     notes: str
     row_type: str
+    level: str = TUNED
 
     @property
     def larger_amp_batch(self) -> bool:
@@ -250,58 +283,82 @@ class Measurement(BaseModel):
         )
 
 
-def _number(cell: str) -> float | None:
-    cell = cell.strip()
-    return float(cell) if cell else None
+def _number(cell: str | None) -> float | None:
+    cell = (cell or "").strip()
+    try:
+        return float(cell) if cell else None
+    except ValueError:
+        return None
 
 
-def _integer(cell: str) -> int | None:
-    cell = cell.strip()
-    return int(cell) if cell.isdigit() else None
+def _integer(cell: str | None) -> int | None:
+    value = _number(cell)
+    return int(value) if value is not None and value == int(value) and value > 0 else None
 
 
 def _rows(filename: str) -> list[dict[str, str]]:
-    text = files("bot.advice").joinpath("data", filename).read_text(encoding="utf-8")
-    return list(csv.DictReader(text.splitlines()))
+    path = files("bot.advice").joinpath("data", filename)
+    if not path.is_file():  # the practice file is collected separately
+        return []
+    return list(csv.DictReader(path.read_text(encoding="utf-8").splitlines()))
+
+
+# Evidence files and the level each stands for.
+EVIDENCE = (
+    ("amp_speedups.csv", TUNED),
+    ("lambda_benchmark.csv", TUNED),
+    ("practice_measurements.csv", PRACTICE),
+)
+
+
+def _cell(row: dict[str, str], *names: str) -> str:
+    """The first non-empty of several column spellings (the practice file's are its own)."""
+    return next((row[n].strip() for n in names if (row.get(n) or "").strip()), "")
+
+
+def _measurement(row: dict[str, str], level: str) -> Measurement:
+    published_model = _cell(row, "model")
+    task = _cell(row, "task")
+    model = canonical_model(published_model)
+    spec = spec_for(_cell(row, "gpu"))
+    row_type = _cell(row, "row_type").split(" ")[0] or MEASURED_TABLE
+    return Measurement(
+        published_model=published_model,
+        model=model,
+        task=task,
+        family=family_of_model(model) or _family_of_task(f"{task} {published_model}"),
+        framework=_cell(row, "framework"),
+        published_gpu=_cell(row, "gpu"),
+        gpu=spec.name if spec else None,
+        num_gpus=_integer(_cell(row, "num_gpus")) or (1 if level == PRACTICE else None),
+        batch_fp32=_integer(_cell(row, "batch_size_fp32", "batch_fp32", "batch")),
+        batch_amp=_integer(_cell(row, "batch_size_amp", "batch_amp", "batch")),
+        baseline=(_cell(row, "baseline_precision", "baseline") or "fp32").lower(),
+        precision=(_cell(row, "amp_precision", "precision") or "fp16").lower(),
+        speedup=_number(_cell(row, "speedup", "ratio")),
+        source_url=_cell(row, "source_url", "url"),
+        notes=_cell(row, "notes"),
+        row_type=row_type if level == TUNED else MEASURED_TABLE,
+        level=level,
+    )
 
 
 @cache
 def _all_measurements() -> tuple[Measurement, ...]:
-    rows = []
-    for row in _rows("amp_speedups.csv"):
-        model = canonical_model(row["model"])
-        rows.append(
-            Measurement(
-                published_model=row["model"],
-                model=model,
-                task=row["task"],
-                family=family_of_model(model) or _family_of_task(row["task"]),
-                framework=row["framework"],
-                published_gpu=row["gpu"],
-                gpu=canonical_gpu(row["gpu"]),
-                num_gpus=_integer(row["num_gpus"]),
-                batch_fp32=_integer(row["batch_size_fp32"]),
-                batch_amp=_integer(row["batch_size_amp"]),
-                baseline=row["baseline_precision"].strip().lower(),
-                precision=row["amp_precision"].strip().lower(),
-                speedup=_number(row["speedup"]),
-                source_url=row["source_url"],
-                notes=row["notes"],
-                row_type=row["row_type"].split(" ")[0],
-            )
-        )
-    return tuple(rows)
+    return tuple(_measurement(row, level) for name, level in EVIDENCE for row in _rows(name))
 
 
 def measurements() -> tuple[Measurement, ...]:
-    """Measured-table rows with a speedup, a known GPU and a GPU count (the fitting set)."""
+    """Measured rows with a ratio, a GPU with a spec row and a GPU count (the fitting set)."""
     return tuple(
         m
         for m in _all_measurements()
         if m.row_type == MEASURED_TABLE
         and m.speedup is not None
+        and m.speedup > 0
         and m.gpu is not None
         and m.num_gpus is not None
+        and m.baseline in ("fp32", "tf32")
     )
 
 
@@ -310,48 +367,110 @@ def other_rows() -> tuple[Measurement, ...]:
     return tuple(m for m in _all_measurements() if m.row_type != MEASURED_TABLE)
 
 
+# Words that say nothing about which chip it is.
+_GPU_NOISE = re.compile(
+    r"\(.*?\)|\b(nvidia|geforce|tesla|quadro|amd|instinct|hgx|dgx|gpus?|\d+\s*gb|"
+    r"sxm\d*|pcie|nvl|mig|x\d+|\d+x)\b",
+    re.IGNORECASE,
+)
+
+
+def gpu_key(name: str) -> str:
+    """What every spelling of one chip squashes to: "GeForce RTX 3090" and "rtx3090" ->
+    "3090", "A100 80GB SXM4" -> "a100", "RTX A6000" -> "a6000", "Titan RTX" -> "titanrtx".
+
+    A leading RTX/GTX is a series word ("RTX 3090" = "3090"), a trailing one part of
+    the name (Titan RTX); memory sizes and form factors pick a variant, not the chip.
+    """
+    text = _GPU_NOISE.sub(" ", name.lower())
+    text = re.sub(r"^\s*(rtx|gtx)(?=[\s\d-])", " ", text)
+    return re.sub(r"[^a-z0-9]", "", text)
+
+
+def _tokens(name: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", name.lower()))
+
+
+def _yes_no(cell: str | None) -> bool | None:
+    text = (cell or "").strip().lower()
+    if text in ("yes", "true", "1", "y"):
+        return True
+    if text in ("no", "false", "0", "n"):
+        return False
+    return None
+
+
 @cache
 def _specs() -> tuple[GpuSpec, ...]:
     specs = []
     for row in _rows("gpu_specs.csv"):
-        name = canonical_gpu(row["name"])
-        if name is None:  # TPUs are not GPUs the bot names
-            continue
+        if (row.get("device_type") or "gpu").strip().lower() != "gpu":
+            continue  # TPUs are not GPUs the bot names
+        key = gpu_key(row["name"])
         specs.append(
             GpuSpec(
-                name=name,
+                name=canonical_gpu(row["name"]) or row["name"].strip(),
+                key=key,
                 published_name=row["name"],
-                architecture=row["architecture"],
-                year=_integer(row["year"]),
-                memory_gb=_number(row["memory_gb"]),
-                fp32_tflops=_number(row["fp32_tflops"]),
-                tf32_tflops=_number(row["tf32_tflops"]),
-                fp16_tensor_tflops=_number(row["fp16_tensor_tflops"]),
-                bf16_tensor_tflops=_number(row["bf16_tensor_tflops"]),
-                fp8_tensor_tflops=_number(row["fp8_tensor_tflops"]),
-                source_url=row["source_url"],
+                architecture=row.get("architecture") or "",
+                year=_integer(row.get("year")),
+                memory_gb=_number(row.get("memory_gb")),
+                bandwidth_gbs=_number(row.get("memory_bandwidth_gbs")),
+                fp32_tflops=_number(row.get("fp32_tflops")),
+                tf32_tflops=_number(row.get("tf32_tflops")),
+                fp16_tensor_tflops=_number(row.get("fp16_tensor_tflops")),
+                bf16_tensor_tflops=_number(row.get("bf16_tensor_tflops")),
+                fp8_tensor_tflops=_number(row.get("fp8_tensor_tflops")),
+                source_url=row.get("source_url") or "",
+                has_tensor_cores=_yes_no(row.get("tensor_cores")),
             )
         )
-    return tuple(specs)
+    # A chip's first row names it: later variants of a canonical GPU keep the canonical name.
+    names = {}
+    for spec in specs:
+        names.setdefault(spec.key, spec.name)
+    return tuple(spec.model_copy(update={"name": names[spec.key]}) for spec in specs)
+
+
+@cache
+def spec_for(published: str) -> GpuSpec | None:
+    """The spec row for a GPU as anyone wrote it: the same chip, then the variant whose
+    name shares most words ("H100 80GB PCIe" -> the PCIe row)."""
+    if not published:
+        return None
+    canonical = canonical_gpu(published)
+    key = gpu_key(canonical) if canonical else gpu_key(published)
+    variants = [spec for spec in _specs() if spec.key == key]
+    if not variants:
+        return None
+    words = _tokens(published)
+    return max(variants, key=lambda spec: len(words & _tokens(spec.published_name)))
+
+
+def known_gpus() -> tuple[str, ...]:
+    """Every GPU the spec file describes, by the name the advice uses."""
+    return tuple(dict.fromkeys(spec.name for spec in _specs()))
 
 
 def gpu_variants(gpu: str) -> tuple[GpuSpec, ...]:
-    """Every published row for a canonical GPU (e.g. A100 40GB/80GB, SXM/PCIe)."""
-    return tuple(spec for spec in _specs() if spec.name == gpu)
+    """Every published row for a GPU (e.g. A100 40GB/80GB, SXM/PCIe)."""
+    key = gpu_key(canonical_gpu(gpu) or gpu)
+    return tuple(spec for spec in _specs() if spec.key == key)
 
 
 def gpu_spec(gpu: str | None) -> GpuSpec | None:
-    """The representative row for a canonical GPU: the first listed (the SXM part).
+    """The representative row for a GPU: the first listed (the SXM part).
 
     Variants of one GPU share their compute ratios (V100 PCIe 112/14 = SXM2 125/15.7
-    = 8x), which is all the ratio model uses; memory differs, see :func:`gpu_memory_gb`.
+    = 8x), which is what the ratio model mostly uses; memory differs, see
+    :func:`gpu_memory_gb`.
     """
     variants = gpu_variants(gpu) if gpu else ()
     return variants[0] if variants else None
 
 
 def gpu_memory_gb(gpu: str) -> float | None:
-    """Largest published memory for a canonical GPU (A100 -> 80, V100 -> 32).
+    """Largest published memory for a GPU (A100 -> 80, V100 -> 32).
 
     Users who name "A100" without a size most often mean the 80GB part today;
     callers that know the size pass it explicitly instead.
