@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -48,8 +49,10 @@ UNSEEN = Path(__file__).parent / "data" / "unseen_models.csv"
 
 def message(m: Measurement) -> str:
     """The row as a user would ask it: model, GPUs, framework, precision, FP32 time."""
-    count = f"{m.num_gpus} x " if m.num_gpus and m.num_gpus > 1 else ""
-    parts = [f"{m.published_model} on {count}{m.published_gpu}"]
+    count = f"{m.num_gpus}x " if m.num_gpus and m.num_gpus > 1 else ""
+    # What the model is, without the source's notes in parentheses.
+    name = re.sub(r"\s*\(.*?\)", "", m.published_model).strip() or m.published_model
+    parts = [f"{name} on {count}{m.published_gpu}"]
     if m.framework:
         parts.append(f"with {m.framework}")
     parts.append(f"{FP32_HOURS} hours in FP32")
@@ -80,8 +83,13 @@ class Asked:
 
 
 def ask(text: str, actual: float) -> Asked:
+    """The reply's ratio and range; a range answer (nothing named) has the range only,
+    and its geometric middle stands for its point."""
     got = to_json(answer(text, Channel.DM))
-    return Asked(actual, got.get("ratio"), got.get("ratio_low"), got.get("ratio_high"))
+    low, high, ratio = got.get("ratio_low"), got.get("ratio_high"), got.get("ratio")
+    if ratio is None and low and high:
+        ratio = math.sqrt(low * high)
+    return Asked(actual, ratio, low, high)
 
 
 @contextmanager
@@ -114,7 +122,7 @@ class Figures:
 
 
 def figures(asked: Sequence[Asked]) -> Figures:
-    """Unanswered messages score as the widest honest answer: the rule's range doubled."""
+    """A message that got no ratio (a reading error) scores twice the rule's score."""
     ours, rule, errors, rule_errors, inside, rule_inside = [], [], [], [], 0, 0
     for a in asked:
         y = math.log(a.actual)
@@ -140,10 +148,6 @@ def figures(asked: Sequence[Asked]) -> Figures:
     )
 
 
-def _rows_by(rows: Sequence[ratio_model.Row], group: Callable[[ratio_model.Row], str]):
-    return sorted({group(r) for r in rows})
-
-
 def held_out(
     pick: Callable[[Measurement], bool],
     group_of_row: Callable[[ratio_model.Row], str],
@@ -151,17 +155,15 @@ def held_out(
     folds: int | None = None,
 ) -> list[Asked]:
     """Ask every picked row of a fit that left its group out."""
-    rows, no_tc = ratio_model.evidence()
-    groups = sorted({group_of_measurement(m) for m in measurements() if pick(m)})
+    found = ratio_model.evidence()
+    rows = measurements(any_gpu=True)
+    groups = sorted({group_of_measurement(m) for m in rows if pick(m)})
     chunks = [groups[k::folds] for k in range(folds)] if folds else [[g] for g in groups]
     asked = []
     for chunk in (set(c) for c in chunks if c):
-        fitted = fit_all(
-            [r for r in rows if group_of_row(r) not in chunk],
-            [r for r in no_tc if group_of_row(r) not in chunk],
-        )
+        fitted = fit_all(found.without(lambda r, chunk=chunk: group_of_row(r) in chunk))
         with fitted_on(fitted):
-            for m in measurements():
+            for m in rows:
                 if pick(m) and group_of_measurement(m) in chunk:
                     asked.append(ask(message(m), m.speedup or 1.0))
     return asked
@@ -193,7 +195,7 @@ def splits() -> dict[str, list[Asked]]:
             lambda m: model_key(m.published_model, m.model),
         ),
     }
-    if any(_practice(m) for m in measurements()):
+    if any(_practice(m) for m in measurements(any_gpu=True)):
         out["practice, sources held out"] = held_out(
             _practice, lambda r: r.source, lambda m: _source(m.source_url), PRACTICE_FOLDS
         )

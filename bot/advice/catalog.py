@@ -272,6 +272,9 @@ class Measurement(BaseModel):
     notes: str
     row_type: str
     level: str = TUNED
+    architecture: str | None = None  # "recurrent" (LSTM/GRU/SRU layers)
+    baseline_stated: bool = True  # False: "fp32?" (an Ampere+ default the source did not say)
+    setup_issue: bool = False  # the thread showed a misconfigured run or a framework bug
 
     @property
     def larger_amp_batch(self) -> bool:
@@ -316,30 +319,54 @@ def _cell(row: dict[str, str], *names: str) -> str:
     return next((row[n].strip() for n in names if (row.get(n) or "").strip()), "")
 
 
+# The practice file's model_family codes -> families (gan, diffusion, mlp, other: none).
+_PRACTICE_FAMILIES = {
+    "cnn": Family.IMAGE_CLASSIFICATION,
+    "transformer/nlp": Family.LANGUAGE_MODEL,
+    "detection": Family.DETECTION,
+    "segmentation": Family.SEGMENTATION,
+    "speech": Family.SPEECH_RECOGNITION,
+    "rnn": Family.LANGUAGE_MODEL,
+}
+
+
+def _family(model: str | None, task: str, published_model: str, code: str) -> str | None:
+    return (
+        family_of_model(model)
+        or _family_of_task(f"{task} {published_model}")
+        or _PRACTICE_FAMILIES.get(code)
+    )
+
+
 def _measurement(row: dict[str, str], level: str) -> Measurement:
     published_model = _cell(row, "model")
     task = _cell(row, "task")
     model = canonical_model(published_model)
     spec = spec_for(_cell(row, "gpu"))
     row_type = _cell(row, "row_type").split(" ")[0] or MEASURED_TABLE
+    code = _cell(row, "model_family").lower()
+    baseline = _cell(row, "baseline_precision", "baseline").lower()
     return Measurement(
         published_model=published_model,
         model=model,
         task=task,
-        family=family_of_model(model) or _family_of_task(f"{task} {published_model}"),
+        family=_family(model, task, published_model, code),
         framework=_cell(row, "framework"),
         published_gpu=_cell(row, "gpu"),
         gpu=spec.name if spec else None,
-        num_gpus=_integer(_cell(row, "num_gpus")) or (1 if level == PRACTICE else None),
+        num_gpus=_integer(_cell(row, "num_gpus", "gpu_count")) or (1 if level == PRACTICE else None),
         batch_fp32=_integer(_cell(row, "batch_size_fp32", "batch_fp32", "batch")),
         batch_amp=_integer(_cell(row, "batch_size_amp", "batch_amp", "batch")),
-        baseline=(_cell(row, "baseline_precision", "baseline") or "fp32").lower(),
+        baseline=baseline.rstrip("?") or "fp32",
+        baseline_stated=not baseline.endswith("?"),
         precision=(_cell(row, "amp_precision", "precision") or "fp16").lower(),
         speedup=_number(_cell(row, "speedup", "ratio")),
         source_url=_cell(row, "source_url", "url"),
         notes=_cell(row, "notes"),
         row_type=row_type if level == TUNED else MEASURED_TABLE,
         level=level,
+        architecture="recurrent" if code == "rnn" else None,
+        setup_issue=_yes_no(row.get("setup_issue")) is True,
     )
 
 
@@ -348,15 +375,16 @@ def _all_measurements() -> tuple[Measurement, ...]:
     return tuple(_measurement(row, level) for name, level in EVIDENCE for row in _rows(name))
 
 
-def measurements() -> tuple[Measurement, ...]:
-    """Measured rows with a ratio, a GPU with a spec row and a GPU count (the fitting set)."""
+def measurements(*, any_gpu: bool = False) -> tuple[Measurement, ...]:
+    """Measured rows with a ratio, a GPU count and (unless ``any_gpu``) a GPU with a
+    spec row; practice rows the thread showed broken are kept and flagged."""
     return tuple(
         m
         for m in _all_measurements()
         if m.row_type == MEASURED_TABLE
         and m.speedup is not None
         and m.speedup > 0
-        and m.gpu is not None
+        and (any_gpu or m.gpu is not None)
         and m.num_gpus is not None
         and m.baseline in ("fp32", "tf32")
     )
@@ -370,7 +398,7 @@ def other_rows() -> tuple[Measurement, ...]:
 # Words that say nothing about which chip it is.
 _GPU_NOISE = re.compile(
     r"\(.*?\)|\b(nvidia|geforce|tesla|quadro|amd|instinct|hgx|dgx|gpus?|\d+\s*gb|"
-    r"sxm\d*|pcie|nvl|mig|x\d+|\d+x)\b",
+    r"sxm\d*|pcie|nvl|mig|x\d+|\d+x|max-?q|mobile|laptop)\b",
     re.IGNORECASE,
 )
 
@@ -409,7 +437,7 @@ def _specs() -> tuple[GpuSpec, ...]:
         key = gpu_key(row["name"])
         specs.append(
             GpuSpec(
-                name=canonical_gpu(row["name"]) or row["name"].strip(),
+                name=canonical_gpu(row["name"]) or re.sub(r"\s*\(.*?\)", "", row["name"]).strip(),
                 key=key,
                 published_name=row["name"],
                 architecture=row.get("architecture") or "",

@@ -19,7 +19,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from bot.advice.catalog import FAMILY_GROUP, PRACTICE, GpuSpec, Measurement, is_recurrent
+from bot.advice.catalog import FAMILY_GROUP, GpuSpec, Measurement, is_recurrent
 
 # Centres, so the intercept is a V100/A100-like GPU and the slopes stay separate.
 PEAK_CENTRE = math.log(4.0)
@@ -107,8 +107,8 @@ class Job:
         return Job(**fields)
 
 
-def job_of(m: Measurement, spec: GpuSpec) -> Job:
-    """A measured row as a job (its GPU's spec row passed in)."""
+def job_of(m: Measurement, spec: GpuSpec | None) -> Job:
+    """A measured row as a job (its GPU's spec row passed in, None when unknown)."""
     return Job(
         spec=spec,
         family=m.family,
@@ -116,9 +116,9 @@ def job_of(m: Measurement, spec: GpuSpec) -> Job:
         framework=framework_key(m.framework),
         num_gpus=m.num_gpus or 1,
         precision=m.precision if m.precision in ("fp16", "bf16", "fp8") else "fp16",
-        baseline=m.baseline if spec.has_tf32 else "fp32",
+        baseline=m.baseline if m.baseline_stated else None,
         batch=batch_change(m.batch_fp32, m.batch_amp),
-        recurrent=is_recurrent(m.model),
+        recurrent=is_recurrent(m.model, m.architecture),
         level=m.level,
     )
 
@@ -161,15 +161,11 @@ def terms(job: Job, batch_default: float) -> dict[str, float] | None:
     gpu = gpu_terms(job.spec, job.precision, baseline or default_baseline(job.spec))
     if gpu is None:
         return None
-    practice = 1.0 if job.level == PRACTICE else 0.0
     out = {
         "1": 1.0,
         **gpu,
         "gpus": math.log2(max(1, job.num_gpus)),
         "batch": job.batch if job.batch is not None else batch_default,
-        "practice": practice,
-        "practice:peak": practice * gpu["peak"],
-        "practice:speed": practice * gpu["speed"],
         "d:" + job.spec.key: 1.0,
     }
     if job.precision == "bf16":
@@ -188,3 +184,14 @@ def terms(job: Job, batch_default: float) -> dict[str, float] | None:
     if job.framework:
         out["fw:" + job.framework] = 1.0
     return out
+
+
+# What can move a real project's ratio away from the benchmark's: the GPU, its count,
+# the task group, the framework and format; not one model's own term (too few rows).
+_PRACTICE_TERMS = frozenset({"1", "peak", "speed", "intensity", "gpus", "bf16", "rnn"})
+_PRACTICE_PREFIXES = ("g:", "fw:", "d:")
+
+
+def practice_terms(t: dict[str, float]) -> dict[str, float]:
+    """The terms of :func:`terms` that the practice offset is fitted over."""
+    return {n: v for n, v in t.items() if n in _PRACTICE_TERMS or n.startswith(_PRACTICE_PREFIXES)}

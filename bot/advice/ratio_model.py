@@ -21,13 +21,20 @@ holds for both, and says how far apart they are.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from statistics import median
 
 from bot.advice.catalog import PRACTICE, TUNED, GpuSpec, Measurement, measurements, spec_for
-from bot.advice.features import Job, job_of, model_key, terms
+from bot.advice.features import (
+    Job,
+    default_baseline,
+    job_of,
+    peak_ratio,
+    practice_terms,
+    terms,
+)
 
 TYPICAL_LOW = 1.2
 TYPICAL_HIGH = 2.5
@@ -42,18 +49,23 @@ RIDGE = {
     "g:": 0.5,
     "gp:": 0.25,
     "fw:": 3.0,
-    "practice:": 2.0,
     "rnn": 1.0,
     "bf16": 2.0,
     "intensity": 2.0,
     "speed": 2.0,
 }
+# The practice offset over the tuned fit: its intercept is free, every other term is
+# pulled to 0 harder (real projects are few and noisy).
+PRACTICE_RIDGE = 3.0
 ROBUST_ROUNDS = 4
 ROBUST_FLOOR = 0.05
 FOLDS = 8
 MIN_CLUSTERS = 4  # a stratum's range needs misses from this many setups
 
-GPU_STATES = ("seen", "spec", "none")  # rows on it / only its spec row / not known
+# Rows on it / a measured GPU with a peak ratio within NEAR of its own / only its spec
+# row / not known.
+GPU_STATES = ("seen", "near", "far", "none")
+NEAR = math.log(1.6)
 MODEL_STATES = ("seen", "family", "none")  # rows of it / only its task family / nothing
 
 
@@ -76,16 +88,32 @@ def _source(url: str) -> str:
     return url.split("#", 1)[0]
 
 
+@dataclass(frozen=True)
+class Evidence:
+    """Every measured ratio but the runs their threads showed broken, by where it can go."""
+
+    rows: tuple[Row, ...]  # on Tensor Core GPUs with a spec row: the fitting set
+    no_tensor_cores: tuple[Row, ...]  # K80, P100, GTX 10xx...: about 1x, their own answer
+    unplaced: tuple[Row, ...]  # GPU unknown or without a spec row: ranges for "no GPU"
+
+    def without(self, held: Callable[[Row], bool]) -> Evidence:
+        """The same evidence with the rows ``held`` picks left out."""
+        return Evidence(
+            *(tuple(r for r in part if not held(r)) for part in (self.rows, self.no_tensor_cores, self.unplaced))
+        )
+
+
 @cache
-def evidence() -> tuple[tuple[Row, ...], tuple[Row, ...]]:
-    """(rows on Tensor Core GPUs, rows on GPUs without them), every measured ratio."""
-    rows, no_tc = [], []
-    for m in measurements():
+def evidence() -> Evidence:
+    parts: dict[str, list[Row]] = {"rows": [], "no_tc": [], "unplaced": []}
+    for m in measurements(any_gpu=True):
+        if m.setup_issue or not m.speedup:
+            continue
         spec = spec_for(m.published_gpu)
-        assert spec is not None and m.speedup
         row = Row(job_of(m, spec), math.log(m.speedup), _source(m.source_url), m)
-        (rows if spec.tensor_cores else no_tc).append(row)
-    return tuple(_weighed(rows)), tuple(_weighed(no_tc))
+        part = "unplaced" if spec is None else "rows" if spec.tensor_cores else "no_tc"
+        parts[part].append(row)
+    return Evidence(*(tuple(_weighed(parts[k])) for k in ("rows", "no_tc", "unplaced")))
 
 
 def _weighed(rows: Sequence[Row]) -> list[Row]:
@@ -104,6 +132,10 @@ def _weighed(rows: Sequence[Row]) -> list[Row]:
 
 def _ridge(name: str) -> float:
     return next((v for prefix, v in RIDGE.items() if name.startswith(prefix)), 1e-3)
+
+
+def _practice_ridge(name: str) -> float:
+    return 1e-3 if name == "1" else PRACTICE_RIDGE
 
 
 def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
@@ -128,6 +160,7 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
 
 def _least_squares(
     data: Sequence[tuple[dict[str, float], float, float]],
+    ridge: Callable[[str], float] = _ridge,
 ) -> dict[str, float]:
     """Weighted ridge least squares over sparse named terms: (terms, target, weight)."""
     names = sorted({name for t, _, _ in data for name in t})
@@ -142,7 +175,7 @@ def _least_squares(
             for b, xb in items:
                 row[b] += w * xa * xb
     for name, i in index.items():
-        xtx[i][i] += _ridge(name)
+        xtx[i][i] += ridge(name)
     return dict(zip(names, _solve(xtx, xty), strict=True))
 
 
@@ -163,7 +196,8 @@ def batch_defaults(rows: Iterable[Row]) -> dict[str, float]:
 class Model:
     """Fitted coefficients and what they were fitted on."""
 
-    coefficients: dict[str, float]
+    coefficients: dict[str, float]  # tuned benchmarks
+    practice: dict[str, float]  # real projects' offset from them (over practice_terms)
     batch_default: dict[str, float]
     reference: tuple[GpuSpec, ...]  # every GPU with rows: a job with no GPU averages them
     gpus: frozenset[str]
@@ -176,37 +210,69 @@ class Model:
             known = [v for v in values if v is not None]
             return sum(known) / len(known) if known else None
         t = terms(job, self.batch_default[job.level])
-        return None if t is None else _dot(self.coefficients, t)
+        if t is None:
+            return None
+        offset = _dot(self.practice, practice_terms(t)) if job.level == PRACTICE else 0.0
+        return _dot(self.coefficients, t) + offset
 
     def term(self, name: str) -> float:
         return self.coefficients.get(name, 0.0)
 
     def stratum(self, job: Job) -> tuple[str, str]:
-        gpu = "none" if job.spec is None else "seen" if job.gpu in self.gpus else "spec"
-        model = (
-            "seen" if job.model in self.models else "family" if job.family else "none"
-        )
-        return gpu, model
+        """What the fit knows of this job's GPU and model (see GPU_STATES, MODEL_STATES)."""
+        model = "seen" if job.model in self.models else "family" if job.family else "none"
+        return self._gpu_state(job), model
+
+    def _gpu_state(self, job: Job) -> str:
+        if job.spec is None:
+            return "none"
+        if job.gpu in self.gpus:
+            return "seen"
+        mine = peak_ratio(job.spec, job.precision, job.baseline or default_baseline(job.spec))
+        for ref in self.reference:
+            theirs = peak_ratio(ref, "fp16", default_baseline(ref))
+            if mine and theirs and abs(math.log(mine / theirs)) <= NEAR:
+                return "near"
+        return "far"
+
+
+def _robust(
+    data: Sequence[tuple[dict[str, float], float, float]],
+    rounds: int,
+    ridge: Callable[[str], float] = _ridge,
+) -> dict[str, float]:
+    """Least absolute deviations by reweighted ridge least squares."""
+    coefficients = _least_squares(data, ridge)
+    for _ in range(rounds):
+        reweighed = [
+            (t, y, w / max(ROBUST_FLOOR, abs(y - _dot(coefficients, t)))) for t, y, w in data
+        ]
+        coefficients = _least_squares(reweighed, ridge)
+    return coefficients
 
 
 def fit(rows: Sequence[Row], rounds: int = ROBUST_ROUNDS) -> Model:
-    """Robust ridge regression on the log ratio: a few extreme rows (3D U-Net 5x,
-    Tacotron 2 0.84x) do not drag the typical answer."""
+    """Two robust ridge fits on the log ratio: the tuned tables over every term, then
+    real projects' offset from that over a few (:func:`practice_terms`). A few extreme
+    rows (3D U-Net 5x, Tacotron 2 0.84x) do not drag the typical answer."""
     defaults = batch_defaults(rows)
-    data = [(terms(r.job, defaults[r.job.level]) or {}, r.log_ratio, r.weight) for r in rows]
-    coefficients = _least_squares(data)
-    for _ in range(rounds):
-        data = [
-            (t, y, w / max(ROBUST_FLOOR, abs(y - _dot(coefficients, t))))
-            for (t, y, _), w in zip(data, (r.weight for r in rows), strict=True)
-        ]
-        coefficients = _least_squares(data)
-    specs = {r.job.gpu: r.job.spec for r in rows if r.job.spec is not None}
+    featured = [(r, terms(r.job, defaults[r.job.level]) or {}) for r in rows]
+    tuned = _robust(
+        [(t, r.log_ratio, r.weight) for r, t in featured if r.job.level == TUNED], rounds
+    )
+    practice_data = [
+        (practice_terms(t), r.log_ratio - _dot(tuned, t), r.weight)
+        for r, t in featured
+        if r.job.level == PRACTICE
+    ]
+    practice = _robust(practice_data, rounds, _practice_ridge) if practice_data else {}
+    specs = {r.job.gpu: r.job.spec for r in rows if r.job.spec is not None and r.job.level == TUNED}
     return Model(
-        coefficients=coefficients,
+        coefficients=tuned,
+        practice=practice,
         batch_default=defaults,
         reference=tuple(specs[k] for k in sorted(specs)),  # type: ignore[misc]
-        gpus=frozenset(k for k in specs if k),
+        gpus=frozenset(r.job.gpu for r in rows if r.job.gpu),
         models=frozenset(r.job.model for r in rows if r.job.model),
     )
 
@@ -228,18 +294,16 @@ class Miss:
 
 @dataclass(frozen=True)
 class Band:
-    """An 80% range in log space around the two figures (lo on ``lo_level``'s)."""
+    """An 80% range in log space: ``lo`` below the realistic figure, ``hi`` above the
+    tuned one."""
 
     lo: float
     hi: float
-    lo_level: str
-    hi_level: str
     beats_rule: bool
     clusters: int
 
     def interval(self, tuned: float, practice: float) -> tuple[float, float]:
-        low = (practice if self.lo_level == PRACTICE else tuned) + self.lo
-        high = (practice if self.hi_level == PRACTICE else tuned) + self.hi
+        low, high = practice + self.lo, tuned + self.hi
         return min(low, high), max(low, high)
 
 
@@ -307,32 +371,69 @@ def interval_score(low: float, high: float, actual: float) -> float:
 RULE = (math.log(TYPICAL_LOW), math.log(TYPICAL_HIGH))
 
 
+# Offsets searched for a band's ends (log units).
+LO_GRID = tuple(-2.0 + 0.05 * k for k in range(47))
+HI_GRID = tuple(-0.3 + 0.05 * k for k in range(37))
+# Below this held-out coverage a level's score counts worse, by this much per point.
+COVERAGE_FLOOR = 1 - ALPHA
+COVERAGE_WEIGHT = 2.0
+
+
+@dataclass(frozen=True)
+class _Level:
+    """One level's misses in a stratum, as the two one-sided terms of the interval score."""
+
+    lo_cost: tuple[float, ...]  # per LO_GRID: -lo + penalty x mean shortfall below
+    hi_cost: tuple[float, ...]  # per HI_GRID: hi + penalty x mean excess above
+    lo_miss: tuple[float, ...]  # share below, per LO_GRID
+    hi_miss: tuple[float, ...]  # share above, per HI_GRID
+    gap: float  # mean tuned - realistic figure
+    rule: float  # the rule's mean score on the same misses
+
+
+def _level(misses: Sequence[Miss]) -> _Level:
+    weights = _cluster_weights(misses)
+    total = sum(weights)
+    below = [(m.actual - m.practice, w / total) for m, w in zip(misses, weights, strict=True)]
+    above = [(m.actual - m.tuned, w / total) for m, w in zip(misses, weights, strict=True)]
+    return _Level(
+        lo_cost=tuple(-lo + PENALTY * sum(w * max(0.0, lo - a) for a, w in below) for lo in LO_GRID),
+        hi_cost=tuple(hi + PENALTY * sum(w * max(0.0, b - hi) for b, w in above) for hi in HI_GRID),
+        lo_miss=tuple(sum(w for a, w in below if a < lo) for lo in LO_GRID),
+        hi_miss=tuple(sum(w for b, w in above if b > hi) for hi in HI_GRID),
+        gap=sum(w * (m.tuned - m.practice) for m, w in zip(misses, (w / total for w in weights), strict=True)),
+        rule=sum(w / total * interval_score(*RULE, m.actual) for m, w in zip(misses, weights, strict=True)),
+    )
+
+
 def band_of(misses: Sequence[Miss]) -> Band | None:
-    """The stratum's 80% band, or None with misses from too few setups."""
-    by_level = {level: [m for m in misses if m.level == level] for level in (TUNED, PRACTICE)}
+    """The stratum's band: the ends that make the worse level's interval score smallest,
+    relative to the rule's on the same misses, each level (tuned, practice) weighing the
+    same however many rows it has; a level under 80% coverage pays for it.
+
+    The interval score separates into a low-end and a high-end term, so every pair of
+    ends on the grid is scored from two short tables per level.
+    """
     clusters = len({m.cluster for m in misses})
     if clusters < MIN_CLUSTERS:
         return None
-    sides = {}
-    for side, q in (("lo", ALPHA / 2), ("hi", 1 - ALPHA / 2)):
-        preferred = PRACTICE if side == "lo" else TUNED
-        level = preferred if len({m.cluster for m in by_level[preferred]}) >= MIN_CLUSTERS else (
-            TUNED if preferred == PRACTICE else PRACTICE
-        )
-        pool = by_level[level] or list(misses)
-        weights = _cluster_weights(pool)
-        errors = [
-            (m.actual - (m.practice if level == PRACTICE else m.tuned), w)
-            for m, w in zip(pool, weights, strict=True)
-        ]
-        sides[side] = (_weighted_quantile(errors, q), level)
-    band = Band(sides["lo"][0], sides["hi"][0], sides["lo"][1], sides["hi"][1], True, clusters)
-    weights = _cluster_weights(misses)
-    ours = rule = 0.0
-    for m, w in zip(misses, weights, strict=True):
-        ours += w * interval_score(*band.interval(m.tuned, m.practice), m.actual)
-        rule += w * interval_score(*RULE, m.actual)
-    return Band(band.lo, band.hi, band.lo_level, band.hi_level, ours < rule, clusters)
+    levels = [
+        _level(own)
+        for own in ([m for m in misses if m.level == level] for level in (TUNED, PRACTICE))
+        if len({m.cluster for m in own}) >= MIN_CLUSTERS
+    ] or [_level(misses)]
+    best: tuple[float, float, float] | None = None
+    for i, lo in enumerate(LO_GRID):
+        for j, hi in enumerate(HI_GRID):
+            worst = 0.0
+            for lv in levels:
+                score = (lv.gap + lv.lo_cost[i] + lv.hi_cost[j]) / lv.rule
+                short = max(0.0, COVERAGE_FLOOR - (1 - lv.lo_miss[i] - lv.hi_miss[j]))
+                worst = max(worst, score + COVERAGE_WEIGHT * short)
+            if best is None or worst < best[0]:
+                best = (worst, lo, hi)
+    assert best is not None
+    return Band(best[1], best[2], beats_rule=best[0] < 1.0, clusters=clusters)
 
 
 def bands(misses: Sequence[Miss]) -> dict[tuple[str, str], Band]:
@@ -368,20 +469,24 @@ class Fitted:
         return next((self.bands[s] for s in fallbacks(stratum) if s in self.bands), None)
 
 
-def fit_all(rows: Sequence[Row], no_tc: Sequence[Row] = ()) -> Fitted:
+def fit_all(found: Evidence) -> Fitted:
+    """The fit on every placed row, with ranges from held-out misses; rows whose GPU is
+    unknown were never fitted, so they are held out already: they size "no GPU" ranges."""
+    model = fit(found.rows)
+    misses = held_out_misses(found.rows)
+    for r in found.unplaced:
+        misses += _miss(model, r, r.job.hiding(gpu=True))
     return Fitted(
-        model=fit(rows),
-        bands=bands(held_out_misses(rows)),
-        no_tensor_cores=tuple(r.log_ratio for r in no_tc),
-        rows=tuple(r.measurement for r in rows),
+        model=model,
+        bands=bands(misses),
+        no_tensor_cores=tuple(r.log_ratio for r in found.no_tensor_cores),
+        rows=tuple(r.measurement for r in found.rows),
     )
 
 
 @cache
 def fitted() -> Fitted:
     """Fitted once per process on every shipped row."""
-    rows, no_tc = evidence()
-    return fit_all(rows, no_tc)
+    return fit_all(evidence())
 
 
-__all__ = ["TYPICAL_HIGH", "TYPICAL_LOW", "Fitted", "Row", "evidence", "fit_all", "fitted", "model_key"]
