@@ -406,54 +406,57 @@ def _level(misses: Sequence[Miss]) -> _Level:
     )
 
 
-def band_of(misses: Sequence[Miss]) -> Band | None:
-    """The stratum's band: the ends that make the worse level's interval score smallest,
-    relative to the rule's on the same misses, each level (tuned, practice) weighing the
-    same however many rows it has; a level under 80% coverage pays for it.
+def band_of(misses: Sequence[Miss], levels_present: Sequence[str] = (TUNED,)) -> Band | None:
+    """The stratum's band: the ends that make the interval score smallest relative to the
+    rule's on the same misses, each level (tuned, practice) weighing the same however many
+    rows it has, among the ends that beat the rule on every level (none: None, and the
+    rule's range is said instead); a level under 80% coverage pays for it.
 
     The interval score separates into a low-end and a high-end term, so every pair of
     ends on the grid is scored from two short tables per level.
     """
     clusters = len({m.cluster for m in misses})
-    if clusters < MIN_CLUSTERS:
-        return None
-    levels = [
-        _level(own)
-        for own in ([m for m in misses if m.level == level] for level in (TUNED, PRACTICE))
-        if len({m.cluster for m in own}) >= MIN_CLUSTERS
-    ] or [_level(misses)]
+    groups = [[m for m in misses if m.level == level] for level in levels_present]
+    if any(len({m.cluster for m in own}) < MIN_CLUSTERS for own in groups):
+        return None  # a range only one level was checked on could miss the other entirely
+    levels = [_level(own) for own in groups]
     best: tuple[float, float, float] | None = None
     for i, lo in enumerate(LO_GRID):
         for j, hi in enumerate(HI_GRID):
-            worst = 0.0
-            for lv in levels:
-                score = (lv.gap + lv.lo_cost[i] + lv.hi_cost[j]) / lv.rule
-                short = max(0.0, COVERAGE_FLOOR - (1 - lv.lo_miss[i] - lv.hi_miss[j]))
-                worst = max(worst, score + COVERAGE_WEIGHT * short)
-            if best is None or worst < best[0]:
-                best = (worst, lo, hi)
-    assert best is not None
-    return Band(best[1], best[2], beats_rule=best[0] < 1.0, clusters=clusters)
+            ratios = [(lv.gap + lv.lo_cost[i] + lv.hi_cost[j]) / lv.rule for lv in levels]
+            if max(ratios) >= 1.0:
+                continue  # worse than the rule for one level: never chosen
+            short = [
+                max(0.0, COVERAGE_FLOOR - (1 - lv.lo_miss[i] - lv.hi_miss[j])) for lv in levels
+            ]
+            cost = sum(ratios) / len(ratios) + COVERAGE_WEIGHT * max(short)
+            if best is None or cost < best[0]:
+                best = (cost, lo, hi)
+    if best is None:
+        return None
+    return Band(best[1], best[2], beats_rule=True, clusters=clusters)
 
 
 def bands(misses: Sequence[Miss]) -> dict[tuple[str, str], Band]:
+    """A band for every stratum whose misses cover each level the evidence has."""
     by_stratum: dict[tuple[str, str], list[Miss]] = {}
     for m in misses:
         by_stratum.setdefault(m.stratum, []).append(m)
+    present = sorted({m.level for m in misses})
     out = {}
     for stratum, own in by_stratum.items():
-        band = band_of(own)
+        band = band_of(own, present)
         if band is not None:
             out[stratum] = band
     return out
 
 
 def fallbacks(stratum: tuple[str, str]) -> list[tuple[str, str]]:
-    """The stratum, then ones that know less: a sparse stratum borrows a coarser range."""
+    """The stratum, then ones that know less of the model: a sparse stratum borrows a
+    coarser range. Never one that knows the GPU better or worse: how far a GPU is from
+    the measured ones is what its range is about (none left: the rule's range)."""
     gpu, model = stratum
-    gpus = GPU_STATES[GPU_STATES.index(gpu) :]
-    models = MODEL_STATES[MODEL_STATES.index(model) :]
-    return [(g, m) for g in gpus for m in models]
+    return [(gpu, m) for m in MODEL_STATES[MODEL_STATES.index(model) :]]
 
 
 @dataclass(frozen=True)
