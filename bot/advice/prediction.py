@@ -277,10 +277,8 @@ def _modelled(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction:
         low, high = math.log(TYPICAL_LOW), math.log(TYPICAL_HIGH)
         factors.append(FactorNote(code=Factor.TYPICAL))
     point = min(max(practice, low), high)
-    best = None
     if tuned - point > BEST_CASE_GAP:
-        best = _round(math.exp(tuned))
-        params = {"tuned": best, "realistic": _round(math.exp(point))}
+        params = {"tuned": _round(math.exp(tuned)), "realistic": _round(math.exp(point))}
         factors.append(FactorNote(code=Factor.TUNED_BEST_CASE, params=params))
     fact = _narrow_by(setup, ctx, job, fitted, tuned - practice)
     factors.append(FactorNote(code=Factor.NARROW_BY, params={"fact": fact}))
@@ -292,7 +290,7 @@ def _modelled(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction:
         basis=basis,
         sources=cited,
         factors=factors,
-        tuned=best,
+        tuned=_round(math.exp(tuned)),
     )
 
 
@@ -305,9 +303,10 @@ def _model_notes(ctx: _Context, job: Job, fitted: Fitted) -> list[FactorNote]:
         notes.append(FactorNote(code=Factor.GPU_GENERATION, params=params))
     if ctx.precision != "fp16" and not any(f.code == Factor.PRECISION for f in ctx.factors):
         notes.append(FactorNote(code=Factor.PRECISION, params={"precision": ctx.precision, "supported": 1}))
-    if job.recurrent:
-        shift = _round(math.exp(fitted.model.term("rnn")))
-        notes.append(FactorNote(code=Factor.MEMORY_BOUND, params={"shift": shift}))
+    shift = math.exp(fitted.model.term("rnn"))
+    if job.recurrent and shift < 1 / math.exp(BEST_CASE_GAP):
+        # Said only where the evidence puts recurrent layers lower.
+        notes.append(FactorNote(code=Factor.MEMORY_BOUND, params={"shift": _round(shift)}))
     return notes
 
 

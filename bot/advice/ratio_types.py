@@ -98,7 +98,8 @@ class Prediction(BaseModel):
     baseline: str | None = None
     # With basis ``team``: the published or modelled figure to show beside it.
     reference: Prediction | None = None
-    # What tuned benchmarks reach for this setup, when above the realistic ``ratio``.
+    # What tuned benchmarks reach for this setup (``ratio`` is what real projects see);
+    # None where only one figure exists (team records, no Tensor Cores, the rule).
     tuned: float | None = None
 
 

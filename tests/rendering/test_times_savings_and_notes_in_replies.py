@@ -2,6 +2,8 @@
 savings that add up, no "saves 0 hours", memory that fits with a margin, unknown
 optimizers refused, Arabic counts and words, the slowdown, ResNet-50 and FP8 notes."""
 
+import re
+
 import pytest
 
 from bot.conversation import answer
@@ -172,7 +174,7 @@ def test_predicted_slowdown_is_flagged_in_both_languages():
     turn = mention("Tacotron2 on a 3090, 2 days fp32")
     assert turn.advice.kind is Kind.PRESET and turn.advice.ratio < 1
     assert turn.reply.notes[0].startswith("Mixed precision is expected to be slower here")
-    assert "takes 15% longer" in turn.reply.text and "saves -" not in turn.reply.text
+    assert re.search(r"takes \d+% longer", turn.reply.text) and "saves -" not in turn.reply.text
     ar = render(turn.advice, Lang.AR)
     assert ar.notes[0].startswith("يُتوقَّع أن تكون الدقة المختلطة أبطأ هنا")
     assert "أطول بنسبة" in ar.text
