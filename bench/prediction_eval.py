@@ -49,10 +49,15 @@ UNSEEN = Path(__file__).parent / "data" / "unseen_models.csv"
 
 def message(m: Measurement) -> str:
     """The row as a user would ask it: model, GPUs, framework, precision, FP32 time."""
-    count = f"{m.num_gpus}x " if m.num_gpus and m.num_gpus > 1 else ""
-    # What the model is, without the source's notes in parentheses.
-    name = re.sub(r"\s*\(.*?\)", "", m.published_model).strip() or m.published_model
-    parts = [f"{name} on {count}{m.published_gpu}"]
+    # What the model and GPU are, without the source's notes in parentheses; a GPU the
+    # source did not name is not named ("on 2 GPUs").
+    name = _plain(m.published_model)
+    gpu = "" if m.published_gpu.lower().startswith("unknown") else _plain(m.published_gpu)
+    count = m.num_gpus if m.num_gpus and m.num_gpus > 1 else None
+    if gpu:
+        parts = [f"{name} on {f'{count}x ' if count else ''}{gpu}"]
+    else:
+        parts = [f"{name} on {count} GPUs" if count else name]
     if m.framework:
         parts.append(f"with {m.framework}")
     parts.append(f"{FP32_HOURS} hours in FP32")
@@ -65,6 +70,10 @@ def message(m: Measurement) -> str:
     if m.level == PRACTICE and m.batch_fp32 and m.batch_amp:
         parts.append(f"batch {m.batch_fp32} in FP32 and {m.batch_amp} with AMP")
     return ", ".join(parts)
+
+
+def _plain(name: str) -> str:
+    return re.sub(r"\s*\(.*?\)", "", name).strip() or name
 
 
 class _NoSpec:
