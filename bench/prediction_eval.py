@@ -89,6 +89,7 @@ class Asked:
     ratio: float | None
     low: float | None
     high: float | None
+    message: str = ""
 
 
 def ask(text: str, actual: float) -> Asked:
@@ -98,7 +99,7 @@ def ask(text: str, actual: float) -> Asked:
     low, high, ratio = got.get("ratio_low"), got.get("ratio_high"), got.get("ratio")
     if ratio is None and low and high:
         ratio = math.sqrt(low * high)
-    return Asked(actual, ratio, low, high)
+    return Asked(actual, ratio, low, high, text)
 
 
 @contextmanager
@@ -148,7 +149,7 @@ def figures(asked: Sequence[Asked]) -> Figures:
     n = len(asked)
     return Figures(
         rows=n,
-        answered=sum(a.ratio is not None for a in asked),
+        answered=sum(a.low is not None and a.high is not None for a in asked),
         score_ratio=sum(ours) / sum(rule),
         median_error=median(errors),
         coverage=inside / n,
@@ -236,6 +237,10 @@ def main() -> None:
         f"targets: score <= {TARGET_SCORE}x the rule's, coverage >= {TARGET_COVERAGE:.0%}, "
         "every message answered"
     )
+    misread = [a for asked in results.values() for a in asked if a.low is None or a.high is None]
+    print(f"\nmessages answered without a range (misread: a count or a name taken for a number): {len(misread)}")
+    for a in misread:
+        print(f"  {a.message}")
 
 
 if __name__ == "__main__":
