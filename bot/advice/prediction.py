@@ -232,7 +232,11 @@ def _narrow_by(setup: Setup, ctx: _Context, job: Job, fitted: Fitted, gap: float
         if strict and tf32:
             candidates["baseline"] = model.term("peak") * math.log(strict / tf32)
     if spec is None:
-        candidates["gpu"] = width - _width(fitted, ("seen", model.stratum(job)[1]))
+        # How far apart the measured GPUs put this job, or how much narrower their ranges are.
+        each = [model.log_ratio(Job(**{**job.__dict__, "spec": s})) for s in model.reference]
+        known = [v for v in each if v is not None]
+        spread = max(known) - min(known) if known else 0.0
+        candidates["gpu"] = max(spread, width - _width(fitted, ("seen", model.stratum(job)[1])))
     if not setup.model:
         candidates["model"] = width - _width(fitted, (model.stratum(job)[0], "seen"))
     return max(candidates, key=lambda k: candidates[k])

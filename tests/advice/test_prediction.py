@@ -137,7 +137,8 @@ def test_strict_fp32_baseline_gives_a_much_larger_ratio():
     for setup in (Setup(gpu="A100", model="BERT"), Setup(gpu="A100", family="segmentation")):
         tf32 = predict(setup.model_copy(update={"baseline": "tf32"}))
         fp32 = predict(setup.model_copy(update={"baseline": "fp32"}))
-        assert fp32.ratio > 1.5 * tf32.ratio
+        # Convolutions gain less from the 8x peak than BERT's matmuls.
+        assert fp32.tuned > 1.3 * tf32.tuned
         assert Factor.STRICT_FP32_BASELINE in codes(fp32)
         assert params(fp32, Factor.STRICT_FP32_BASELINE)["tf32_ratio"] == tf32.ratio
 
@@ -165,11 +166,15 @@ def test_a_model_with_no_rows_is_modelled_from_its_family():
     assert p.basis is Basis.MODELLED and p.family == "recommender" and p.sources == []
 
 
-def test_no_gpu_is_wider_than_a_measured_gpu():
-    narrow = predict(Setup(family="image_classification", gpu="V100"))
-    wide = predict(Setup(family="image_classification"))
-    assert wide.high / wide.low > narrow.high / narrow.low
-    assert params(wide, Factor.NARROW_BY) == {"fact": "gpu"}
+def test_no_gpu_averages_the_measured_gpus_and_asks_for_it():
+    v100 = predict(Setup(family="image_classification", gpu="V100"))
+    a100 = predict(Setup(family="image_classification", gpu="A100"))
+    nameless = predict(Setup(family="image_classification"))
+    assert a100.tuned < nameless.tuned < v100.tuned
+    assert nameless.low <= nameless.ratio <= nameless.high
+    # The larger of the two gaps is named: between the measured GPUs, or between tuned
+    # benchmarks and real projects (whether the FP32 run keeps the GPU busy).
+    assert params(nameless, Factor.NARROW_BY)["fact"] in ("gpu", "utilisation")
 
 
 def test_bf16_without_bf16_tensor_cores_is_no_speedup():
