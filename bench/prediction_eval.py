@@ -32,10 +32,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from statistics import median
 
-from bot.advice import ratio_model
+from bot.advice import calibration
+from bot.advice.calibration import ALPHA, Fitted, fit_all, interval_score
 from bot.advice.catalog import PRACTICE, Measurement, measurements, spec_for
 from bot.advice.features import model_key
-from bot.advice.ratio_model import ALPHA, Fitted, fit_all, interval_score
 from bot.conversation import answer, to_json
 from bot.models import Channel
 
@@ -105,12 +105,12 @@ def ask(text: str, actual: float) -> Asked:
 @contextmanager
 def fitted_on(fitted: Fitted) -> Iterator[None]:
     """Answer with ``fitted`` instead of the fit on every shipped row (bench only)."""
-    original = ratio_model.fitted
-    ratio_model.fitted = lambda: fitted  # type: ignore[assignment]
+    original = calibration.fitted
+    calibration.fitted = lambda: fitted  # type: ignore[assignment]
     try:
         yield
     finally:
-        ratio_model.fitted = original  # type: ignore[assignment]
+        calibration.fitted = original  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
@@ -160,12 +160,12 @@ def figures(asked: Sequence[Asked]) -> Figures:
 
 def held_out(
     pick: Callable[[Measurement], bool],
-    group_of_row: Callable[[ratio_model.Row], str],
+    group_of_row: Callable[[calibration.Row], str],
     group_of_measurement: Callable[[Measurement], str],
     folds: int | None = None,
 ) -> list[Asked]:
     """Ask every picked row of a fit that left its group out."""
-    found = ratio_model.evidence()
+    found = calibration.evidence()
     rows = measurements(any_gpu=True)
     groups = sorted({group_of_measurement(m) for m in rows if pick(m)})
     chunks = [groups[k::folds] for k in range(folds)] if folds else [[g] for g in groups]
@@ -238,7 +238,9 @@ def main() -> None:
         "every message answered"
     )
     misread = [a for asked in results.values() for a in asked if a.low is None or a.high is None]
-    print(f"\nmessages answered without a range (misread: a count or a name taken for a number): {len(misread)}")
+    print(
+        f"\nmessages answered without a range (misread: a count or a name taken for a number): {len(misread)}"
+    )
     for a in misread:
         print(f"  {a.message}")
 

@@ -121,13 +121,17 @@ _TASK_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"recommend|\bctr\b", Family.RECOMMENDER),
     (r"graph|\bgnn\b|molecul", Family.GRAPH),
     (
-        r"image classification|imagenet|cifar|resnet|resnext|\bvit\b|swin|convnext|vgg|"
-        r"mobilenet|densenet|inception|regnet|efficientnet",
+        (
+            r"image classification|imagenet|cifar|resnet|resnext|\bvit\b|swin|convnext|vgg|"
+            r"mobilenet|densenet|inception|regnet|efficientnet"
+        ),
         Family.IMAGE_CLASSIFICATION,
     ),
     (
-        r"language model|question answering|pre-training|\bner\b|\bllm\b|gpt|llama|bert|"
-        r"\bt5\b|\bopt\b|bloom|mistral|qwen|nanogpt|\bphi\b",
+        (
+            r"language model|question answering|pre-training|\bner\b|\bllm\b|gpt|llama|bert|"
+            r"\bt5\b|\bopt\b|bloom|mistral|qwen|nanogpt|\bphi\b"
+        ),
         Family.LANGUAGE_MODEL,
     ),
 )
@@ -354,7 +358,8 @@ def _measurement(row: dict[str, str], level: str) -> Measurement:
         framework=_cell(row, "framework"),
         published_gpu=_cell(row, "gpu"),
         gpu=spec.name if spec else None,
-        num_gpus=_integer(_cell(row, "num_gpus", "gpu_count")) or (1 if level == PRACTICE else None),
+        num_gpus=_integer(_cell(row, "num_gpus", "gpu_count"))
+        or (1 if level == PRACTICE else None),
         batch_fp32=_integer(_cell(row, "batch_size_fp32", "batch_fp32", "batch")),
         batch_amp=_integer(_cell(row, "batch_size_amp", "batch_amp", "batch")),
         baseline=baseline.rstrip("?") or "fp32",

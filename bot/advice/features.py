@@ -124,7 +124,7 @@ def job_of(m: Measurement, spec: GpuSpec | None) -> Job:
 
 
 def framework_key(framework: str | None) -> str | None:
-    """"PyTorch (NGC 21.05)", "TF2", "tensorflow" -> pytorch, tensorflow, ..."""
+    """ "PyTorch (NGC 21.05)", "TF2", "tensorflow" -> pytorch, tensorflow, ..."""
     text = (framework or "").lower()
     for key, pattern in (
         ("pytorch", r"pytorch|torch|lightning|hugging|fairseq|timm"),

@@ -19,7 +19,7 @@ In order of evidence:
    range would not beat it.
 
 The range is sized by what the fit got wrong on setups held out of it, in the
-same stratum of evidence (:func:`bot.advice.ratio_model.held_out_misses`). A GPU
+same stratum of evidence (:func:`bot.advice.calibration.held_out_misses`). A GPU
 without Tensor Cores gets its own evidence (about 1x, or slower); a GPU the spec
 file does not know is said to be unknown, never guessed from its name.
 """
@@ -31,12 +31,13 @@ from statistics import median
 
 from pydantic import BaseModel
 
-from bot.advice import ratio_model
+from bot.advice import calibration
+from bot.advice.calibration import Fitted
 from bot.advice.catalog import PRACTICE, TUNED, GpuSpec, family_of_model, gpu_spec, is_recurrent
 from bot.advice.features import Job, amp_peak, batch_change, default_baseline, framework_key
 from bot.advice.features import peak_ratio as _peak_ratio
 from bot.advice.measured import match, sources
-from bot.advice.ratio_model import TYPICAL_HIGH, TYPICAL_LOW, Fitted
+from bot.advice.ratio_model import TYPICAL_HIGH, TYPICAL_LOW
 from bot.advice.ratio_types import (
     NAMES_SEPARATOR,
     Basis,
@@ -228,7 +229,10 @@ def _narrow_by(setup: Setup, ctx: _Context, job: Job, fitted: Fitted, gap: float
         candidates["batch"] = abs(model.term("batch")) * max(1.0, abs(change))
     spec = ctx.spec
     if spec is not None and spec.has_tf32 and setup.baseline is None:
-        strict, tf32 = _peak_ratio(spec, ctx.precision, "fp32"), _peak_ratio(spec, ctx.precision, "tf32")
+        strict, tf32 = (
+            _peak_ratio(spec, ctx.precision, "fp32"),
+            _peak_ratio(spec, ctx.precision, "tf32"),
+        )
         if strict and tf32:
             candidates["baseline"] = model.term("peak") * math.log(strict / tf32)
     if spec is None:
@@ -309,7 +313,9 @@ def _model_notes(ctx: _Context, job: Job, fitted: Fitted) -> list[FactorNote]:
         params = {"gpu": spec.name, "architecture": spec.architecture, "peak_ratio": _round(peak)}
         notes.append(FactorNote(code=Factor.GPU_GENERATION, params=params))
     if ctx.precision != "fp16" and not any(f.code == Factor.PRECISION for f in ctx.factors):
-        notes.append(FactorNote(code=Factor.PRECISION, params={"precision": ctx.precision, "supported": 1}))
+        notes.append(
+            FactorNote(code=Factor.PRECISION, params={"precision": ctx.precision, "supported": 1})
+        )
     shift = math.exp(fitted.model.term("rnn"))
     if job.recurrent and shift < 1 / math.exp(BEST_CASE_GAP):
         # Said only where the evidence puts recurrent layers lower.
@@ -346,9 +352,7 @@ def _with_other_baseline(setup: Setup, prediction: Prediction, fitted: Fitted) -
     return prediction
 
 
-def predict(
-    setup: Setup, team_records=(), *, fitted: Fitted | None = None
-) -> Prediction:
+def predict(setup: Setup, team_records=(), *, fitted: Fitted | None = None) -> Prediction:
     """The ratio to divide FP32 time by (the realistic figure), its 80% range, basis
     and driving factors; ``tuned`` is the best case benchmarks reach, when higher.
 
@@ -359,6 +363,6 @@ def predict(
     """
     if not _named(setup):
         return _typical(setup)
-    fitted = fitted or ratio_model.fitted()
+    fitted = fitted or calibration.fitted()
     published = _with_other_baseline(setup, _published(setup, fitted), fitted)
     return team_prediction(setup, team_records, published) or published

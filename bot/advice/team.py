@@ -66,7 +66,10 @@ def team_prediction(
         return None
     logs = [math.log(r.ratio) for r in matching]
     point = math.exp(sum(logs) / len(logs))
-    low, high = min(math.exp(min(logs)), point / MIN_SPREAD), max(math.exp(max(logs)), point * MIN_SPREAD)
+    low, high = (
+        min(math.exp(min(logs)), point / MIN_SPREAD),
+        max(math.exp(max(logs)), point * MIN_SPREAD),
+    )
     return reference.model_copy(
         update={
             "ratio": _round(point),

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from bot.advice import ratio_model
+from bot.advice import calibration
 from bot.advice.prediction import Factor, Setup, predict
 from bot.models import Channel
 from bot.understanding import understand
@@ -30,7 +30,7 @@ def test_recurrent_layers_move_the_ratio_by_the_fitted_term_and_say_so_when_lowe
     where it puts recurrent layers lower."""
     plain = predict(Setup(gpu="A100", family="language_model"))
     recurrent = predict(Setup(gpu="A100", family="language_model", architecture="recurrent"))
-    shift = math.exp(ratio_model.fitted().model.term("rnn"))
+    shift = math.exp(calibration.fitted().model.term("rnn"))
     assert recurrent.tuned == pytest.approx(plain.tuned * shift, rel=0.02)
     said = Factor.MEMORY_BOUND in [f.code for f in recurrent.factors]
     assert said == (shift < 1 / 1.1)
