@@ -72,6 +72,8 @@ NO_TENSOR_CORE_RATIO = (1.0, 0.75, 1.3)  # point, low, high
 MIN_NO_TC_ROWS = 5
 # The tuned figure is named as the best case when it is this much above the realistic one.
 BEST_CASE_GAP = math.log(1.1)
+# The other baseline's ratio is said only when it differs from the answer by more than this.
+SAME_RATIO = math.log(1.05)
 
 
 def _round(value: float) -> float:
@@ -310,7 +312,12 @@ def _model_notes(ctx: _Context, job: Job, fitted: Fitted) -> list[FactorNote]:
     spec = ctx.spec
     if spec is not None:
         peak = _peak_ratio(spec, ctx.precision, ctx.baseline) or 0
-        params = {"gpu": spec.name, "architecture": spec.architecture, "peak_ratio": _round(peak)}
+        params = {
+            "gpu": spec.name,
+            "architecture": spec.architecture,
+            "peak_ratio": _round(peak),
+            "bits": 8 if ctx.precision == "fp8" else 16,
+        }
         notes.append(FactorNote(code=Factor.GPU_GENERATION, params=params))
     if ctx.precision != "fp16" and not any(f.code == Factor.PRECISION for f in ctx.factors):
         notes.append(
@@ -346,6 +353,9 @@ def _with_other_baseline(setup: Setup, prediction: Prediction, fitted: Fitted) -
         return prediction
     other = "fp32" if prediction.baseline == "tf32" else "tf32"
     ratio = _published(setup.model_copy(update={"baseline": other}), fitted).ratio
+    if abs(math.log(ratio / prediction.ratio)) < SAME_RATIO:
+        # GeForce RTX 30/40: TF32 Tensor rate = FP32 rate, so no second figure to give.
+        return prediction
     for note in prediction.factors:
         if note.code in (Factor.TF32_BASELINE, Factor.STRICT_FP32_BASELINE):
             note.params[f"{other}_ratio"] = ratio

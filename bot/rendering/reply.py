@@ -425,8 +425,9 @@ class _Words:
                 }
             case Note.FP8_SCALING:
                 return _(
-                    "FP8 needs per-tensor scaling, e.g. NVIDIA Transformer Engine, and runs only "
-                    "on Hopper or Ada GPUs (H100, L4, L40S, RTX 4090) and newer."
+                    "FP8 (8-bit floating point) needs per-tensor scaling, e.g. NVIDIA "
+                    "Transformer Engine, and runs only on Hopper or Ada GPUs (H100, L4, L40S, "
+                    "RTX 4090) and newer."
                 )
             case Note.EXPECTED_SLOWDOWN:
                 return _(
@@ -552,6 +553,11 @@ class _Words:
                 return text
             case "gpu_generation":
                 values = {"gpu": name("gpu"), "architecture": name("architecture")}
+                if number("peak_ratio") and p.get("bits") == 8:
+                    return _(
+                        "%(gpu)s is from the %(architecture)s generation; its 8-bit (FP8) "
+                        "Tensor Core peak is %(peak)s× its baseline rate"
+                    ) % {**values, "peak": self.fmt.number(number("peak_ratio"))}
                 if number("peak_ratio"):
                     return _(
                         "%(gpu)s is from the %(architecture)s generation; its 16-bit Tensor "
