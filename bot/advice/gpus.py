@@ -120,7 +120,7 @@ _TF32_ARCHITECTURES = frozenset({"Ampere", "Ada", "Hopper", "Blackwell"})
 # Words that say nothing about which chip it is.
 _GPU_NOISE = re.compile(
     r"\(.*?\)|\b(nvidia|geforce|tesla|quadro|amd|instinct|hgx|dgx|gpus?|\d+\s*gb|"
-    r"sxm\d*|pcie|nvl|mig|x\d+|\d+x|max-?q|mobile|laptop)\b",
+    r"sxm\d*|pcie|nvl|mig|x\d+|\d+x|max-?q|mobile|laptop|generation|grace|hopper|superchip)\b",
     re.IGNORECASE,
 )
 

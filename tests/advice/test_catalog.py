@@ -144,6 +144,8 @@ def test_lambda_rows_ship_with_their_source():
         ("Tesla K80", "k80"),
         ("GTX 1080 Ti", "1080ti"),
         ("A10", "a10"),
+        ("RTX 6000 Ada Generation", "6000ada"),
+        ("GH200 Grace Hopper Superchip 96GB", "gh200"),
     ],
 )
 def test_gpu_spellings_squash_to_one_key(written, key):

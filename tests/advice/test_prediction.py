@@ -301,3 +301,12 @@ def test_held_out_messages_are_built_the_way_a_user_writes():
     unnamed = next(m for m in rows if m.published_gpu.startswith("unknown") and m.num_gpus > 1)
     assert "unknown" not in bench.message(unnamed) and " GPUs" in bench.message(unnamed)
     assert "(" not in bench.message(next(m for m in rows if "(" in m.published_model))
+
+
+def test_every_gpu_in_the_spec_table_gets_a_ranged_answer():
+    from bot.advice.catalog import known_gpus
+
+    for gpu in known_gpus():
+        p = predict(Setup(gpu=gpu, family="image_classification"))
+        assert 0 < p.low <= p.ratio <= p.high < 20, gpu
+        assert Factor.UNKNOWN_GPU not in codes(p), gpu
