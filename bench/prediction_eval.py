@@ -1,36 +1,22 @@
-"""How good is the ratio prediction on models it has never seen?
+"""How good is the suggested ratio on GPUs, models and projects it has never seen?
 
-Leave-one-model-out over the shipped measurements: for each model (canonical
-name, e.g. every BERT and BioBERT row together), refit the ratio model and its
-80% band without any of that model's rows, then predict each of its rows with
-the model's name hidden, so only the family, whether it is recurrent (LSTM
-layers, as a user would say), GPU, GPU count, baseline and batch sizes are
-known. Prints, next to the guide's fixed 1.2-2.5 rule (point =
-geometric mean 1.73):
+Three held-out splits, each row asked the way a user would (a message built
+from the row, read by the real reader ``bot.understanding`` and answered by the
+real advice, so a message the reader gets wrong counts as the answer it got):
 
-* median absolute percentage error of the point ratio,
-* share of measurements inside the 80% range,
-* median range width (high / low).
+* leave-one-GPU-out over the tuned tables (NVIDIA DeepLearningExamples, Lambda):
+  every row of a GPU is asked of a fit (and ranges) made without that GPU's rows;
+* leave-one-model-out over the same tables;
+* the practice data (what users measured in their projects), by groups of
+  sources: each group's rows are asked of a fit made without them
+  (``PRACTICE_FOLDS`` groups, so a project's rows never help predict it).
 
-Each figure is printed twice: with every row weighing the same (BERT's 161
-rows then dominate) and with every held-out model weighing the same, which is
-closer to what a user naming a model we have no rows for will see.
-
-Targets: error <= 20%, coverage >= 80%, width <= 2.0x. Measured (11 models,
-GPUNet variants held out together): rows 18.9% / 88.3% / 2.36x, models
-29.8% / 80.8% / 3.06x. The width target is not met: an 80% range that holds
-for unseen models has to be about 3x wide, because models differ that much
-(per-model offsets span 0.5x-2x around the fit, e.g. V-Net 1.2x and 3D U-Net
-3.5x on the same V100).
-
-It then prints the coverage that ranges of one fixed width would have (the
-width/coverage trade-off: all 2.0x wide, 73% of rows and 57% of models), and
-the same three figures on published ratios of models with no row in the
-shipped data (``bench/data/unseen_models.csv``, from the facts sheet, each with
-its source), asked as messages through the whole pipeline. Measured: 20.7% /
-83.3% / 3.07x over 12 rows of 7 models; on the 5 blind rows (3 models) 30.7% /
-60.0% / 3.07x. The other 7 rows are the figures the memory-bound prior was
-set from, so they are no test of it.
+Printed per split, with the guide's fixed rule (point 1.85, range 1.2-2.5) side by
+side on the same rows: the interval score of the 80% range in log space
+(Gneiting & Raftery 2007: width + (2/alpha) x distance outside, alpha = 0.2) as a
+ratio to the rule's, the median error of the point, the coverage, and how many
+messages got a ratio at all. Targets: score <= 0.8x the rule's, coverage >= 75%,
+every message answered.
 
     .venv/bin/python bench/prediction_eval.py
 """
@@ -39,247 +25,224 @@ from __future__ import annotations
 
 import csv
 import math
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
+from statistics import median
 
-from pydantic import BaseModel
-
-from bot.advice.catalog import is_recurrent, measurements
-from bot.advice.prediction import (
-    TYPICAL_HIGH,
-    TYPICAL_LOW,
-    Setup,
-    fit_with_band,
-    model_key,
-    predict,
-    training_rows,
-)
+from bot.advice import calibration
+from bot.advice.calibration import ALPHA, Fitted, fit_all, interval_score
+from bot.advice.catalog import PRACTICE, Measurement, measurements, spec_for
+from bot.advice.features import model_key
 from bot.conversation import answer, to_json
+from bot.models import Channel
 
-TARGET_ERROR = 0.20
-TARGET_COVERAGE = 0.80
-TARGET_WIDTH = 2.0
-
-
-class Figures(BaseModel):
-    rows: int
-    models: int
-    median_error: float  # fraction, 0.15 = 15%
-    coverage: float  # fraction of rows inside [low, high]
-    median_width: float  # high / low
-
-    def meets_targets(self) -> bool:
-        return (
-            self.median_error <= TARGET_ERROR
-            and self.coverage >= TARGET_COVERAGE
-            and self.median_width <= TARGET_WIDTH
-        )
-
-
-Triple = tuple[float, float, float, float]  # (actual, point, low, high)
-
-
-def _weighted_median(values: Sequence[tuple[float, float]]) -> float:
-    """Median of (value, weight) pairs; equal weights give the ordinary median."""
-    ordered = sorted(values)
-    half = sum(w for _, w in ordered) / 2
-    seen = 0.0
-    for i, (value, weight) in enumerate(ordered):
-        seen += weight
-        if math.isclose(seen, half) and i + 1 < len(ordered):
-            return (value + ordered[i + 1][0]) / 2
-        if seen > half:
-            return value
-    return ordered[-1][0]
-
-
-def _figures(triples: Sequence[Triple], models: int, weights: Sequence[float] = ()) -> Figures:
-    """Row-weighted figures, or weighted by ``weights`` (one per triple)."""
-    weights = list(weights) or [1.0] * len(triples)
-    total = sum(weights)
-    return Figures(
-        rows=len(triples),
-        models=models,
-        median_error=_weighted_median(
-            [(abs(p - a) / a, w) for (a, p, _, _), w in zip(triples, weights, strict=True)]
-        ),
-        coverage=sum(w for (a, _, lo, hi), w in zip(triples, weights, strict=True) if lo <= a <= hi)
-        / total,
-        median_width=_weighted_median(
-            [(hi / lo, w) for (_, _, lo, hi), w in zip(triples, weights, strict=True)]
-        ),
-    )
-
-
-def _model_weighted(per_model: dict[str, list[Triple]]) -> Figures:
-    """Each held-out model weighs the same, however many rows it published."""
-    triples = [t for rows in per_model.values() for t in rows]
-    weights = [1 / len(rows) for rows in per_model.values() for _ in rows]
-    return _figures(triples, len(per_model), weights)
-
-
-@dataclass(frozen=True)
-class Lomo:
-    """Leave-one-model-out triples per held-out model, for the prediction and the fixed rule."""
-
-    ours: dict[str, list[Triple]]
-    rule: dict[str, list[Triple]]
-
-    def figures(self, *, by_model: bool = False) -> tuple[Figures, Figures]:
-        """(prediction, fixed rule), rows weighing equally or models weighing equally."""
-        if by_model:
-            return _model_weighted(self.ours), _model_weighted(self.rule)
-        flat = [
-            [t for rows in triples.values() for t in rows] for triples in (self.ours, self.rule)
-        ]
-        return _figures(flat[0], len(self.ours)), _figures(flat[1], len(self.rule))
-
-
-def lomo_figures(*, by_model: bool = False) -> tuple[Figures, Figures]:
-    """(model, fixed rule) figures, leave-one-model-out over the shipped measurements."""
-    return _lomo().figures(by_model=by_model)
-
-
-@cache
-def _lomo() -> Lomo:
-    rows = training_rows()
-    data = measurements()
-    groups = sorted({model_key(m) for m in data})
-    ours: dict[str, list[Triple]] = {}
-    rule: dict[str, list[Triple]] = {}
-    typical_point = math.sqrt(TYPICAL_LOW * TYPICAL_HIGH)
-    for group in groups:
-        fitted = fit_with_band([r for r in rows if r.model_key != group])
-        ours[group], rule[group] = [], []
-        for m in data:
-            if model_key(m) != group or m.speedup is None:
-                continue
-            hidden = Setup(
-                gpu=m.gpu,
-                family=m.family,
-                num_gpus=m.num_gpus,
-                baseline=m.baseline,
-                precision=m.precision,
-                # What a user says of their model ("an LSTM"), not its name.
-                architecture="recurrent" if is_recurrent(m.model) else None,
-                batch_fp32=m.batch_fp32,
-                batch_amp=m.batch_amp,
-            )
-            p = predict(hidden, fitted=fitted)
-            ours[group].append((m.speedup, p.ratio, p.low, p.high))
-            rule[group].append((m.speedup, typical_point, TYPICAL_LOW, TYPICAL_HIGH))
-    return Lomo(ours=ours, rule=rule)
-
-
+RULE_POINT, RULE_LOW, RULE_HIGH = 1.85, 1.2, 2.5
+TARGET_SCORE = 0.8  # times the rule's
+TARGET_COVERAGE = 0.75
+PRACTICE_FOLDS = 10
+FP32_HOURS = 100
 UNSEEN = Path(__file__).parent / "data" / "unseen_models.csv"
 
 
-def _at_width(triple: Triple, width: float) -> Triple:
-    """The same range squeezed (or stretched) to ``width``, keeping its shape around the point."""
-    actual, point, low, high = triple
-    scale = math.log(width) / math.log(high / low)
-    return actual, point, point * (low / point) ** scale, point * (high / point) ** scale
+def message(m: Measurement) -> str:
+    """The row as a user would ask it: model, GPUs, framework, precision, FP32 time."""
+    # What the model and GPU are, without the source's notes in parentheses; a GPU the
+    # source did not name is not named ("on 2 GPUs").
+    name = _plain(m.published_model)
+    gpu = "" if m.published_gpu.lower().startswith("unknown") else _plain(m.published_gpu)
+    count = m.num_gpus if m.num_gpus and m.num_gpus > 1 else None
+    if gpu:
+        parts = [f"{name} on {f'{count}x ' if count else ''}{gpu}"]
+    else:
+        parts = [f"{name} on {count} GPUs" if count else name]
+    if m.framework:
+        parts.append(f"with {m.framework}")
+    parts.append(f"{FP32_HOURS} hours in FP32")
+    if m.baseline == "fp32" and (spec_for(m.published_gpu) or _NO_SPEC).has_tf32:
+        parts.append("strict FP32, TF32 off")
+    if m.precision in ("bf16", "fp8"):
+        parts.append(f"how long with {m.precision.upper()}?")
+    else:
+        parts.append("how long with AMP?")
+    if m.level == PRACTICE and m.batch_fp32 and m.batch_amp:
+        parts.append(f"batch {m.batch_fp32} in FP32 and {m.batch_amp} with AMP")
+    return ", ".join(parts)
 
 
-def coverage_at_width(width: float) -> tuple[float, float]:
-    """(rows, models) coverage of leave-one-model-out ranges all made ``width`` wide."""
-    squeezed = {model: [_at_width(t, width) for t in rows] for model, rows in _lomo().ours.items()}
-    flat = [t for rows in squeezed.values() for t in rows]
-    return _figures(flat, len(squeezed)).coverage, _model_weighted(squeezed).coverage
+def _plain(name: str) -> str:
+    return re.sub(r"\s*\(.*?\)", "", name).strip() or name
 
 
-class UnseenRow(BaseModel):
-    message: str
-    model: str
-    speedup: float
-    blind: bool
-    ratio: float
-    low: float
-    high: float
+class _NoSpec:
+    has_tf32 = False
 
 
-def unseen_rows() -> list[UnseenRow]:
-    """Published ratios of models with no row in the shipped data, asked as a user would.
+_NO_SPEC = _NoSpec()
 
-    Each message goes through the whole pipeline (understanding, then
-    prediction), so an unknown model name counts only through the task family
-    the message gives. ``blind`` is "no" where the bot's memory-bound prior was
-    set from that very figure (facts sheet section 5.6), so it is not a test.
-    """
-    out = []
-    with UNSEEN.open(encoding="utf-8") as f:
-        for row in csv.DictReader(f):
-            got = to_json(answer(row["message"]))
-            out.append(
-                UnseenRow(
-                    message=row["message"],
-                    model=row["model"],
-                    speedup=float(row["speedup"]),
-                    blind=row["blind"] == "yes",
-                    ratio=got["ratio"],
-                    low=got["ratio_low"],
-                    high=got["ratio_high"],
-                )
-            )
+
+@dataclass(frozen=True)
+class Asked:
+    actual: float
+    ratio: float | None
+    low: float | None
+    high: float | None
+    message: str = ""
+
+
+def ask(text: str, actual: float) -> Asked:
+    """The reply's ratio and range; a range answer (nothing named) has the range only,
+    and its geometric middle stands for its point."""
+    got = to_json(answer(text, Channel.DM))
+    low, high, ratio = got.get("ratio_low"), got.get("ratio_high"), got.get("ratio")
+    if ratio is None and low and high:
+        ratio = math.sqrt(low * high)
+    return Asked(actual, ratio, low, high, text)
+
+
+@contextmanager
+def fitted_on(fitted: Fitted) -> Iterator[None]:
+    """Answer with ``fitted`` instead of the fit on every shipped row (bench only)."""
+    original = calibration.fitted
+    calibration.fitted = lambda: fitted  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        calibration.fitted = original  # type: ignore[assignment]
+
+
+@dataclass(frozen=True)
+class Figures:
+    rows: int
+    answered: int
+    score_ratio: float  # ours / rule, mean interval score in log space
+    median_error: float
+    coverage: float
+    rule_median_error: float
+    rule_coverage: float
+
+    def meets_targets(self) -> bool:
+        return (
+            self.score_ratio <= TARGET_SCORE
+            and self.coverage >= TARGET_COVERAGE
+            and self.answered == self.rows
+        )
+
+
+def figures(asked: Sequence[Asked]) -> Figures:
+    """A message that got no ratio (a reading error) scores twice the rule's score."""
+    ours, rule, errors, rule_errors, inside, rule_inside = [], [], [], [], 0, 0
+    for a in asked:
+        y = math.log(a.actual)
+        rule.append(interval_score(math.log(RULE_LOW), math.log(RULE_HIGH), y))
+        rule_errors.append(abs(RULE_POINT - a.actual) / a.actual)
+        rule_inside += RULE_LOW <= a.actual <= RULE_HIGH
+        if a.ratio is None or a.low is None or a.high is None:
+            ours.append(2 * rule[-1])
+            errors.append(1.0)
+            continue
+        ours.append(interval_score(math.log(a.low), math.log(a.high), y))
+        errors.append(abs(a.ratio - a.actual) / a.actual)
+        inside += a.low <= a.actual <= a.high
+    n = len(asked)
+    return Figures(
+        rows=n,
+        answered=sum(a.low is not None and a.high is not None for a in asked),
+        score_ratio=sum(ours) / sum(rule),
+        median_error=median(errors),
+        coverage=inside / n,
+        rule_median_error=median(rule_errors),
+        rule_coverage=rule_inside / n,
+    )
+
+
+def held_out(
+    pick: Callable[[Measurement], bool],
+    group_of_row: Callable[[calibration.Row], str],
+    group_of_measurement: Callable[[Measurement], str],
+    folds: int | None = None,
+) -> list[Asked]:
+    """Ask every picked row of a fit that left its group out."""
+    found = calibration.evidence()
+    rows = measurements(any_gpu=True)
+    groups = sorted({group_of_measurement(m) for m in rows if pick(m)})
+    chunks = [groups[k::folds] for k in range(folds)] if folds else [[g] for g in groups]
+    asked = []
+    for chunk in (set(c) for c in chunks if c):
+        fitted = fit_all(found.without(lambda r, chunk=chunk: group_of_row(r) in chunk))
+        with fitted_on(fitted):
+            for m in rows:
+                if pick(m) and group_of_measurement(m) in chunk:
+                    asked.append(ask(message(m), m.speedup or 1.0))
+    return asked
+
+
+def _gpu(m: Measurement) -> str:
+    spec = spec_for(m.published_gpu)
+    return spec.key if spec else m.published_gpu
+
+
+def _tuned(m: Measurement) -> bool:
+    return m.level != PRACTICE
+
+
+def _practice(m: Measurement) -> bool:
+    return m.level == PRACTICE
+
+
+def _source(url: str) -> str:
+    return url.split("#", 1)[0]
+
+
+def splits() -> dict[str, list[Asked]]:
+    out = {
+        "leave-one-GPU-out (tuned tables)": held_out(_tuned, lambda r: r.job.gpu or "", _gpu),
+        "leave-one-model-out (tuned tables)": held_out(
+            _tuned,
+            lambda r: r.job.model or "",
+            lambda m: model_key(m.published_model, m.model),
+        ),
+    }
+    if any(_practice(m) for m in measurements(any_gpu=True)):
+        out["practice, sources held out"] = held_out(
+            _practice, lambda r: r.source, lambda m: _source(m.source_url), PRACTICE_FOLDS
+        )
+    out["models with no row (unseen_models.csv)"] = unseen()
     return out
 
 
-def unseen_figures(*, blind_only: bool = False) -> tuple[Figures, Figures]:
-    """(prediction, fixed rule) on the models the shipped data has no rows for."""
-    rows = [r for r in unseen_rows() if r.blind or not blind_only]
-    typical_point = math.sqrt(TYPICAL_LOW * TYPICAL_HIGH)
-    ours = [(r.speedup, r.ratio, r.low, r.high) for r in rows]
-    rule = [(r.speedup, typical_point, TYPICAL_LOW, TYPICAL_HIGH) for r in rows]
-    models = len({r.model for r in rows})
-    return _figures(ours, models), _figures(rule, models)
-
-
-def _print_unseen() -> None:
-    print(f"\nmodels with no row in the data ({UNSEEN.name}, asked through the whole pipeline):")
-    for r in unseen_rows():
-        inside = "in " if r.low <= r.speedup <= r.high else "OUT"
-        blind = "" if r.blind else "  (not blind: set the memory-bound prior)"
-        print(
-            f"  {r.message:44}{r.speedup:>6.2f}x  predicted {r.ratio:.2f}x "
-            f"[{r.low:.2f}-{r.high:.2f}] {inside}{blind}"
-        )
-    for label, blind_only in (("all rows", False), ("blind rows only", True)):
-        ours, rule = unseen_figures(blind_only=blind_only)
-        for name, f in (("prediction", ours), ("fixed 1.2-2.5 rule", rule)):
-            title = f"{name} ({label}, {f.rows} rows, {f.models} models)"
-            print(f"  {title:52}{f.median_error:>7.1%}{f.coverage:>8.1%}{f.median_width:>7.2f}x")
+def unseen() -> list[Asked]:
+    """Published ratios of models the shipped data has no rows of, fitted on every row."""
+    with UNSEEN.open(encoding="utf-8") as f:
+        return [ask(row["message"], float(row["speedup"])) for row in csv.DictReader(f)]
 
 
 def main() -> None:
-    lomo = _lomo()
-    ours, _ = lomo.figures()
-    print(f"leave-one-model-out over {ours.rows} measured rows, {ours.models} models")
-    print(f"{'':42}{'median error':>14}{'coverage':>10}{'width':>8}")
-    for weighting, by_model in (("rows weigh equally", False), ("models weigh equally", True)):
-        ours_w, rule_w = lomo.figures(by_model=by_model)
-        for name, f in (("prediction", ours_w), ("fixed 1.2-2.5 rule", rule_w)):
-            label = f"{name} ({weighting})"
-            print(f"{label:42}{f.median_error:>13.1%}{f.coverage:>10.1%}{f.median_width:>7.2f}x")
-    per_model = {name: _figures(triples, 1) for name, triples in lomo.ours.items()}
-    print("\nper held-out model:")
-    for name, f in sorted(per_model.items(), key=lambda item: -item[1].rows):
+    print(f"80% ranges (alpha = {ALPHA}); interval score in log space, ours / the rule's")
+    header = f"{'split':44}{'rows':>5}{'answered':>9}{'score':>7}{'med err':>16}{'coverage':>16}"
+    print(header)
+    print(f"{'':65}{'bot vs rule':>16}{'bot vs rule':>16}")
+    results = splits()
+    for name, asked in results.items():
+        f = figures(asked)
         print(
-            f"  {name:22}{f.rows:>4} rows{f.median_error:>9.1%}{f.coverage:>10.1%}{f.median_width:>7.2f}x"
+            f"{name:44}{f.rows:>5}{f.answered:>9}{f.score_ratio:>7.2f}"
+            f"{f.median_error:>8.0%} /{f.rule_median_error:>4.0%}"
+            f"{f.coverage:>9.0%} /{f.rule_coverage:>4.0%}"
+            f"  {'met' if f.meets_targets() else 'NOT met'}"
         )
-    print("\nthe width/coverage trade-off: every range made exactly this wide")
-    for width in (1.5, 2.0, 2.5, 3.0):
-        by_rows, by_models = coverage_at_width(width)
-        print(f"  {width:.1f}x wide: covers {by_rows:.1%} of rows, {by_models:.1%} by model")
-    _print_unseen()
-    models_within = sum(f.median_error <= TARGET_ERROR for f in per_model.values())
-    print(f"  models with median error <= {TARGET_ERROR:.0%}: {models_within} of {len(per_model)}")
     print(
-        f"targets: error <= {TARGET_ERROR:.0%}, coverage >= {TARGET_COVERAGE:.0%}, "
-        f"width <= {TARGET_WIDTH:.1f}x -> rows: {'met' if ours.meets_targets() else 'NOT met'}, "
-        f"models: {'met' if lomo.figures(by_model=True)[0].meets_targets() else 'NOT met'}"
+        f"targets: score <= {TARGET_SCORE}x the rule's, coverage >= {TARGET_COVERAGE:.0%}, "
+        "every message answered"
     )
+    misread = [a for asked in results.values() for a in asked if a.low is None or a.high is None]
+    print(
+        f"\nmessages answered without a range (misread: a count or a name taken for a number): {len(misread)}"
+    )
+    for a in misread:
+        print(f"  {a.message}")
 
 
 if __name__ == "__main__":

@@ -1,10 +1,14 @@
 """Published data the advice layer stands on, loaded once from the package.
 
-Two CSVs ship in ``bot/advice/data`` (copies of ``shared/data``):
+CSVs ship in ``bot/advice/data`` (copies of ``shared/data`` or collected here):
 
 * ``amp_speedups.csv``: FP32/TF32 vs mixed-precision throughput pairs, mostly
   NVIDIA DeepLearningExamples (DLE) READMEs, each with the URL of its table line.
-* ``gpu_specs.csv``: dense peak rates and memory per GPU, with sources.
+* ``lambda_benchmark.csv``: Lambda's PyTorch benchmark (DLE scripts in NGC
+  containers, FP32 = TF32 on Ampere+, each precision at its own largest batch).
+* ``practice_measurements.csv``: what users measured in their own projects
+  (issues, PRs, forums), with the URL; level ``practice``, the others ``tuned``.
+* ``gpu_specs.csv``: dense peak rates, memory and bandwidth per GPU, with sources.
 
 Rows are mapped to the canonical names of :mod:`bot.models` (``GPU_NAMES``,
 ``MODEL_NAMES``) so that whatever spelling the user wrote, once understood,
@@ -15,15 +19,27 @@ offered as measurements: issue reports and vendor quotes are kept apart
 
 from __future__ import annotations
 
-import csv
 import re
 from enum import StrEnum
 from functools import cache
-from importlib.resources import files
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.models import GPU_NAMES, MODEL_NAMES
+from bot.advice.gpus import (  # noqa: F401  (re-exported: the catalog's GPU half)
+    GpuSpec,
+    canonical_gpu,
+    data_rows,
+    gpu_key,
+    gpu_memory_gb,
+    gpu_spec,
+    gpu_variants,
+    integer,
+    known_gpus,
+    number,
+    spec_for,
+    yes_no,
+)
+from bot.models import MODEL_NAMES
 
 MEASURED_TABLE = "measured_table"
 
@@ -97,33 +113,40 @@ _MODEL_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"efficientnet", "EfficientNet"),
     (r"transformer-xl", "Transformer-XL"),
     (r"^transformer\b", "Transformer"),
+    (r"\bgnmt", "GNMT"),
+    (r"\bncf\b", "NCF"),
+    (r"\bjasper\b", "Jasper"),
+    (r"wide\s*(&|and|n)\s*deep", "Wide&Deep"),
+    (r"\bdlrm\b", "DLRM"),
+    (r"\bgpt-?2\b", "GPT-2"),
+    (r"waveglow", "WaveGlow"),
 )
 
-# Task wording in the CSV -> family (used only when the model has no canonical name).
+# Task wording (and, for practice rows, well-known model words) -> family, used only
+# when the model has no canonical name; first match wins.
 _TASK_PATTERNS: tuple[tuple[str, str], ...] = (
-    (r"image classification", Family.IMAGE_CLASSIFICATION),
-    (r"detection|instance segmentation", Family.DETECTION),
-    (r"segmentation", Family.SEGMENTATION),
-    (r"translation", Family.TRANSLATION),
-    (r"language model|question answering|pre-training|ner ", Family.LANGUAGE_MODEL),
-    (r"text-to-speech", Family.TTS),
+    (r"detection|instance segmentation|yolo|detr|r-?cnn|retinanet", Family.DETECTION),
+    (r"segmentation|u-?net|segformer|deeplab", Family.SEGMENTATION),
+    (r"translation|\bnmt\b|marian", Family.TRANSLATION),
+    (r"text-to-speech|\btts\b|vocoder|hifi-?gan|vits\b", Family.TTS),
+    (r"speech recognition|\basr\b|whisper|wav2vec|conformer", Family.SPEECH_RECOGNITION),
+    (r"recommend|\bctr\b", Family.RECOMMENDER),
+    (r"graph|\bgnn\b|molecul", Family.GRAPH),
+    (
+        (
+            r"image classification|imagenet|cifar|resnet|resnext|\bvit\b|swin|convnext|vgg|"
+            r"mobilenet|densenet|inception|regnet|efficientnet"
+        ),
+        Family.IMAGE_CLASSIFICATION,
+    ),
+    (
+        (
+            r"language model|question answering|pre-training|\bner\b|\bllm\b|gpt|llama|bert|"
+            r"\bt5\b|\bopt\b|bloom|mistral|qwen|nanogpt|\bphi\b"
+        ),
+        Family.LANGUAGE_MODEL,
+    ),
 )
-
-_GPU_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", re.IGNORECASE), name)
-    for name in sorted(GPU_NAMES, key=len, reverse=True)
-)
-
-
-def canonical_gpu(published: str) -> str | None:
-    """Canonical GPU for a published device name ("A100 80GB SXM4" -> "A100").
-
-    Whole-token match, so "A10" never matches "A100" and "L4" never "L40S".
-    """
-    for pattern, name in _GPU_PATTERNS:
-        if pattern.search(published):
-            return name
-    return None
 
 
 def canonical_model(published: str) -> str | None:
@@ -161,65 +184,12 @@ def _family_of_task(task: str) -> str | None:
     return None
 
 
-class GpuSpec(BaseModel):
-    """One published device row (dense peak TFLOPS; None = not published)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    name: str  # canonical
-    published_name: str
-    architecture: str
-    year: int | None
-    memory_gb: float | None
-    fp32_tflops: float | None
-    tf32_tflops: float | None
-    fp16_tensor_tflops: float | None
-    bf16_tensor_tflops: float | None
-    fp8_tensor_tflops: float | None
-    source_url: str
-
-    @property
-    def tensor_cores(self) -> bool:
-        """Whether 16-bit matrix units exist (P100 has none: FP16 runs on CUDA cores)."""
-        return self.fp16_tensor_tflops is not None
-
-    @property
-    def has_tf32(self) -> bool:
-        """TF32 Tensor Cores exist from Ampere on; the CSV leaves some rates empty."""
-        return self.tf32_tflops is not None or self.architecture.split()[0] in _TF32_ARCHITECTURES
-
-    @property
-    def tf32_rate(self) -> float | None:
-        """Dense TF32 peak; where unpublished on an Ampere+ part, half the FP16 Tensor rate.
-
-        Every Ampere/Ada/Hopper/Blackwell row in gpu_specs.csv with both figures has
-        TF32 = FP16 Tensor / 2 (A100 156/312, H100 494.7/989.4, L4 60/121, L40S 183/362),
-        so the same ratio stands in for the RTX 3090 and A10, whose TF32 cells are empty.
-        """
-        if self.tf32_tflops is not None:
-            return self.tf32_tflops
-        if self.has_tf32 and self.fp16_tensor_tflops is not None:
-            return self.fp16_tensor_tflops / 2
-        return None
-
-    @property
-    def bf16_rate(self) -> float | None:
-        """Dense BF16 Tensor peak; where unpublished on an Ampere+ part, the FP16 rate.
-
-        Every Ampere-or-newer row with both figures lists BF16 = FP16 (A100 312,
-        H100 989.4, L4 121, L40S 362.05, RTX 4090 165.2), so the A10 and RTX 3090,
-        whose BF16 cells are empty, get their FP16 rate. Volta/Turing have no BF16 units.
-        """
-        if self.bf16_tensor_tflops is not None:
-            return self.bf16_tensor_tflops
-        return self.fp16_tensor_tflops if self.has_tf32 else None
-
-
-_TF32_ARCHITECTURES = frozenset({"Ampere", "Ada", "Hopper", "Blackwell"})
+TUNED = "tuned"  # vendor and benchmark tables: tuned scripts, each precision at its best batch
+PRACTICE = "practice"  # what users measured in their own projects
 
 
 class Measurement(BaseModel):
-    """One published baseline vs mixed-precision pair."""
+    """One baseline vs mixed-precision pair, tuned (a benchmark table) or from practice."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -229,7 +199,7 @@ class Measurement(BaseModel):
     family: str | None
     framework: str
     published_gpu: str
-    gpu: str | None  # canonical
+    gpu: str | None  # canonical (GPU_NAMES) or the spec's name
     num_gpus: int | None
     batch_fp32: int | None
     batch_amp: int | None
@@ -239,6 +209,10 @@ class Measurement(BaseModel):
     source_url: str
     notes: str
     row_type: str
+    level: str = TUNED
+    architecture: str | None = None  # "recurrent" (LSTM/GRU/SRU layers)
+    baseline_stated: bool = True  # False: "fp32?" (an Ampere+ default the source did not say)
+    setup_issue: bool = False  # the thread showed a misconfigured run or a framework bug
 
     @property
     def larger_amp_batch(self) -> bool:
@@ -250,111 +224,90 @@ class Measurement(BaseModel):
         )
 
 
-def _number(cell: str) -> float | None:
-    cell = cell.strip()
-    return float(cell) if cell else None
+# Evidence files and the level each stands for.
+EVIDENCE = (
+    ("amp_speedups.csv", TUNED),
+    ("lambda_benchmark.csv", TUNED),
+    ("practice_measurements.csv", PRACTICE),
+)
 
 
-def _integer(cell: str) -> int | None:
-    cell = cell.strip()
-    return int(cell) if cell.isdigit() else None
+def _cell(row: dict[str, str], *names: str) -> str:
+    """The first non-empty of several column spellings (the practice file's are its own)."""
+    return next((row[n].strip() for n in names if (row.get(n) or "").strip()), "")
 
 
-def _rows(filename: str) -> list[dict[str, str]]:
-    text = files("bot.advice").joinpath("data", filename).read_text(encoding="utf-8")
-    return list(csv.DictReader(text.splitlines()))
+# The practice file's model_family codes -> families (gan, diffusion, mlp, other: none).
+_PRACTICE_FAMILIES = {
+    "cnn": Family.IMAGE_CLASSIFICATION,
+    "transformer/nlp": Family.LANGUAGE_MODEL,
+    "detection": Family.DETECTION,
+    "segmentation": Family.SEGMENTATION,
+    "speech": Family.SPEECH_RECOGNITION,
+    "rnn": Family.LANGUAGE_MODEL,
+}
+
+
+def _family(model: str | None, task: str, published_model: str, code: str) -> str | None:
+    return (
+        family_of_model(model)
+        or _family_of_task(f"{task} {published_model}")
+        or _PRACTICE_FAMILIES.get(code)
+    )
+
+
+def _measurement(row: dict[str, str], level: str) -> Measurement:
+    published_model = _cell(row, "model")
+    task = _cell(row, "task")
+    model = canonical_model(published_model)
+    spec = spec_for(_cell(row, "gpu"))
+    row_type = _cell(row, "row_type").split(" ")[0] or MEASURED_TABLE
+    code = _cell(row, "model_family").lower()
+    baseline = _cell(row, "baseline_precision", "baseline").lower()
+    return Measurement(
+        published_model=published_model,
+        model=model,
+        task=task,
+        family=_family(model, task, published_model, code),
+        framework=_cell(row, "framework"),
+        published_gpu=_cell(row, "gpu"),
+        gpu=spec.name if spec else None,
+        num_gpus=integer(_cell(row, "num_gpus", "gpu_count")) or (1 if level == PRACTICE else None),
+        batch_fp32=integer(_cell(row, "batch_size_fp32", "batch_fp32", "batch")),
+        batch_amp=integer(_cell(row, "batch_size_amp", "batch_amp", "batch")),
+        baseline=baseline.rstrip("?") or "fp32",
+        baseline_stated=not baseline.endswith("?"),
+        precision=(_cell(row, "amp_precision", "precision") or "fp16").lower(),
+        speedup=number(_cell(row, "speedup", "ratio")),
+        source_url=_cell(row, "source_url", "url"),
+        notes=_cell(row, "notes"),
+        row_type=row_type if level == TUNED else MEASURED_TABLE,
+        level=level,
+        architecture="recurrent" if code == "rnn" else None,
+        setup_issue=yes_no(row.get("setup_issue")) is True,
+    )
 
 
 @cache
 def _all_measurements() -> tuple[Measurement, ...]:
-    rows = []
-    for row in _rows("amp_speedups.csv"):
-        model = canonical_model(row["model"])
-        rows.append(
-            Measurement(
-                published_model=row["model"],
-                model=model,
-                task=row["task"],
-                family=family_of_model(model) or _family_of_task(row["task"]),
-                framework=row["framework"],
-                published_gpu=row["gpu"],
-                gpu=canonical_gpu(row["gpu"]),
-                num_gpus=_integer(row["num_gpus"]),
-                batch_fp32=_integer(row["batch_size_fp32"]),
-                batch_amp=_integer(row["batch_size_amp"]),
-                baseline=row["baseline_precision"].strip().lower(),
-                precision=row["amp_precision"].strip().lower(),
-                speedup=_number(row["speedup"]),
-                source_url=row["source_url"],
-                notes=row["notes"],
-                row_type=row["row_type"].split(" ")[0],
-            )
-        )
-    return tuple(rows)
+    return tuple(_measurement(row, level) for name, level in EVIDENCE for row in data_rows(name))
 
 
-def measurements() -> tuple[Measurement, ...]:
-    """Measured-table rows with a speedup, a known GPU and a GPU count (the fitting set)."""
+def measurements(*, any_gpu: bool = False) -> tuple[Measurement, ...]:
+    """Measured rows with a ratio, a GPU count and (unless ``any_gpu``) a GPU with a
+    spec row; practice rows the thread showed broken are kept and flagged."""
     return tuple(
         m
         for m in _all_measurements()
         if m.row_type == MEASURED_TABLE
         and m.speedup is not None
-        and m.gpu is not None
+        and m.speedup > 0
+        and (any_gpu or m.gpu is not None)
         and m.num_gpus is not None
+        and m.baseline in ("fp32", "tf32")
     )
 
 
 def other_rows() -> tuple[Measurement, ...]:
     """Issue reports and vendor/paper claims: context only, never fitted or matched."""
     return tuple(m for m in _all_measurements() if m.row_type != MEASURED_TABLE)
-
-
-@cache
-def _specs() -> tuple[GpuSpec, ...]:
-    specs = []
-    for row in _rows("gpu_specs.csv"):
-        name = canonical_gpu(row["name"])
-        if name is None:  # TPUs are not GPUs the bot names
-            continue
-        specs.append(
-            GpuSpec(
-                name=name,
-                published_name=row["name"],
-                architecture=row["architecture"],
-                year=_integer(row["year"]),
-                memory_gb=_number(row["memory_gb"]),
-                fp32_tflops=_number(row["fp32_tflops"]),
-                tf32_tflops=_number(row["tf32_tflops"]),
-                fp16_tensor_tflops=_number(row["fp16_tensor_tflops"]),
-                bf16_tensor_tflops=_number(row["bf16_tensor_tflops"]),
-                fp8_tensor_tflops=_number(row["fp8_tensor_tflops"]),
-                source_url=row["source_url"],
-            )
-        )
-    return tuple(specs)
-
-
-def gpu_variants(gpu: str) -> tuple[GpuSpec, ...]:
-    """Every published row for a canonical GPU (e.g. A100 40GB/80GB, SXM/PCIe)."""
-    return tuple(spec for spec in _specs() if spec.name == gpu)
-
-
-def gpu_spec(gpu: str | None) -> GpuSpec | None:
-    """The representative row for a canonical GPU: the first listed (the SXM part).
-
-    Variants of one GPU share their compute ratios (V100 PCIe 112/14 = SXM2 125/15.7
-    = 8x), which is all the ratio model uses; memory differs, see :func:`gpu_memory_gb`.
-    """
-    variants = gpu_variants(gpu) if gpu else ()
-    return variants[0] if variants else None
-
-
-def gpu_memory_gb(gpu: str) -> float | None:
-    """Largest published memory for a canonical GPU (A100 -> 80, V100 -> 32).
-
-    Users who name "A100" without a size most often mean the 80GB part today;
-    callers that know the size pass it explicitly instead.
-    """
-    sizes = [spec.memory_gb for spec in gpu_variants(gpu) if spec.memory_gb is not None]
-    return max(sizes) if sizes else None

@@ -156,6 +156,20 @@ def _fit(w: Phrases, m: MemoryEstimate) -> str:
             "reserve": w.fmt.percent(100 * ACTIVATION_RESERVE),
         }
     needed = mixed.gpus_needed or 2
+    if m.num_gpus > 1:
+        # The user named their GPUs: say it for them, not for one card.
+        return w.ngettext(
+            "Not on your %(count)s × %(gpu)s (%(memory)s each): sharded with ZeRO-3/FSDP the "
+            "model states still need %(per_gpu)s per GPU. Use at least %(n)s GPU.",
+            "Not on your %(count)s × %(gpu)s (%(memory)s each): sharded with ZeRO-3/FSDP the "
+            "model states still need %(per_gpu)s per GPU. Use at least %(n)s GPUs.",
+            needed,
+        ) % {
+            **values,
+            "count": w.fmt.integer(m.num_gpus),
+            "per_gpu": _gb(w, mixed.sharded_per_gpu_gb),
+            "n": w.fmt.integer(needed),
+        }
     if mixed.model_states_gb <= m.gpu_memory_gb:
         # In the card's memory on paper, but with nothing sensible left to run in.
         return w.ngettext(

@@ -26,6 +26,8 @@ from bot.rendering.numbers import (
     shown_seconds,
 )
 
+# Prediction factors said as sentences ahead of the notes, in this order.
+_LEAD_SENTENCES = ("tuned_best_case", "narrow_by")
 # The notes line shows the first notes while it stays about one phone line.
 NOTES_LINE_CHARS = 160
 # Private-use characters stand in for formatted amounts while a line is isolated.
@@ -224,8 +226,12 @@ class _Words:
         sources wait behind Details."""
         _ = self._
         team = [f for f in a.factors if f.code == "team_records"]
+        # Realistic vs tuned, then what would narrow the range: sentences of their own.
+        said = [f for f in a.factors if f.code in _LEAD_SENTENCES]
         details = [
-            _("Why: %(reason)s.") % {"reason": self.factor(f)} for f in a.factors if f not in team
+            _("Why: %(reason)s.") % {"reason": self.factor(f)}
+            for f in a.factors
+            if f not in team and f not in said
         ]
         details += [_("Source: %(url)s") % {"url": url} for url in a.sources]
         if a.basis == "modelled":  # no published run of this setup: point at measuring it
@@ -235,7 +241,9 @@ class _Words:
                     "or `mpbot experiment` on the GPU."
                 )
             )
-        return [_("Why: %(reason)s.") % {"reason": self.factor(f)} for f in team], details
+        lead = [_("Why: %(reason)s.") % {"reason": self.factor(f)} for f in team]
+        order = sorted(said, key=lambda f: _LEAD_SENTENCES.index(f.code))
+        return lead + [self.factor(f) for f in order], details
 
     def _range(self, a: Advice) -> _Parts:
         summary = self._(
@@ -383,7 +391,14 @@ class _Words:
         self, summary: str, a: Advice, details: list[str], *, lead: list[str] | None = None
     ) -> _Parts:
         """The notes line: the cost first when a price was given, then the most relevant notes."""
-        worded = [*(lead or []), *(self.note(code, a) for code in a.notes)]
+        # A predicted slowdown leads even the realistic/tuned sentence: it matters more.
+        first = [c for c in a.notes if c == Note.EXPECTED_SLOWDOWN]
+        rest = [c for c in a.notes if c not in first]
+        worded = [
+            *(self.note(code, a) for code in first),
+            *(lead or []),
+            *(self.note(code, a) for code in rest),
+        ]
         if a.cost is not None:
             worded.insert(0, cost_sentence(self, a.cost))
             details = [price_detail(self, a.cost), *details]
@@ -427,8 +442,9 @@ class _Words:
                 }
             case Note.FP8_SCALING:
                 return _(
-                    "FP8 needs per-tensor scaling, e.g. NVIDIA Transformer Engine, and runs only "
-                    "on Hopper or Ada GPUs (H100, L4, L40S, RTX 4090) and newer."
+                    "FP8 (8-bit floating point) needs per-tensor scaling, e.g. NVIDIA "
+                    "Transformer Engine, and runs only on Hopper or Ada GPUs (H100, L4, L40S, "
+                    "RTX 4090) and newer."
                 )
             case Note.EXPECTED_SLOWDOWN:
                 return _(
@@ -554,6 +570,11 @@ class _Words:
                 return text
             case "gpu_generation":
                 values = {"gpu": name("gpu"), "architecture": name("architecture")}
+                if number("peak_ratio") and p.get("bits") == 8:
+                    return _(
+                        "%(gpu)s is from the %(architecture)s generation; its 8-bit (FP8) "
+                        "Tensor Core peak is %(peak)s× its baseline rate"
+                    ) % {**values, "peak": self.fmt.number(number("peak_ratio"))}
                 if number("peak_ratio"):
                     return _(
                         "%(gpu)s is from the %(architecture)s generation; its 16-bit Tensor "
@@ -561,9 +582,30 @@ class _Words:
                     ) % {**values, "peak": self.fmt.number(number("peak_ratio"))}
                 return _("%(gpu)s is from the %(architecture)s generation") % values
             case "no_tensor_cores":
-                return _("%(gpu)s has no Tensor Cores, so mixed precision gains little") % {
-                    "gpu": name("gpu")
+                return _(
+                    "%(gpu)s has no Tensor Cores: FP16 runs on its ordinary cores, so expect "
+                    "about 1× or a slowdown (the casts still cost time); mixed precision "
+                    "mainly saves memory there"
+                ) % {"gpu": name("gpu")}
+            case "unknown_gpu":
+                return _(
+                    "%(gpu)s is not in my GPU table, so its ratio is unknown: the range is "
+                    "the one for an unnamed GPU"
+                ) % {"gpu": name("gpu")}
+            case "tuned_best_case":
+                return _(
+                    "Real projects see about %(realistic)s×; tuned benchmarks reach "
+                    "%(tuned)s× (the best case: each precision at its largest batch, no "
+                    "waiting on data loading)."
+                ) % {
+                    "realistic": self.fmt.number(number("realistic")),
+                    "tuned": self.fmt.number(number("tuned")),
                 }
+            case "narrow_by":
+                return _(
+                    "What would narrow this most: %(fact)s; then measure it with "
+                    "`mpbot experiment`."
+                ) % {"fact": self.narrowing_fact(str(p.get("fact", "")))}
             case "tf32_baseline":
                 text = (
                     _(
@@ -616,6 +658,22 @@ class _Words:
                     "span": self.fmt.span(TYPICAL_LOW, TYPICAL_HIGH)
                 }
         return self.echo(str(factor.code))
+
+    def narrowing_fact(self, fact: str) -> str:
+        """The unknown the prediction names as the one that would narrow it most."""
+        _ = self._
+        return {
+            "batch": _("your batch size in FP32 and with mixed precision"),
+            "baseline": _("whether your FP32 baseline runs in TF32 or strict FP32"),
+            "gpu": _("which GPU you train on"),
+            "model": _("which model you train"),
+        }.get(
+            fact,
+            _(
+                "whether your FP32 run keeps the GPU busy (utilisation near 100%%, not "
+                "waiting on data loading)"
+            ),
+        )
 
     def family(self, code: object) -> str:
         _ = self._

@@ -33,7 +33,7 @@ def test_named_framework_picks_its_published_runs():
     paddle = predict(Setup(gpu="A100", model="BERT", framework="PaddlePaddle"))
     tf = predict(Setup(gpu="A100", model="BERT", framework="TensorFlow"))
     # DLE BERT-large on A100: TF1 1.67x, TF2 1.85x, PyTorch 1.84x, PaddlePaddle 2.29x.
-    assert tf.ratio < everyone.ratio < paddle.ratio
+    assert tf.tuned < everyone.tuned < paddle.tuned
     assert all("PaddlePaddle" in url for url in paddle.sources)
     note = next(f for f in paddle.factors if f.code is Factor.FRAMEWORK)
     assert note.params == {"framework": "PaddlePaddle", "matched": 1}
@@ -41,7 +41,7 @@ def test_named_framework_picks_its_published_runs():
 
 def test_framework_without_runs_keeps_every_run_and_says_so():
     jax = predict(Setup(gpu="A100", model="BERT", framework="JAX"))
-    assert jax.ratio == predict(Setup(gpu="A100", model="BERT")).ratio
+    assert jax.tuned == predict(Setup(gpu="A100", model="BERT")).tuned
     note = next(f for f in jax.factors if f.code is Factor.FRAMEWORK)
     assert note.params["matched"] == 0
 

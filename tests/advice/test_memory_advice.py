@@ -124,3 +124,31 @@ def test_cost_is_time_times_rate(hours, ratio, amount, gpus):
     cost = advise(priced(hours, ratio=ratio, price=usd(amount), num_gpus=gpus)).cost
     assert cost.fp32_cost == pytest.approx(hours * amount * gpus)
     assert cost.mp_cost + cost.saving == pytest.approx(cost.fp32_cost)
+
+
+def test_the_gpu_count_the_user_named_is_the_one_judged():
+    """'13B on 2 x A100 40GB': not 'one A100' but the user's two, per GPU, and how many."""
+    from bot.conversation import answer, to_json
+    from bot.models import Channel
+
+    got = to_json(answer("memory 13B adam on 2 x A100 40GB", Channel.DM))
+    assert "Not on your 2 × A100 (40 GB each)" in got["text"]
+    assert "104 GB per GPU" in got["text"] and "at least 7 GPUs" in got["text"]
+    from bot.models import Lang
+    from bot.rendering import render
+
+    ar = render(answer("memory 13B adam on 2 x A100 40GB", Channel.DM).advice, Lang.AR).text
+    ar = ar.replace("\u2068", "").replace("\u2069", "")  # the bidi isolates around Latin runs
+    assert "بطاقاتك" in ar and "104" in ar and "7 بطاقات على الأقل" in ar
+
+
+def test_a_tf32_figure_equal_to_the_headline_is_not_said():
+    """GeForce RTX 30/40: the TF32 Tensor rate equals the FP32 rate, so 'against strict
+    FP32 it would be about X' would only repeat the headline."""
+    from bot.advice.prediction import Factor, Setup, predict
+
+    for gpu in ("RTX 4090", "RTX 3090"):
+        p = predict(Setup(gpu=gpu, family="language_model"))
+        note = next(f for f in p.factors if f.code is Factor.TF32_BASELINE)
+        other = note.params.get("fp32_ratio")
+        assert other is None or abs(other / p.ratio - 1) >= 0.05

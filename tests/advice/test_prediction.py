@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -65,31 +66,35 @@ def test_gpu_count_precision_or_baseline_alone_do_not_narrow_it():
 def test_resnet50_on_v100_is_measured_near_the_dle_figures():
     p = predict(Setup(gpu="V100", model="ResNet-50"))
     assert p.basis is Basis.MEASURED and p.named
-    assert 2.9 <= p.ratio <= 3.7  # DLE: PyTorch 3.26x/2.91x, TF1 3.08x, MXNet 3.58x
-    assert p.low < p.ratio < p.high
-    assert p.sources and all(url.startswith(DLE) for url in p.sources)
+    # The tuned figure is the published one (DLE: PyTorch 3.26x/2.91x, TF1 3.08x, MXNet
+    # 3.58x); the ratio the reply leads with is what real projects see, lower.
+    assert 2.9 <= p.tuned <= 3.7
+    assert p.low <= p.ratio < p.tuned <= p.high
+    assert params(p, Factor.TUNED_BEST_CASE) == {"tuned": p.tuned, "realistic": p.ratio}
+    assert p.sources and all(url.startswith(DLE) or "lambdal" in url for url in p.sources)
     assert Factor.MEASURED_MATCH in codes(p)
     # DLE's AMP runs used a bigger batch (e.g. 112 -> 256): said, not hidden.
     bigger = params(p, Factor.LARGER_AMP_BATCH)
     assert bigger["batch_amp"] > bigger["batch_fp32"]
+    assert codes(p)[-1] is Factor.NARROW_BY
 
 
 def test_more_gpus_means_a_smaller_measured_ratio():
     one = predict(Setup(gpu="V100", model="ResNet-50", num_gpus=1))
     eight = predict(Setup(gpu="V100", model="ResNet-50", num_gpus=8))
-    assert eight.ratio < one.ratio
+    assert eight.tuned < one.tuned and eight.ratio < one.ratio
     assert params(eight, Factor.MULTI_GPU) == {"num_gpus": 8}
 
 
 def test_some_published_setups_are_slower_with_mixed_precision():
     p = predict(Setup(gpu="A100", model="Tacotron2"))
-    assert p.basis is Basis.MEASURED and p.ratio < 1
+    assert p.basis is Basis.MEASURED and p.tuned < 1 and p.ratio < 1
 
 
 def test_user_batch_sizes_replace_the_published_batch_change():
     published = predict(Setup(gpu="V100", model="ResNet-50"))
     same_batch = predict(Setup(gpu="V100", model="ResNet-50", batch_fp32=128, batch_amp=128))
-    assert same_batch.ratio < published.ratio
+    assert same_batch.tuned < published.tuned
     assert Factor.LARGER_AMP_BATCH not in codes(same_batch)
 
 
@@ -102,10 +107,21 @@ def test_a10_is_not_matched_as_a100():
     assert params(p, Factor.GPU_GENERATION)["gpu"] == "A10"
 
 
-def test_p100_has_no_tensor_cores_and_a_low_ratio():
-    p = predict(Setup(gpu="P100", model="ResNet-50"))
-    assert p.named and Factor.NO_TENSOR_CORES in codes(p)
-    assert p.ratio < 1.3 and p.high <= 1.5 and p.low < 1
+@pytest.mark.parametrize("gpu", ["P100", "Tesla K80", "GTX 1080 Ti", "Tesla P40", "GTX 1650"])
+def test_no_tensor_cores_means_about_1x_or_a_slowdown(gpu):
+    p = predict(Setup(gpu=gpu, model="ResNet-50"))
+    assert p.named and codes(p)[0] is Factor.NO_TENSOR_CORES
+    assert p.low < 1 <= p.high <= 1.5 and p.ratio <= 1.1
+    assert p.tuned is None  # one figure only: no benchmark table measured these
+
+
+def test_an_unknown_gpu_is_said_to_be_unknown():
+    p = predict(Setup(gpu="RTX 9999", model="BERT"))
+    assert p.named and params(p, Factor.UNKNOWN_GPU) == {"gpu": "RTX 9999"}
+    assert Factor.GPU_GENERATION not in codes(p)
+    # As wide as for no GPU at all, never narrowed by a guess from the name.
+    nameless = predict(Setup(model="BERT"))
+    assert (p.low, p.high) == (nameless.low, nameless.high)
 
 
 def test_a100_baseline_defaults_to_tf32_and_says_so():
@@ -114,13 +130,15 @@ def test_a100_baseline_defaults_to_tf32_and_says_so():
     note = params(p, Factor.TF32_BASELINE)
     assert note["assumed"] == 1
     assert note["fp32_ratio"] > 1.5 * p.ratio  # against strict FP32 it is much larger
+    assert params(p, Factor.NARROW_BY) == {"fact": "baseline"}
 
 
 def test_strict_fp32_baseline_gives_a_much_larger_ratio():
     for setup in (Setup(gpu="A100", model="BERT"), Setup(gpu="A100", family="segmentation")):
         tf32 = predict(setup.model_copy(update={"baseline": "tf32"}))
         fp32 = predict(setup.model_copy(update={"baseline": "fp32"}))
-        assert fp32.ratio > 1.5 * tf32.ratio
+        # Convolutions gain less from the 8x peak than BERT's matmuls.
+        assert fp32.tuned > 1.3 * tf32.tuned
         assert Factor.STRICT_FP32_BASELINE in codes(fp32)
         assert params(fp32, Factor.STRICT_FP32_BASELINE)["tf32_ratio"] == tf32.ratio
 
@@ -136,23 +154,27 @@ def test_family_alone_narrows_it():
     assert predict(Setup(family="translation")).named
 
 
-def test_unmeasured_memory_bound_models_sit_near_their_published_figures():
-    # Facts sheet: NCF/Wide&Deep 0.90-0.95x on A100, Wide&Deep 1.03-1.49x on V100.
-    a100 = predict(Setup(gpu="A100", model="NCF"))
-    v100 = predict(Setup(gpu="V100", model="Wide&Deep"))
-    assert a100.basis is Basis.MODELLED and a100.low < 0.9 and a100.ratio < 1.2
-    assert v100.low < 1.03 and 1.2 < v100.ratio < v100.high
-    measured_family = predict(Setup(gpu="A100", family="translation"))
-    assert a100.high / a100.low > measured_family.high / measured_family.low
-    # GNMT (LSTM) is a translation model, but memory-bound: TF1 0.96x on A100.
-    gnmt = predict(Setup(gpu="A100", model="GNMT"))
-    assert gnmt.low < 0.96 < gnmt.high and gnmt.ratio < measured_family.ratio
+def test_models_measured_by_lambda_only_have_their_rows():
+    # NCF and GNMT have no NVIDIA README rows here, Lambda measured both on A100.
+    for model in ("NCF", "GNMT"):
+        p = predict(Setup(gpu="A100", model=model))
+        assert p.basis is Basis.MEASURED and all("lambdal" in url for url in p.sources)
 
 
-def test_unknown_gpu_spans_both_reference_setups():
-    narrow = predict(Setup(family="image_classification", gpu="V100"))
-    wide = predict(Setup(family="image_classification"))
-    assert wide.high / wide.low > narrow.high / narrow.low
+def test_a_model_with_no_rows_is_modelled_from_its_family():
+    p = predict(Setup(gpu="V100", model="Wide&Deep"))
+    assert p.basis is Basis.MODELLED and p.family == "recommender" and p.sources == []
+
+
+def test_no_gpu_averages_the_measured_gpus_and_asks_for_it():
+    v100 = predict(Setup(family="image_classification", gpu="V100"))
+    a100 = predict(Setup(family="image_classification", gpu="A100"))
+    nameless = predict(Setup(family="image_classification"))
+    assert a100.tuned < nameless.tuned < v100.tuned
+    assert nameless.low <= nameless.ratio <= nameless.high
+    # The larger of the two gaps is named: between the measured GPUs, or between tuned
+    # benchmarks and real projects (whether the FP32 run keeps the GPU busy).
+    assert params(nameless, Factor.NARROW_BY)["fact"] in ("gpu", "utilisation")
 
 
 def test_bf16_without_bf16_tensor_cores_is_no_speedup():
@@ -162,9 +184,9 @@ def test_bf16_without_bf16_tensor_cores_is_no_speedup():
 
 
 def test_bf16_on_ampere_is_accelerated_like_fp16():
-    bf16 = predict(Setup(gpu="A10", family="image_classification", precision="bf16"))
-    fp16 = predict(Setup(gpu="A10", family="image_classification", precision="fp16"))
-    assert bf16.ratio == fp16.ratio
+    bf16 = predict(Setup(gpu="A100", family="image_classification", precision="bf16"))
+    fp16 = predict(Setup(gpu="A100", family="image_classification", precision="fp16"))
+    assert bf16.tuned == pytest.approx(fp16.tuned, rel=0.15)
     assert params(bf16, Factor.PRECISION) == {"precision": "bf16", "supported": 1}
     measured = predict(Setup(gpu="A100", model="BERT", precision="bf16"))
     assert measured.basis is Basis.MEASURED
@@ -176,7 +198,7 @@ def test_fp8_needs_fp8_units():
     assert a100.precision == "bf16"
     bf16 = predict(Setup(gpu="H100", model="GPT-2", precision="bf16"))
     fp8 = predict(Setup(gpu="H100", model="GPT-2", precision="fp8"))
-    assert fp8.ratio > bf16.ratio
+    assert fp8.tuned > bf16.tuned
     assert params(fp8, Factor.PRECISION) == {"precision": "fp8", "supported": 1}
 
 
@@ -263,50 +285,28 @@ def _bench():
     return module
 
 
-def test_leave_one_model_out_error_and_coverage_targets_hold():
+def test_models_with_no_rows_are_answered_and_never_worse_than_the_rule():
+    """Published ratios of models the data lacks, asked through the whole pipeline."""
     bench = _bench()
-    ours, rule = bench.lomo_figures()
-    assert ours.rows == rule.rows > 300
-    assert ours.median_error <= bench.TARGET_ERROR < rule.median_error
-    assert ours.coverage >= bench.TARGET_COVERAGE > rule.coverage
-    # The 2.0x width target is NOT met (about 2.4x); bench/prediction_eval.py prints it.
-    assert ours.median_width < 2.6
+    asked = bench.unseen()
+    figures = bench.figures(asked)
+    assert figures.rows >= 12 and figures.answered == figures.rows
+    assert all(a.low <= a.ratio <= a.high for a in asked)
+    assert figures.score_ratio <= 1.0
 
 
-def test_range_is_calibrated_for_models_it_has_not_seen():
-    """With every held-out model weighing the same, the 80% range still holds about 80%.
-
-    The point is no better than the guide's 1.73 for an unseen model (about 30% error
-    either way) and the range is about 3x wide, not 2x: both said, not hidden.
-    """
+def test_held_out_messages_are_built_the_way_a_user_writes():
     bench = _bench()
-    ours, rule = bench.lomo_figures(by_model=True)
-    assert ours.models == rule.models >= 11
-    assert ours.coverage >= bench.TARGET_COVERAGE > rule.coverage
-    assert ours.median_error < 0.35
-    assert ours.median_width < 3.5
+    rows = [m for m in bench.measurements(any_gpu=True) if m.level == "practice"]
+    unnamed = next(m for m in rows if m.published_gpu.startswith("unknown") and m.num_gpus > 1)
+    assert "unknown" not in bench.message(unnamed) and " GPUs" in bench.message(unnamed)
+    assert "(" not in bench.message(next(m for m in rows if "(" in m.published_model))
 
 
-def test_models_with_no_rows_are_answered_and_mostly_covered():
-    """Published ratios of models the data lacks, asked through the whole pipeline.
+def test_every_gpu_in_the_spec_table_gets_a_ranged_answer():
+    from bot.advice.catalog import known_gpus
 
-    Every message gets a ratio with a range; over all rows the range holds at
-    least 80% and the point beats the fixed rule. The blind rows alone (the
-    memory-bound prior was not set from them) are fewer and worse: 3 of 5 inside.
-    """
-    bench = _bench()
-    rows = bench.unseen_rows()
-    assert len(rows) >= 12 and all(r.low <= r.ratio <= r.high for r in rows)
-    ours, rule = bench.unseen_figures()
-    assert ours.coverage >= bench.TARGET_COVERAGE > rule.coverage
-    assert ours.median_error < rule.median_error
-    blind, _ = bench.unseen_figures(blind_only=True)
-    assert blind.rows >= 5 and blind.coverage >= 0.6
-
-
-def test_width_coverage_trade_off_is_monotonic():
-    bench = _bench()
-    covered = [bench.coverage_at_width(w) for w in (1.5, 2.0, 3.0)]
-    assert covered == sorted(covered)
-    # A range only 2x wide would miss more than one unseen model in five.
-    assert covered[1][1] < bench.TARGET_COVERAGE
+    for gpu in known_gpus():
+        p = predict(Setup(gpu=gpu, family="image_classification"))
+        assert 0 < p.low <= p.ratio <= p.high < 20, gpu
+        assert Factor.UNKNOWN_GPU not in codes(p), gpu

@@ -268,6 +268,9 @@ FACTOR_PARAMS = {
     Factor.TYPICAL: [{}],
     Factor.FRAMEWORK: [{"framework": "PyTorch", "matched": 1}, {"framework": "JAX", "matched": 0}],
     Factor.MEMORY_BOUND: [{"shift": 0.7}],
+    Factor.UNKNOWN_GPU: [{"gpu": "RTX 9999"}],
+    Factor.TUNED_BEST_CASE: [{"tuned": 3.2, "realistic": 1.6}],
+    Factor.NARROW_BY: [{"fact": f} for f in ("utilisation", "batch", "baseline", "gpu", "model")],
 }
 FACTOR_CASES = [(code, params) for code, variants in FACTOR_PARAMS.items() for params in variants]
 
@@ -299,15 +302,22 @@ def test_every_factor_is_worded_in_both_languages(code, params):
     advice = preset_with(AdviceFactor(code=code.value, params=params))
     en = render(advice, Lang.EN)
     # The team's figure leads the visible notes line; the other factors sit in details.
-    why = [d for d in [*en.notes, *en.details] if d.startswith("Why: ")]
+    # Realistic vs tuned and what would narrow the range are sentences of their own.
+    sentence = code in (Factor.TUNED_BEST_CASE, Factor.NARROW_BY)
+    lines = [*en.notes, *en.details]
+    why = (
+        [d for d in lines if d.startswith(("Real projects", "What would narrow"))]
+        if sentence
+        else [d for d in lines if d.startswith("Why: ")]
+    )
     assert len(why) == 1 and "_" not in why[0] and len(why[0]) > 20
     for key, value in params.items():
-        if key != "family":  # family codes are worded, not echoed
+        if key not in ("family", "fact"):  # codes are worded, not echoed
             shown = value.upper() if isinstance(value, str) else NumberFormat(Lang.EN).number(value)
             assert key in ("assumed", "supported", "matched") or shown in why[0].upper()
     ar = render(advice, Lang.AR)
     assert arabic_leftovers(ar.text) == ""
-    assert any(d.startswith("السبب: ") for d in [*ar.notes, *ar.details])
+    assert sentence or any(d.startswith("السبب: ") for d in [*ar.notes, *ar.details])
 
 
 def test_factor_plural_in_arabic():
@@ -362,3 +372,13 @@ def test_an_estimate_with_the_users_ratio_keeps_the_named_setup_in_view():
     arabic = answer("التدريب ٣٠ ساعة على V100 لـ ResNet-50 والنسبة ١.٥", Channel.DM).reply.summary
     assert arabic.startswith("*\u2068ResNet-50\u2069 على \u2068V100\u2069* — ")
     assert answer("100 2", Channel.COMMAND).reply.summary.startswith("*100 hours*")
+
+
+def test_each_narrowing_fact_is_worded_differently_in_both_languages():
+    for lang in Lang:
+        texts = {
+            render(preset_with(AdviceFactor(code="narrow_by", params=p)), lang).text
+            for p in FACTOR_PARAMS[Factor.NARROW_BY]
+        }
+        assert len(texts) == len(FACTOR_PARAMS[Factor.NARROW_BY])
+        assert all("mpbot experiment" in t for t in texts)

@@ -1,0 +1,252 @@
+"""Ranges sized by what the fit got wrong on setups held out of it (split conformal,
+by groups).
+
+The rows are held out a group at a time, by source, by model and by GPU, and each
+held-out row is predicted as a user who named less would be answered (model
+unsaid, GPU unsaid). What the fit still knew about that row (its GPU measured, near
+a measured one, far from them or unknown; its model measured, only its family or
+nothing) is its *stratum*. Each stratum gets the band whose interval score on its
+misses is best relative to the guide's rule, with tuned benchmarks and real
+projects weighing the same: the low end sits below the realistic figure, the high
+end above the tuned one, so a range is narrow only where the evidence was dense. A
+stratum where no band beats the rule on both keeps the rule.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+from bot.advice.catalog import PRACTICE, TUNED, Measurement
+from bot.advice.features import Job
+from bot.advice.ratio_model import (
+    MODEL_STATES,
+    TYPICAL_HIGH,
+    TYPICAL_LOW,
+    Evidence,
+    Model,
+    Row,
+    evidence,
+    fit,
+)
+
+ALPHA = 0.2  # an 80% range
+# Interval score (Gneiting & Raftery 2007): width + (2 / alpha) x distance outside.
+PENALTY = 2 / ALPHA
+FOLDS = 8
+MIN_CLUSTERS = 4  # a stratum's range needs misses from this many setups
+
+
+@dataclass(frozen=True)
+class Miss:
+    """One held-out row as predicted: its stratum, level, truth and both figures."""
+
+    stratum: tuple[str, str]
+    level: str
+    actual: float
+    tuned: float
+    practice: float
+    cluster: tuple
+
+
+@dataclass(frozen=True)
+class Band:
+    """An 80% range in log space: ``lo`` below the realistic figure, ``hi`` above the
+    tuned one."""
+
+    lo: float
+    hi: float
+    beats_rule: bool
+    clusters: int
+
+    def interval(self, tuned: float, practice: float) -> tuple[float, float]:
+        low, high = practice + self.lo, tuned + self.hi
+        return min(low, high), max(low, high)
+
+
+# How each kind of fold asks its held-out rows: (hide GPU, hide model, hide family).
+HIDINGS = {
+    "source": ((False, False, False),),
+    "model": ((False, True, False), (False, True, True)),
+    "gpu": ((False, False, False), (True, False, False), (False, True, False), (True, True, True)),
+}
+
+
+def _group(row: Row, kind: str) -> str:
+    if kind == "source":
+        return row.source
+    if kind == "model":
+        return row.job.model or ""
+    return row.job.gpu or ""
+
+
+def held_out_misses(rows: Sequence[Row], folds: int = FOLDS) -> list[Miss]:
+    """Every row predicted by fits that never saw its source, its model or its GPU."""
+    misses = []
+    for kind, hidings in HIDINGS.items():
+        groups = sorted({_group(r, kind) for r in rows})
+        for k in range(min(folds, len(groups))):
+            held = set(groups[k::folds])
+            model = fit([r for r in rows if _group(r, kind) not in held], rounds=2)
+            for r in (r for r in rows if _group(r, kind) in held):
+                for gpu, name, family in hidings:
+                    misses += _miss(model, r, r.job.hiding(gpu=gpu, model=name, family=family))
+    return misses
+
+
+def _miss(model: Model, row: Row, job: Job) -> list[Miss]:
+    tuned, practice = model.log_ratio(job.at_level(TUNED)), model.log_ratio(job.at_level(PRACTICE))
+    if tuned is None or practice is None:
+        return []
+    return [Miss(model.stratum(job), row.job.level, row.log_ratio, tuned, practice, row.cluster)]
+
+
+def _cluster_weights(misses: Sequence[Miss]) -> list[float]:
+    sizes: dict[tuple, int] = {}
+    for m in misses:
+        sizes[m.cluster] = sizes.get(m.cluster, 0) + 1
+    return [1 / sizes[m.cluster] for m in misses]
+
+
+def interval_score(low: float, high: float, actual: float) -> float:
+    """In log space; lower is better."""
+    outside = max(0.0, low - actual) + max(0.0, actual - high)
+    return (high - low) + PENALTY * outside
+
+
+RULE = (math.log(TYPICAL_LOW), math.log(TYPICAL_HIGH))
+
+
+# Offsets searched for a band's ends (log units).
+LO_GRID = tuple(-2.0 + 0.05 * k for k in range(47))
+HI_GRID = tuple(-0.3 + 0.05 * k for k in range(37))
+# Below this held-out coverage a level's score counts worse, by this much per point.
+COVERAGE_FLOOR = 1 - ALPHA
+COVERAGE_WEIGHT = 2.0
+# A band must beat the rule by this margin on the misses it was chosen on: chosen on
+# them, it does a little worse on the next setup (held-out splits of the bench).
+RULE_MARGIN = 0.9
+
+
+@dataclass(frozen=True)
+class _Level:
+    """One level's misses in a stratum, as the two one-sided terms of the interval score."""
+
+    lo_cost: tuple[float, ...]  # per LO_GRID: -lo + penalty x mean shortfall below
+    hi_cost: tuple[float, ...]  # per HI_GRID: hi + penalty x mean excess above
+    lo_miss: tuple[float, ...]  # share below, per LO_GRID
+    hi_miss: tuple[float, ...]  # share above, per HI_GRID
+    gap: float  # mean tuned - realistic figure
+    rule: float  # the rule's mean score on the same misses
+
+
+def _level(misses: Sequence[Miss]) -> _Level:
+    weights = _cluster_weights(misses)
+    total = sum(weights)
+    below = [(m.actual - m.practice, w / total) for m, w in zip(misses, weights, strict=True)]
+    above = [(m.actual - m.tuned, w / total) for m, w in zip(misses, weights, strict=True)]
+    return _Level(
+        lo_cost=tuple(
+            -lo + PENALTY * sum(w * max(0.0, lo - a) for a, w in below) for lo in LO_GRID
+        ),
+        hi_cost=tuple(hi + PENALTY * sum(w * max(0.0, b - hi) for b, w in above) for hi in HI_GRID),
+        lo_miss=tuple(sum(w for a, w in below if a < lo) for lo in LO_GRID),
+        hi_miss=tuple(sum(w for b, w in above if b > hi) for hi in HI_GRID),
+        gap=sum(
+            w * (m.tuned - m.practice)
+            for m, w in zip(misses, (w / total for w in weights), strict=True)
+        ),
+        rule=sum(
+            w / total * interval_score(*RULE, m.actual)
+            for m, w in zip(misses, weights, strict=True)
+        ),
+    )
+
+
+def band_of(misses: Sequence[Miss], levels_present: Sequence[str] = (TUNED,)) -> Band | None:
+    """The stratum's band: the ends that make the interval score smallest relative to the
+    rule's on the same misses, each level (tuned, practice) weighing the same however many
+    rows it has, among the ends that beat the rule on every level (none: None, and the
+    rule's range is said instead); a level under 80% coverage pays for it.
+
+    The interval score separates into a low-end and a high-end term, so every pair of
+    ends on the grid is scored from two short tables per level.
+    """
+    clusters = len({m.cluster for m in misses})
+    groups = [[m for m in misses if m.level == level] for level in levels_present]
+    if any(len({m.cluster for m in own}) < MIN_CLUSTERS for own in groups):
+        return None  # a range only one level was checked on could miss the other entirely
+    levels = [_level(own) for own in groups]
+    best: tuple[float, float, float] | None = None
+    for i, lo in enumerate(LO_GRID):
+        for j, hi in enumerate(HI_GRID):
+            ratios = [(lv.gap + lv.lo_cost[i] + lv.hi_cost[j]) / lv.rule for lv in levels]
+            if max(ratios) >= RULE_MARGIN:
+                continue  # worse than the rule for one level: never chosen
+            short = [
+                max(0.0, COVERAGE_FLOOR - (1 - lv.lo_miss[i] - lv.hi_miss[j])) for lv in levels
+            ]
+            cost = sum(ratios) / len(ratios) + COVERAGE_WEIGHT * max(short)
+            if best is None or cost < best[0]:
+                best = (cost, lo, hi)
+    if best is None:
+        return None
+    return Band(best[1], best[2], beats_rule=True, clusters=clusters)
+
+
+def bands(misses: Sequence[Miss]) -> dict[tuple[str, str], Band]:
+    """A band for every stratum whose misses cover each level the evidence has."""
+    by_stratum: dict[tuple[str, str], list[Miss]] = {}
+    for m in misses:
+        by_stratum.setdefault(m.stratum, []).append(m)
+    present = sorted({m.level for m in misses})
+    out = {}
+    for stratum, own in by_stratum.items():
+        band = band_of(own, present)
+        if band is not None:
+            out[stratum] = band
+    return out
+
+
+def fallbacks(stratum: tuple[str, str]) -> list[tuple[str, str]]:
+    """The stratum, then ones that know less of the model: a sparse stratum borrows a
+    coarser range. Never one that knows the GPU better or worse: how far a GPU is from
+    the measured ones is what its range is about (none left: the rule's range)."""
+    gpu, model = stratum
+    return [(gpu, m) for m in MODEL_STATES[MODEL_STATES.index(model) :]]
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """The model fitted on every row, its ranges per stratum, and the no-Tensor-Core rows."""
+
+    model: Model
+    bands: dict[tuple[str, str], Band]
+    no_tensor_cores: tuple[float, ...] = field(default=())  # their log ratios
+    rows: tuple[Measurement, ...] = ()  # what it was fitted on (measured matches come from here)
+
+    def band(self, stratum: tuple[str, str]) -> Band | None:
+        return next((self.bands[s] for s in fallbacks(stratum) if s in self.bands), None)
+
+
+def fit_all(found: Evidence) -> Fitted:
+    """The fit on every placed row, with ranges from held-out misses; rows whose GPU is
+    unknown were never fitted, so they are held out already: they size "no GPU" ranges."""
+    model = fit(found.rows)
+    misses = held_out_misses(found.rows)
+    for r in found.unplaced:
+        misses += _miss(model, r, r.job.hiding(gpu=True))
+    return Fitted(
+        model=model,
+        bands=bands(misses),
+        no_tensor_cores=tuple(r.log_ratio for r in found.no_tensor_cores),
+        rows=tuple(r.measurement for r in found.rows),
+    )
+
+
+@cache
+def fitted() -> Fitted:
+    """Fitted once per process on every shipped row."""
+    return fit_all(evidence())

@@ -1,0 +1,272 @@
+"""The ratio model: a robust ridge fit of the log ratio on every shipped measurement.
+
+Pure Python, at load, from the shipped CSVs: least absolute deviations by
+reweighted ridge least squares over the named terms of :mod:`bot.advice.features`,
+first on the tuned benchmark tables, then real projects' offset from them; rows
+are weighed so every setup (model, GPU, source) counts about the same, whether
+its table had 3 rows or 130. Ranges around it: :mod:`bot.advice.calibration`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from statistics import median
+
+from bot.advice.catalog import PRACTICE, TUNED, GpuSpec, Measurement, measurements, spec_for
+from bot.advice.features import (
+    Job,
+    default_baseline,
+    job_of,
+    peak_ratio,
+    practice_terms,
+    terms,
+)
+
+TYPICAL_LOW = 1.2
+TYPICAL_HIGH = 2.5
+RIDGE = {
+    "d:": 2.0,  # one GPU's own offset
+    "m:": 1.0,  # one model's
+    "f:": 2.0,
+    "g:": 0.5,
+    "gp:": 0.25,
+    "fw:": 3.0,
+    "rnn": 1.0,
+    "bf16": 2.0,
+    "intensity": 2.0,
+    "speed": 2.0,
+}
+# The practice offset over the tuned fit: its intercept is free, every other term is
+# pulled to 0 harder (real projects are few and noisy).
+PRACTICE_RIDGE = 3.0
+ROBUST_ROUNDS = 4
+ROBUST_FLOOR = 0.05
+# Rows on it / a measured GPU with a peak ratio within NEAR of its own / only its spec
+# row / not known.
+GPU_STATES = ("seen", "near", "far", "none")
+NEAR = math.log(1.6)
+MODEL_STATES = ("seen", "family", "none")  # rows of it / only its task family / nothing
+
+
+@dataclass(frozen=True)
+class Row:
+    """One measured ratio as a fitting example."""
+
+    job: Job
+    log_ratio: float
+    source: str
+    measurement: Measurement
+    weight: float = 1.0
+
+    @property
+    def cluster(self) -> tuple[str | None, str | None, str]:
+        return (self.job.model, self.job.gpu, self.source)
+
+
+def _source(url: str) -> str:
+    return url.split("#", 1)[0]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Every measured ratio but the runs their threads showed broken, by where it can go."""
+
+    rows: tuple[Row, ...]  # on Tensor Core GPUs with a spec row: the fitting set
+    no_tensor_cores: tuple[Row, ...]  # K80, P100, GTX 10xx...: about 1x, their own answer
+    unplaced: tuple[Row, ...]  # GPU unknown or without a spec row: ranges for "no GPU"
+
+    def without(self, held: Callable[[Row], bool]) -> Evidence:
+        """The same evidence with the rows ``held`` picks left out."""
+        return Evidence(
+            *(
+                tuple(r for r in part if not held(r))
+                for part in (self.rows, self.no_tensor_cores, self.unplaced)
+            )
+        )
+
+
+@cache
+def evidence() -> Evidence:
+    parts: dict[str, list[Row]] = {"rows": [], "no_tc": [], "unplaced": []}
+    for m in measurements(any_gpu=True):
+        if m.setup_issue or not m.speedup:
+            continue
+        spec = spec_for(m.published_gpu)
+        row = Row(job_of(m, spec), math.log(m.speedup), _source(m.source_url), m)
+        part = "unplaced" if spec is None else "rows" if spec.tensor_cores else "no_tc"
+        parts[part].append(row)
+    return Evidence(*(tuple(_weighed(parts[k])) for k in ("rows", "no_tc", "unplaced")))
+
+
+def _weighed(rows: Sequence[Row]) -> list[Row]:
+    """Each setup weighs about the same: 1/sqrt(rows in its cluster)."""
+    sizes: dict[tuple, int] = {}
+    for r in rows:
+        sizes[r.cluster] = sizes.get(r.cluster, 0) + 1
+    return [
+        Row(r.job, r.log_ratio, r.source, r.measurement, 1 / math.sqrt(sizes[r.cluster]))
+        for r in rows
+    ]
+
+
+# ---------------------------------------------------------------- fitting
+
+
+def _ridge(name: str) -> float:
+    return next((v for prefix, v in RIDGE.items() if name.startswith(prefix)), 1e-3)
+
+
+def _practice_ridge(name: str) -> float:
+    """The intercept is free; the GPU's numbers move it a little; one GPU, framework or
+    task group only with many rows behind it."""
+    if name == "1":
+        return 1e-3
+    return PRACTICE_RIDGE / 6 if name in _GPU_NUMBERS else PRACTICE_RIDGE
+
+
+_GPU_NUMBERS = frozenset({"peak", "speed", "intensity", "gpus"})
+
+
+def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """Gaussian elimination with partial pivoting (ridge keeps the system regular)."""
+    size = len(vector)
+    a = [row[:] + [vector[i]] for i, row in enumerate(matrix)]
+    for col in range(size):
+        pivot = max(range(col, size), key=lambda r: abs(a[r][col]))
+        a[col], a[pivot] = a[pivot], a[col]
+        head = a[col]
+        for r in range(col + 1, size):
+            f = a[r][col] / head[col]
+            if f:
+                row = a[r]
+                for c in range(col, size + 1):
+                    row[c] -= f * head[c]
+    x = [0.0] * size
+    for r in range(size - 1, -1, -1):
+        x[r] = (a[r][size] - sum(a[r][c] * x[c] for c in range(r + 1, size))) / a[r][r]
+    return x
+
+
+def _least_squares(
+    data: Sequence[tuple[dict[str, float], float, float]],
+    ridge: Callable[[str], float] = _ridge,
+) -> dict[str, float]:
+    """Weighted ridge least squares over sparse named terms: (terms, target, weight)."""
+    names = sorted({name for t, _, _ in data for name in t})
+    index = {name: i for i, name in enumerate(names)}
+    xtx = [[0.0] * len(names) for _ in names]
+    xty = [0.0] * len(names)
+    for t, y, w in data:
+        items = [(index[n], v) for n, v in t.items()]
+        for a, xa in items:
+            xty[a] += w * xa * y
+            row = xtx[a]
+            for b, xb in items:
+                row[b] += w * xa * xb
+    for name, i in index.items():
+        xtx[i][i] += ridge(name)
+    return dict(zip(names, _solve(xtx, xty), strict=True))
+
+
+def _dot(coefficients: dict[str, float], t: dict[str, float]) -> float:
+    return sum(coefficients.get(n, 0.0) * v for n, v in t.items())
+
+
+def batch_defaults(rows: Iterable[Row]) -> dict[str, float]:
+    """The usual batch change per level, for jobs that do not say theirs."""
+    out = {}
+    for level in (TUNED, PRACTICE):
+        said = [r.job.batch for r in rows if r.job.level == level and r.job.batch is not None]
+        out[level] = median(said) if said else 0.0
+    return out
+
+
+@dataclass(frozen=True)
+class Model:
+    """Fitted coefficients and what they were fitted on."""
+
+    coefficients: dict[str, float]  # tuned benchmarks
+    practice: dict[str, float]  # real projects' offset from them (over practice_terms)
+    batch_default: dict[str, float]
+    reference: tuple[GpuSpec, ...]  # every GPU with rows: a job with no GPU averages them
+    gpus: frozenset[str]
+    models: frozenset[str]
+
+    def log_ratio(self, job: Job) -> float | None:
+        """Predicted log ratio; a job with no GPU gets the mean over the measured GPUs."""
+        if job.spec is None:
+            values = [self.log_ratio(Job(**{**job.__dict__, "spec": s})) for s in self.reference]
+            known = [v for v in values if v is not None]
+            return sum(known) / len(known) if known else None
+        t = terms(job, self.batch_default[job.level])
+        if t is None:
+            return None
+        offset = _dot(self.practice, practice_terms(t)) if job.level == PRACTICE else 0.0
+        return _dot(self.coefficients, t) + offset
+
+    def term(self, name: str) -> float:
+        return self.coefficients.get(name, 0.0)
+
+    def stratum(self, job: Job) -> tuple[str, str]:
+        """What the fit knows of this job's GPU and model (see GPU_STATES, MODEL_STATES)."""
+        model = "seen" if job.model in self.models else "family" if job.family else "none"
+        return self._gpu_state(job), model
+
+    def _gpu_state(self, job: Job) -> str:
+        if job.spec is None:
+            return "none"
+        if job.gpu in self.gpus:
+            return "seen"
+        mine = peak_ratio(job.spec, job.precision, job.baseline or default_baseline(job.spec))
+        for ref in self.reference:
+            theirs = peak_ratio(ref, "fp16", default_baseline(ref))
+            if mine and theirs and abs(math.log(mine / theirs)) <= NEAR:
+                return "near"
+        return "far"
+
+
+def _robust(
+    data: Sequence[tuple[dict[str, float], float, float]],
+    rounds: int,
+    ridge: Callable[[str], float] = _ridge,
+) -> dict[str, float]:
+    """Least absolute deviations by reweighted ridge least squares."""
+    coefficients = _least_squares(data, ridge)
+    total = sum(w for _, _, w in data)
+    for _ in range(rounds):
+        reweighed = [
+            (t, y, w / max(ROBUST_FLOOR, abs(y - _dot(coefficients, t)))) for t, y, w in data
+        ]
+        # The same total weight every round, so the ridge keeps its strength.
+        scale = total / sum(w for _, _, w in reweighed)
+        coefficients = _least_squares([(t, y, w * scale) for t, y, w in reweighed], ridge)
+    return coefficients
+
+
+def fit(rows: Sequence[Row], rounds: int = ROBUST_ROUNDS) -> Model:
+    """Two robust ridge fits on the log ratio: the tuned tables over every term, then
+    real projects' offset from that over a few (:func:`practice_terms`). A few extreme
+    rows (3D U-Net 5x, Tacotron 2 0.84x) do not drag the typical answer."""
+    defaults = batch_defaults(rows)
+    featured = [(r, terms(r.job, defaults[r.job.level]) or {}) for r in rows]
+    tuned = _robust(
+        [(t, r.log_ratio, r.weight) for r, t in featured if r.job.level == TUNED], rounds
+    )
+    practice_data = [
+        (practice_terms(t), r.log_ratio - _dot(tuned, t), r.weight)
+        for r, t in featured
+        if r.job.level == PRACTICE
+    ]
+    practice = _robust(practice_data, rounds, _practice_ridge) if practice_data else {}
+    specs = {r.job.gpu: r.job.spec for r in rows if r.job.spec is not None and r.job.level == TUNED}
+    return Model(
+        coefficients=tuned,
+        practice=practice,
+        batch_default=defaults,
+        reference=tuple(specs[k] for k in sorted(specs)),  # type: ignore[misc]
+        gpus=frozenset(r.job.gpu for r in rows if r.job.gpu),
+        models=frozenset(r.job.model for r in rows if r.job.model),
+    )

@@ -1,0 +1,104 @@
+"""Ranges from held-out misses: calibrated on fresh draws, never used where the rule wins."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from bot.advice import calibration
+from bot.advice.calibration import (
+    MIN_CLUSTERS,
+    Band,
+    Miss,
+    band_of,
+    bands,
+    fallbacks,
+    interval_score,
+)
+from bot.advice.prediction import Factor, Setup, predict
+
+STRATUM = ("seen", "family")
+
+
+def draws(rng: random.Random, n: int, level: str, centre: float, sigma: float) -> list[Miss]:
+    """Setups whose truth scatters around the prediction ``centre`` (log units)."""
+    return [
+        Miss(STRATUM, level, rng.gauss(centre, sigma), centre, centre, (level, i)) for i in range(n)
+    ]
+
+
+def coverage(band: Band, misses: list[Miss]) -> float:
+    inside = 0
+    for m in misses:
+        low, high = band.interval(m.tuned, m.practice)
+        inside += low <= m.actual <= high
+    return inside / len(misses)
+
+
+def test_a_band_chosen_on_held_out_misses_covers_about_80_percent_of_fresh_ones():
+    rng = random.Random(7)
+    centre = math.log(3.0)  # far above the rule's 2.5: the rule is wrong here
+    band = band_of(draws(rng, 400, "tuned", centre, 0.15))
+    assert band is not None and band.beats_rule
+    fresh = draws(rng, 2000, "tuned", centre, 0.15)
+    assert 0.75 <= coverage(band, fresh) <= 0.92
+    # The tighter the evidence, the narrower the band.
+    tight = band_of(draws(rng, 400, "tuned", centre, 0.05))
+    assert tight.hi - tight.lo < band.hi - band.lo
+
+
+def test_no_band_where_the_rule_already_does_as_well():
+    rng = random.Random(3)
+    # Truth inside the rule's 1.2-2.5, predictions that know nothing about it.
+    misses = []
+    for i in range(300):
+        guess = rng.gauss(math.log(1.8), 0.5)
+        actual = rng.uniform(math.log(1.25), math.log(2.4))
+        misses.append(Miss(STRATUM, "tuned", actual, guess, guess, ("t", i)))
+    assert band_of(misses) is None
+
+
+def test_a_band_needs_misses_from_enough_setups_and_from_every_level():
+    rng = random.Random(5)
+    few = draws(rng, MIN_CLUSTERS - 1, "tuned", math.log(3.0), 0.1)
+    assert band_of(few) is None
+    tuned_only = draws(rng, 100, "tuned", math.log(3.0), 0.1)
+    assert band_of(tuned_only, ("practice", "tuned")) is None
+    assert band_of(tuned_only) is not None
+
+
+def test_bands_cover_both_levels_low_end_below_the_realistic_figure():
+    rng = random.Random(11)
+    tuned = [m for m in draws(rng, 200, "tuned", math.log(3.0), 0.1)]
+    # Real projects at about 1x where tuned benchmarks reach 3x: the rule misses both.
+    practice = [
+        Miss(STRATUM, "practice", rng.gauss(0.0, 0.1), math.log(3.0), 0.0, ("p", i))
+        for i in range(200)
+    ]
+    band = bands(tuned + practice)[STRATUM]
+    low, high = band.interval(math.log(3.0), 0.0)
+    assert low < 0.0 < math.log(3.0) < high
+    assert coverage(band, tuned) >= 0.75 and coverage(band, practice) >= 0.75
+
+
+def test_interval_score_is_width_plus_ten_times_the_miss():
+    assert interval_score(0.0, 1.0, 0.5) == 1.0
+    assert interval_score(0.0, 1.0, 1.5) == 1.0 + 10 * 0.5
+
+
+def test_sparse_strata_borrow_only_along_the_model_axis():
+    assert fallbacks(("near", "seen")) == [("near", "seen"), ("near", "family"), ("near", "none")]
+    assert all(gpu == "far" for gpu, _ in fallbacks(("far", "family")))
+
+
+def test_without_a_band_the_rule_is_said_stretched_to_hold_both_figures():
+    fitted = calibration.fitted()
+    empty = calibration.Fitted(model=fitted.model, bands={}, rows=fitted.rows)
+    p = predict(Setup(gpu="V100", model="ResNet-50"), fitted=empty)
+    assert Factor.TYPICAL in [f.code for f in p.factors]
+    assert p.low == 1.2 and p.high == max(2.5, p.tuned)
+    assert p.low <= p.ratio <= p.high
+
+
+def test_every_shipped_stratum_with_a_band_beats_the_rule():
+    assert all(band.beats_rule for band in calibration.fitted().bands.values())
