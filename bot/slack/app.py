@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
 
 from slack_bolt import App, BoltRequest, BoltResponse
 from slack_bolt.oauth.oauth_settings import OAuthSettings
@@ -24,11 +23,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from bot.settings import Settings
 from bot.slack.clients import web_client
 from bot.slack.handlers import Handlers
-from bot.slack.listeners import in_pool
+from bot.slack.listeners import Handoff, InPool
 from bot.store import Store
-
-if TYPE_CHECKING:
-    from bot.slack.workers import WorkQueue
 
 EVENTS_PATH = "/slack/events"
 INSTALL_PATH = "/slack/install"
@@ -41,14 +37,12 @@ WORKERS = 5
 log = logging.getLogger(__name__)
 
 
-def create_app(
-    settings: Settings, store: Store, workers: WorkQueue | None = None, *, in_worker: bool = False
-) -> App:
+def create_app(settings: Settings, store: Store, handoff: Handoff | None = None) -> App:
     """The configured app; in OAuth mode installations live in ``store``'s database.
 
     Where the work after each ack runs: by default in this process's thread
-    pool; with ``workers`` (``mpbot serve``) in worker processes fed from that
-    queue; ``in_worker`` builds the app those processes re-dispatch into.
+    pool; ``mpbot serve`` passes a ``handoff`` that commits each as a job for
+    its worker processes (:mod:`bot.slack.workers`).
     """
     secret = settings.slack_signing_secret
     options: dict = {
@@ -81,19 +75,11 @@ def create_app(
         # Start even while Slack is unreachable; the first request checks the
         # token (Bolt's authorization), and check_slack() reports it at startup.
         options["token_verification_enabled"] = False
-    # One pool runs all after-ack work; Bolt's own (for records' listeners) too.
+    # One pool runs all after-ack work in this process (Bolt's listener pool).
     pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="mpbot-work")
     app = App(**options, listener_executor=pool)
     app.use(answer_each_event_once(store))
-    if in_worker:
-        handoff = None
-    elif workers is not None:
-        handoff = workers.handoff
-        # Bolt's own lazy listeners (records') go to the workers too.
-        app.listener_runner.lazy_listener_runner = workers.lazy_runner(app.logger)
-    else:
-        handoff = in_pool(pool)
-    Handlers(settings, store).register(app, handoff)
+    Handlers(settings, store).register(app, handoff or InPool(pool))
     return app
 
 
@@ -108,8 +94,7 @@ def answer_each_event_once(store: Store) -> Callable:
     def middleware(req: BoltRequest, resp: BoltResponse, next: Callable) -> BoltResponse | None:
         body = req.body or {}
         event_id = body.get("event_id") if body.get("type") == "event_callback" else None
-        # A worker re-dispatching an event we took (``lazy_only``) must run it.
-        if event_id and not req.lazy_only:
+        if event_id:
             try:
                 first = store.first_delivery(event_id)
             except SQLAlchemyError as error:

@@ -2,7 +2,7 @@
 
 Every listener acknowledges first, in the request's own thread (Bolt answers
 Slack's HTTP request at that moment); then, in the app's listener pool or a
-worker process (see :mod:`bot.slack.listeners`), it asks the core and sends the reply with
+worker process's job (see :mod:`bot.slack.listeners`), it asks the core and sends the reply with
 retrying clients. Any failure after that is logged with the request's ids and,
 when possible, turned into a short apology in the user's language; nothing
 propagates.
@@ -22,7 +22,7 @@ from slack_sdk.errors import SlackApiError
 from bot.conversation import COMMAND, Turn, carried_over
 from bot.models import Channel, Intent, Lang
 from bot.settings import Settings
-from bot.slack import labels
+from bot.slack import labels, outbox
 from bot.slack.asks import Ask
 from bot.slack.blocks import (
     ACTION_DETAILS,
@@ -37,7 +37,6 @@ from bot.slack.blocks import (
     text_message,
     with_language_notice,
 )
-from bot.slack.clients import webhook_client
 from bot.slack.language import LanguagePreferences
 from bot.slack.listeners import Handoff, ack_then
 from bot.slack.records import TeamRecords, with_record_button
@@ -64,17 +63,14 @@ class Handlers:
         self.languages = LanguagePreferences(store)
         self.records = TeamRecords(self)
 
-    def register(self, app: App, handoff: Handoff | None) -> None:
+    def register(self, app: App, handoff: Handoff) -> None:
         """Ack in the request's own thread, then hand the work on (``handoff``).
 
         The app runs with ``process_before_response``, so Slack gets its 200 as
-        soon as the ack function returns, and retries, Web API calls and the
+        soon as the listener returns, and retries, Web API calls and the
         core's work all happen after it (see :mod:`bot.slack.listeners`).
-        Without a ``handoff`` (a worker process, :mod:`bot.slack.workers`) the
-        work is registered as Bolt lazy listeners, so a request re-dispatched
-        as ``lazy_only`` runs exactly the work its ack process picked.
         """
-        lazily = {
+        works = {
             app.command(COMMAND): self.on_command,
             app.event("app_mention"): self.on_mention,
             app.event("message"): self.on_message,
@@ -86,15 +82,12 @@ class Handlers:
             app.action(ACTION_SHARE): self.on_share,
         }
         for index in range(len(RATIOS)):
-            lazily[app.action(ACTION_RATIO.format(index=index))] = self.on_reanswer
-        acks = [(listen, _ack_now, work) for listen, work in lazily.items()]
+            works[app.action(ACTION_RATIO.format(index=index))] = self.on_reanswer
+        acks = [(listen, _ack_now, work) for listen, work in works.items()]
         acks.append((app.view(MODAL_CALLBACK), self.check_modal, self.on_modal_submit))
         for listen, acknowledge, work in acks:
-            if handoff is None:
-                listen(ack=acknowledge, lazy=[work])
-            else:
-                listen(ack_then(handoff, acknowledge, work))
-        self.records.register(app)
+            listen(ack_then(handoff, acknowledge, work))
+        self.records.register(app, handoff)
 
     # -- slash command ------------------------------------------------------
 
@@ -389,21 +382,8 @@ class Handlers:
     # -- plumbing -----------------------------------------------------------
 
     def respond(self, url: str | None, message: dict, ids: dict) -> bool:
-        """POST to a ``response_url`` with retries; False (logged) when it failed."""
-        if not url:
-            log.error("no response_url to answer %s", ids)
-            return False
-        try:
-            response = webhook_client(url, self.settings).send_dict(message)
-        except OSError as error:
-            log.error("response_url unreachable %s: %s", ids, error)
-            return False
-        if response.status_code != 200:
-            log.error(
-                "response_url answered %s %s %s", response.status_code, response.body[:200], ids
-            )
-            return False
-        return True
+        """POST to a ``response_url`` (through the outbox in a job); False (logged) when it failed."""
+        return outbox.respond(url, message, self.settings, ids)
 
     def _ephemeral_apology(self, url: str | None, ids: dict) -> Callable[[dict], None]:
         def apologize(message: dict) -> None:

@@ -41,6 +41,7 @@ from bot.records.models import MAX_GPU_CHARS, MAX_MODEL_CHARS, Record, RecordPag
 from bot.records.service import RecordsKind, TeamRecordsService, deletion_reply
 from bot.rendering.records import RecordWords
 from bot.slack.labels import ADMIN_CHECK_FAILED, label
+from bot.slack.listeners import Handoff, ack_then
 from bot.store import Store
 from bot.store.records import DeleteOutcome
 from bot.understanding.record_command import DeleteCommand, read_command, read_fields
@@ -88,16 +89,16 @@ class TeamRecords:
         self.store: Store = handlers.store
         self.service = TeamRecordsService(self.store.engine)
 
-    def register(self, app: App) -> None:
-        """Ack at once; the work (database, Web API with retries) runs lazily after it."""
+    def register(self, app: App, handoff: Handoff) -> None:
+        """Ack at once; the work (database, Web API) is handed on after it, like the handlers'."""
         for action, work in (
             (ACTION_RECORD, self.on_record_button),
             (ACTION_NEWER, self.on_page),
             (ACTION_OLDER, self.on_page),
             (ACTION_DELETE, self.on_delete),
         ):
-            app.action(action)(ack=_ack_now, lazy=[work])
-        app.view(RECORD_MODAL)(ack=self.check_modal, lazy=[self.on_modal_submit])
+            app.action(action)(ack_then(handoff, _ack_now, work))
+        app.view(RECORD_MODAL)(ack_then(handoff, self.check_modal, self.on_modal_submit))
 
     def for_team(self, team_id: str | None) -> list[Record]:
         """The workspace's records for estimates; none (logged) when the database fails."""
