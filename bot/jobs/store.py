@@ -30,7 +30,7 @@ class ClaimedJob:
 
 @dataclass(frozen=True)
 class OutboxRow:
-    id: int
+    id: int | None  # None: not stored yet (a first run sends before it stores)
     job_id: int
     kind: str
     target: str
@@ -43,6 +43,7 @@ class OutboxRow:
     result: dict | None
     # Whether this caller holds the row's lease and may send it now.
     ours: bool = False
+    seq: int = 0
 
 
 class JobStore:
@@ -176,6 +177,30 @@ class OutboxStore:
             ).one()
         return _row(found, ours=taken is not None)
 
+    def add(
+        self, row: OutboxRow, *, result: dict | None = None, next_at: datetime | None = None
+    ) -> None:
+        """Store an answer a job's first run tried without staging: taken (``result``), or due again."""
+        moment = now()
+        with self.engine.begin() as connection:
+            connection.execute(
+                insert(outbox).values(
+                    job_id=row.job_id,
+                    seq=row.seq,
+                    kind=row.kind,
+                    target=row.target,
+                    message=row.message,
+                    team_id=row.team_id,
+                    enterprise_id=row.enterprise_id,
+                    created_at=moment,
+                    expires_at=row.expires_at,
+                    next_at=next_at or moment,
+                    attempts=1,
+                    done_at=None if next_at else moment,
+                    result=result,
+                )
+            )
+
     def claim_due(self, worker: str, limit: int, lease_s: float) -> list[OutboxRow]:
         """Unsent answers whose retry time has come, leased to ``worker``."""
         moment = now()
@@ -285,6 +310,7 @@ def _row(row, *, ours: bool = False) -> OutboxRow:
         done=row.done_at is not None,
         result=row.result,
         ours=ours,
+        seq=row.seq,
     )
 
 

@@ -71,6 +71,10 @@ class JobScope:
     team_id: str | None
     enterprise_id: str | None
     postman: Postman
+    # A first run has no earlier answers to find: it sends before storing anything.
+    first_run: bool = False
+    # An answer of this run waits in the outbox; the later ones queue behind it.
+    deferred: bool = False
     seq: Iterator[int] = field(default_factory=lambda: itertools.count(1))
 
 
@@ -159,19 +163,33 @@ class Postman:
         self, scope: JobScope, kind: str, target: str, message: dict
     ) -> tuple[Outcome, dict | None]:
         life = RESPONSE_URL_LIFE if kind == RESPONSE_URL else self.event_window
+        values = {
+            "kind": kind,
+            "target": target,
+            "message": message,
+            "team_id": scope.team_id,
+            "enterprise_id": scope.enterprise_id,
+            "expires_at": scope.created_at + life,
+        }
+        seq = next(scope.seq)
+        if scope.first_run and not scope.deferred:
+            # Nothing to find from an earlier run: send first, store what came of it
+            # (one write instead of two on the way of every answer).
+            unsaved = OutboxRow(
+                None,
+                scope.job_id,
+                attempts=0,
+                done=False,
+                result=None,
+                ours=True,
+                seq=seq,
+                **values,
+            )
+            outcome, result = self.deliver(unsaved)
+            scope.deferred = outcome is Outcome.LATER
+            return outcome, result
         row = self.outbox.stage(
-            scope.job_id,
-            next(scope.seq),
-            {
-                "kind": kind,
-                "target": target,
-                "message": message,
-                "team_id": scope.team_id,
-                "enterprise_id": scope.enterprise_id,
-                "expires_at": scope.created_at + life,
-            },
-            worker=self.worker,
-            lease_s=self.settings.job_lease_s,
+            scope.job_id, seq, values, worker=self.worker, lease_s=self.settings.job_lease_s
         )
         if row.done:  # this job ran before and Slack took this answer then
             refused = (row.result or {}).get("refused")
@@ -199,10 +217,10 @@ class Postman:
                 row.job_id,
                 type(error).__name__,
             )
-            self.outbox.sent(row.id, {"unconfirmed": True})
+            self._taken(row, {"unconfirmed": True})
             return Outcome.SENT, None
         if 200 <= status < 300 and not (result or {}).get("error"):
-            self.outbox.sent(row.id, result)
+            self._taken(row, result)
             return Outcome.SENT, result
         if status == 429 or (result or {}).get("error") == "ratelimited":
             return self._later(row, retry_after or DEFAULT_RETRY_AFTER_S, "429"), None
@@ -215,8 +233,15 @@ class Postman:
             status,
             (result or {}).get("error"),
         )
-        self.outbox.sent(row.id, {**(result or {}), "refused": True})
+        self._taken(row, {**(result or {}), "refused": True})
         return Outcome.REFUSED, result
+
+    def _taken(self, row: OutboxRow, result: dict | None) -> None:
+        """Slack took it (or refused it for good): never send it again."""
+        if row.id is None:
+            self.outbox.add(row, result=result)
+        else:
+            self.outbox.sent(row.id, result)
 
     def _send(self, row: OutboxRow) -> tuple[int, float | None, dict | None]:
         """(HTTP status, Retry-After seconds, Slack's JSON answer) for one attempt, no retries."""
@@ -249,7 +274,10 @@ class Postman:
             backoff = self._backoff.calculate_sleep_duration(row.attempts)
             wait_s = min(backoff, self.settings.outbox_backoff_max_s)
         moment = now() + timedelta(seconds=wait_s)
-        self.outbox.retry_at(row.id, moment)
+        if row.id is None:
+            self.outbox.add(row, next_at=moment)
+        else:
+            self.outbox.retry_at(row.id, moment)
         if moment >= row.expires_at:
             log.error("answer %s of job %s cannot be sent in time (%s)", row.id, row.job_id, why)
         else:

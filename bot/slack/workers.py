@@ -3,9 +3,8 @@
 In one process, the acks (Bolt's signature check, a job insert and a 200) and
 the answers (database, the core, Block Kit, the POST to Slack) would share one
 GIL, so under load every ack would wait behind answers. So the HTTP process
-only verifies, commits the job (:mod:`bot.jobs`) and acks; worker processes,
-at a lower CPU priority so the acks win a busy machine, claim jobs from the
-database and run the listener's work with the request's parsed body, context
+only verifies, commits the job (:mod:`bot.jobs`) and acks; worker processes
+claim jobs from the database and run the listener's work with the request's parsed body, context
 and a client of their own. Nothing goes through Bolt a second time: the
 signature was checked once, at the edge, so a job is good however long it
 waited.
@@ -41,8 +40,6 @@ from bot.slack.clients import retry_handlers
 from bot.slack.listeners import Given, Handoff, run_logged, work_name
 from bot.slack.outbox import JobScope, OutboxClient, Postman, in_job
 
-# Lower priority than the HTTP process: on a saturated machine the acks get the CPU.
-NICE = 19
 # Threads per worker process: the work mostly waits on Slack and the database.
 THREADS = 8
 # At most this many of them send answers the delivery loop retries.
@@ -225,7 +222,6 @@ def run_worker(settings: Settings, wake: Connection) -> None:
     from bot.slack.logs import configure_logging
     from bot.store import Store, make_engine
 
-    os.nice(NICE)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the HTTP process stops us in order
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
@@ -342,6 +338,7 @@ class JobRunner:
                 context.get("team_id"),
                 context.get("enterprise_id"),
                 self.postman,
+                first_run=job.attempts == 1,
             )
             with in_job(scope):
                 run_logged(work, self.given(job))

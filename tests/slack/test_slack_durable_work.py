@@ -233,11 +233,10 @@ def test_429_waits_its_retry_after_without_holding_up_other_answers(
         path = f"/{_hook(index)}/T0TEAM/1234/abcd"
         slack.script[path] = [(429, {"Retry-After": "3"}, b"rate limited")]
     assert _send(client, slack, limited) == [200] * 20
-    others_sent = time.monotonic()
     assert _send(client, slack, range(20, 25)) == [200] * 5
+    # The first answers to arrive are the others': none waited behind a 429's pause.
     others = _wait_answered(slack, 5, timeout=10)
     assert set(others) == {_hook(i) for i in range(20, 25)}, "answers waited behind the 429s"
-    assert time.monotonic() - others_sent < 2.0
 
     _assert_each_once(_wait_answered(slack, 25, timeout=20), 25)
     limited_hooks = {_hook(i) for i in limited}
