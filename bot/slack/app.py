@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
 
 from slack_bolt import App, BoltRequest, BoltResponse
 from slack_bolt.oauth.oauth_settings import OAuthSettings
@@ -22,13 +21,10 @@ from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot.settings import Settings
+from bot.slack import rooms
 from bot.slack.clients import web_client
-from bot.slack.handlers import Handlers
-from bot.slack.listeners import in_pool
+from bot.slack.listeners import Handoff, in_pool
 from bot.store import Store
-
-if TYPE_CHECKING:
-    from bot.slack.workers import WorkQueue
 
 EVENTS_PATH = "/slack/events"
 INSTALL_PATH = "/slack/install"
@@ -42,20 +38,21 @@ log = logging.getLogger(__name__)
 
 
 def create_app(
-    settings: Settings, store: Store, workers: WorkQueue | None = None, *, in_worker: bool = False
+    settings: Settings, store: Store, handoff: Handoff | None = None, *, in_worker: bool = False
 ) -> App:
     """The configured app; in OAuth mode installations live in ``store``'s database.
 
     Where the work after each ack runs: by default in this process's thread
-    pool; with ``workers`` (``mpbot serve``) in worker processes fed from that
-    queue; ``in_worker`` builds the app those processes re-dispatch into.
+    pool; with a ``handoff`` (``mpbot serve``: the worker processes' queue)
+    wherever it sends it; ``in_worker`` builds the app those processes
+    re-dispatch into.
     """
     secret = settings.slack_signing_secret
     options: dict = {
         "signing_secret": secret.get_secret_value() if secret else "",
         "logger": logging.getLogger("slack_bolt"),
-        # Respond as soon as the ack function returns (handlers.register puts
-        # the work in the listener pool), not after Bolt's 10 ms ack polling.
+        # Respond as soon as the ack function returns (Kit.listen hands the
+        # work on), not after Bolt's 10 ms ack polling.
         "process_before_response": True,
     }
     if settings.oauth_enabled:
@@ -81,19 +78,12 @@ def create_app(
         # Start even while Slack is unreachable; the first request checks the
         # token (Bolt's authorization), and check_slack() reports it at startup.
         options["token_verification_enabled"] = False
-    # One pool runs all after-ack work; Bolt's own (for records' listeners) too.
+    # One pool runs all after-ack work in this process (and a worker's lazy listeners).
     pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="mpbot-work")
     app = App(**options, listener_executor=pool)
     app.use(answer_each_event_once(store))
-    if in_worker:
-        handoff = None
-    elif workers is not None:
-        handoff = workers.handoff
-        # Bolt's own lazy listeners (records') go to the workers too.
-        app.listener_runner.lazy_listener_runner = workers.lazy_runner(app.logger)
-    else:
-        handoff = in_pool(pool)
-    Handlers(settings, store).register(app, handoff)
+    where = None if in_worker else handoff or in_pool(pool)
+    rooms.register(app, rooms.Kit.build(settings, store, where))
     return app
 
 

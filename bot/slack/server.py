@@ -61,7 +61,7 @@ def serve(settings: Settings, host: str, port: int) -> int:
     store = connect(settings.database_url.get_secret_value())
     processes = settings.work_processes
     workers = WorkQueue(settings, processes)
-    app = create_app(settings, store, workers)
+    app = create_app(settings, store, workers.handoff)
     check_slack(app)
     workers.start()
     application = wsgi_app(app, store, workers.alive)

@@ -23,14 +23,15 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from logging import Logger
 from multiprocessing.connection import wait
 
 from slack_bolt import App, BoltRequest
-from slack_bolt.lazy_listener import LazyListenerRunner
 from slack_bolt.util.utils import get_name_for_callable
 
 from bot.settings import Settings
+from bot.slack.app import create_app
+from bot.slack.logs import configure_logging
+from bot.store import Store, make_engine
 
 # Lower priority than the HTTP process: on a saturated machine the acks get the CPU.
 NICE = 19
@@ -79,10 +80,6 @@ class WorkQueue:
         headers = {name: list(values) for name, values in request.headers.items()}
         self._queue.put(Job(body=request.raw_body, headers=headers, work=work))
 
-    def lazy_runner(self, logger: Logger) -> LazyListenerRunner:
-        """For Bolt's own lazy listeners: Bolt names the function on the request."""
-        return _QueueRunner(self, logger)
-
     def alive(self) -> bool:
         return all(process.is_alive() for process in self._processes)
 
@@ -99,21 +96,8 @@ class WorkQueue:
                 process.join()
 
 
-class _QueueRunner(LazyListenerRunner):
-    def __init__(self, queue: WorkQueue, logger: Logger) -> None:
-        self.queue = queue
-        self.logger = logger
-
-    def start(self, function: Callable[..., None], request: BoltRequest) -> None:
-        self.queue.put(request, request.lazy_function_name or get_name_for_callable(function))
-
-
 def run_worker(settings: Settings, queue: multiprocessing.Queue, threads: int) -> None:
     """A worker process: build the app once, then run queued work until told to stop."""
-    from bot.slack.app import create_app  # the app imports this module
-    from bot.slack.logs import configure_logging
-    from bot.store import Store, make_engine
-
     os.nice(NICE)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the HTTP process stops us in order
     configure_logging(settings)
