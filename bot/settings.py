@@ -54,6 +54,16 @@ class Settings(BaseSettings):
     slack_retry_count: int = 2
     # ``mpbot serve``: processes that do the work after each ack (~80 MB each).
     work_processes: int = 2
+    # How long the database may make anything wait (see docs/operations.md).
+    database_connect_timeout_s: float = 2.0
+    database_statement_timeout_s: float = 2.0
+    database_lock_timeout_s: float = 1.0
+    database_budget_s: float = 1.0
+    dedupe_budget_s: float = 0.2
+    database_retry_after_s: float = 10.0
+    # /readyz stays 200 (saying "degraded") while the database is unavailable:
+    # every replica would fail the same way, and answers go out without it.
+    ready_without_database: bool = True
 
     @field_validator(
         "slack_bot_token",
@@ -105,6 +115,20 @@ class Settings(BaseSettings):
     def _backoff_not_negative(cls, value: float) -> float:
         if value < 0:
             raise ValueError("must be zero or more seconds")
+        return value
+
+    @field_validator(
+        "database_connect_timeout_s",
+        "database_statement_timeout_s",
+        "database_lock_timeout_s",
+        "database_budget_s",
+        "dedupe_budget_s",
+        "database_retry_after_s",
+    )
+    @classmethod
+    def _some_seconds(cls, value: float) -> float:
+        if not 0 < value <= 600:
+            raise ValueError("must be more than 0 and at most 600 seconds")
         return value
 
     @field_validator("work_processes")

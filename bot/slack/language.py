@@ -37,6 +37,10 @@ class LanguagePreferences:
             return chosen
         if cached is not None and datetime.now(UTC) - cached.checked_at < LOCALE_TTL:
             return lang_of_locale(cached.locale)
+        if self.store.degraded is not None:
+            # Nowhere to keep Slack's answer: asking users.info on every message
+            # would spend its rate limit. The default language it is.
+            return None
         answered, locale = self._slack_locale(client, user_id)
         if answered:
             self.store.cache_locale(team_id, user_id, locale)

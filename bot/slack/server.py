@@ -20,9 +20,9 @@ from waitress import wasyncore
 from waitress.server import create_server
 
 from bot.settings import Settings
-from bot.slack.app import EVENTS_PATH, check_slack, create_app
+from bot.slack.app import EVENTS_PATH, create_app
 from bot.slack.workers import WorkQueue
-from bot.store import Store, connect
+from bot.store import Store, open_store
 
 HEALTH_PATH = "/healthz"
 # Enough to keep both cores busy while some requests wait on the database.
@@ -58,11 +58,10 @@ def serve(settings: Settings, host: str, port: int) -> int:
     work after each ack (:mod:`bot.slack.workers`). On SIGTERM or Ctrl-C the
     server stops taking requests and the workers finish what is queued.
     """
-    store = connect(settings.database_url.get_secret_value())
+    store = open_store(settings)
     processes = settings.work_processes
     workers = WorkQueue(settings, processes)
     app = create_app(settings, store, workers.handoff)
-    check_slack(app)
     workers.start()
     application = wsgi_app(app, store, workers.alive)
     signal.signal(signal.SIGTERM, _exit_on_sigterm)  # waitress closes on SystemExit

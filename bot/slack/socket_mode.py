@@ -12,13 +12,13 @@ from slack_bolt.adapter.socket_mode import SocketModeHandler
 
 from bot.settings import Settings
 from bot.slack.app import create_app
-from bot.store import connect
+from bot.store import open_store
 
 log = logging.getLogger(__name__)
 
 
 def run_socket_mode(settings: Settings) -> int:
-    store = connect(settings.database_url.get_secret_value())
+    store = open_store(settings)
     app = create_app(settings, store)
     app_token = settings.slack_app_token.get_secret_value()  # type: ignore[union-attr]
     log.info("connecting to Slack in Socket Mode")

@@ -31,7 +31,7 @@ from slack_bolt.util.utils import get_name_for_callable
 from bot.settings import Settings
 from bot.slack.app import create_app
 from bot.slack.logs import configure_logging
-from bot.store import Store, make_engine
+from bot.store import DatabaseLimits, Store, make_engine
 
 # Lower priority than the HTTP process: on a saturated machine the acks get the CPU.
 NICE = 19
@@ -101,7 +101,9 @@ def run_worker(settings: Settings, queue: multiprocessing.Queue, threads: int) -
     os.nice(NICE)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the HTTP process stops us in order
     configure_logging(settings)
-    store = Store(make_engine(settings.database_url.get_secret_value()))  # migrated by serve
+    limits = DatabaseLimits.of(settings)
+    url = settings.database_url.get_secret_value()
+    store = Store(make_engine(url, limits), limits)  # migrated by serve
     app = create_app(settings, store, in_worker=True)
     runners = [
         threading.Thread(target=_run_jobs, args=(app, queue), daemon=True) for _ in range(threads)

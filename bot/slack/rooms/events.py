@@ -50,7 +50,7 @@ class Conversations:
         if from_bot(event):
             return
         root = event.get("thread_ts") or event["ts"]
-        text = (event.get("text") or "").replace(f"<@{context.bot_user_id}>", " ").strip()
+        text = (event.get("text") or "").replace(f"<@{bot_user(context, body)}>", " ").strip()
         place = Place(key=root if event.get("thread_ts") else None, root=root, reply_ts=root)
         self.converse(client, context, body, text, Channel.MENTION, place)
 
@@ -93,13 +93,22 @@ class Conversations:
             turn = ask.answer(self.records.for_team(team))
             lang = turn.reply.lang
             self.languages.remember_choice(turn, team, event.get("user") or context.user_id)
-            # At a DM's top level a thread may start under the question or under the answer.
-            top_level = place.root == DM_THREAD
-            roots = [place.root, event["ts"]] if top_level and event.get("ts") else [place.root]
-            self.threads.remember(turn, team, where, roots, hours)
             sent = post(reply_message(turn, replace(ask, lang=lang)))
-            if top_level and sent.get("ts"):
-                self.threads.remember(turn, team, where, [sent["ts"]], hours)
+            # After the post: the answer never waits on the database. At a DM's
+            # top level a thread may start under the question or under the answer.
+            roots = [place.root]
+            if place.root == DM_THREAD:
+                roots += [ts for ts in (event.get("ts"), sent.get("ts")) if ts]
+            self.threads.remember(turn, team, where, roots, hours)
+
+
+def bot_user(context: BoltContext, body: dict) -> str | None:
+    """The bot's user id: from ``auth.test`` once known, else from the event's own
+    ``authorizations`` (Slack lists the app's bot user there)."""
+    if context.bot_user_id:
+        return context.bot_user_id
+    authorizations = body.get("authorizations") or [{}]
+    return authorizations[0].get("user_id")
 
 
 def from_bot(event: dict) -> bool:
