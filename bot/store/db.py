@@ -221,13 +221,13 @@ class Store:
         return self.gate.attempt("health check", self._probe, False)
 
     def _probe(self) -> bool:
+        if not self._migrated:
+            migrate(self.engine)
+            self._migrated = True
         database = self.engine.url.database
         on_disk = self.engine.dialect.name == "sqlite" and database not in (None, "", ":memory:")
         if on_disk and not Path(database).exists():  # deleted under us: open connections hide it
             raise OperationalError("health check", {}, Exception(f"{database} is gone"))
-        if not self._migrated:
-            migrate(self.engine)
-            self._migrated = True
         with self.engine.connect() as connection:
             connection.execute(select(processed_events.c.event_id).limit(1))
         return True
