@@ -64,6 +64,10 @@ class Settings(BaseSettings):
     # /readyz stays 200 (saying "degraded") while the database is unavailable:
     # every replica would fail the same way, and answers go out without it.
     ready_without_database: bool = True
+    # The HTTP edge (``mpbot serve``): Slack's payloads are a few KB.
+    http_max_body_bytes: int = 64 * 1024
+    http_connection_limit: int = 1000
+    http_channel_timeout_s: int = 10
 
     @field_validator(
         "slack_bot_token",
@@ -129,6 +133,13 @@ class Settings(BaseSettings):
     def _some_seconds(cls, value: float) -> float:
         if not 0 < value <= 600:
             raise ValueError("must be more than 0 and at most 600 seconds")
+        return value
+
+    @field_validator("http_max_body_bytes", "http_connection_limit", "http_channel_timeout_s")
+    @classmethod
+    def _positive(cls, value: int) -> int:
+        if value < 1:
+            raise ValueError("must be a whole number above 0")
         return value
 
     @field_validator("work_processes")

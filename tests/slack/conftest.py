@@ -27,7 +27,7 @@ from slackmsg import BOT_TOKEN, BOT_USER, SIGNING_SECRET, TEAM
 
 from bot.settings import Settings
 from bot.slack.app import create_app
-from bot.slack.server import BackgroundServer, wsgi_app
+from bot.slack.server import BackgroundServer, Health, wsgi_app
 from bot.store import open_store
 
 
@@ -303,7 +303,8 @@ def start_app(slack: FakeSlack, database_url: str) -> Iterator[Callable[..., Run
         }
         settings = Settings(_env_file=None, **(values | overrides))
         store = open_store(settings)
-        server = BackgroundServer(wsgi_app(create_app(settings, store), store)).__enter__()
+        application = wsgi_app(create_app(settings, store), Health(store), settings)
+        server = BackgroundServer(application, settings=settings).__enter__()
         servers.append(server)
         return Running(slack, SlackClient(server.url), server.url, settings)
 
