@@ -68,6 +68,9 @@ class Settings(BaseSettings):
     http_max_body_bytes: int = 64 * 1024
     http_connection_limit: int = 1000
     http_channel_timeout_s: int = 10
+    # Socket Mode: a ping this often; a connection silent for 4 pings is dropped
+    # and replaced (slack-sdk's own check), so a silent drop is noticed in ~10 s.
+    socket_ping_interval_s: float = 2.0
 
     @field_validator(
         "slack_bot_token",
@@ -128,6 +131,7 @@ class Settings(BaseSettings):
         "database_budget_s",
         "dedupe_budget_s",
         "database_retry_after_s",
+        "socket_ping_interval_s",
     )
     @classmethod
     def _some_seconds(cls, value: float) -> float:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import select
+import socket
 import subprocess
 import sys
 import threading
@@ -20,6 +22,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from aiohttp import WSMsgType, web
@@ -106,13 +109,62 @@ def socket_slack() -> Iterator[FakeSocketSlack]:
     loop.close()
 
 
+class Relay:
+    """A TCP relay in front of the first WebSocket; ``freeze()`` makes it a silent drop:
+    both sockets stay open, nothing passes either way (a NAT or proxy forgetting it)."""
+
+    def __init__(self, upstream: str) -> None:
+        parts = urlsplit(upstream)
+        self._upstream = (parts.hostname, parts.port)
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        port = self._listener.getsockname()[1]
+        self.url = upstream.replace(f":{parts.port}/", f":{port}/", 1)
+        self.frozen = threading.Event()
+        self._closed = threading.Event()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def freeze(self) -> None:
+        self.frozen.set()
+
+    def close(self) -> None:
+        self._closed.set()
+        self._listener.close()
+
+    def _accept(self) -> None:
+        try:
+            client, _ = self._listener.accept()
+        except OSError:
+            return
+        server = socket.create_connection(self._upstream)
+        pairs = {client: server, server: client}
+        while not self._closed.is_set():
+            if self.frozen.is_set():
+                time.sleep(0.05)
+                continue
+            readable, _, _ = select.select(list(pairs), [], [], 0.05)
+            for sock in readable:
+                data = sock.recv(65536)
+                if not data:
+                    return
+                pairs[sock].sendall(data)
+
+
 @pytest.fixture
-def mpbot_socket(slack, socket_slack, database_url, tmp_path) -> Iterator[Path]:
+def relay(socket_slack) -> Iterator[Relay]:
+    opened = Relay(socket_slack.link(1))
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def mpbot_socket(slack, socket_slack, relay, database_url, tmp_path) -> Iterator[Path]:
     """``mpbot socket`` in a child process; yields the file its stderr goes to."""
     # Each call hands out a fresh URL, as Slack does; a few spare ones for reconnects.
+    # The first WebSocket runs through the relay, so a test can make it go silent.
+    urls = [relay.url, *(socket_slack.link(n) for n in range(2, 6))]
     slack.script["apps.connections.open"] = [
         (200, {"Content-Type": "application/json"}, json.dumps({"ok": True, "url": url}).encode())
-        for url in (socket_slack.link(n) for n in range(1, 5))
+        for url in urls
     ]
     env = {
         name: value
@@ -267,3 +319,35 @@ def test_socket_mode_session_acks_answers_and_reconnects(slack, socket_slack, mp
 
     output = log.read_text(errors="replace")
     assert APP_TOKEN not in output and BOT_TOKEN not in output
+
+
+def test_a_silently_dropped_socket_is_replaced_within_15_seconds(
+    slack, socket_slack, relay, mpbot_socket
+):
+    """Nothing closes, nothing arrives: only the client's own pings can tell."""
+    log = mpbot_socket
+    try:
+        wait_for(lambda: socket_slack.sessions[:1], "the app to open a WebSocket")
+        time.sleep(1.0)  # a ping or two answered first, as on a healthy connection
+        relay.freeze()
+        frozen_at = time.monotonic()
+        second = wait_for(lambda: socket_slack.sessions[1:2], "a new WebSocket", timeout=15)[0]
+        noticed_s = time.monotonic() - frozen_at
+        assert second.ticket == "2"
+        assert len(slack.api("apps.connections.open")) >= 2
+        # The new connection works: a command sent on it is acked and answered.
+        socket_slack.send(
+            second,
+            {
+                "envelope_id": "env-after-drop",
+                "type": "slash_commands",
+                "accepts_response_payload": True,
+                "payload": _command("100 2", slack.response_url("hook-drop")),
+            },
+        )
+        assert _acked(second, "env-after-drop") == {"envelope_id": "env-after-drop"}
+        slack.wait(lambda: slack.responses("hook-drop"))
+    except AssertionError:
+        print(log.read_text(errors="replace"))
+        raise
+    print(f"silent drop noticed and replaced in {noticed_s:.1f} s")
