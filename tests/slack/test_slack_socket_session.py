@@ -13,8 +13,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import select
-import socket
 import subprocess
 import sys
 import threading
@@ -26,6 +24,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from aiohttp import WSMsgType, web
+from netfaults import Relay
 from slackmsg import BOT_TOKEN, BOT_USER, TEAM, block_text, mention_event
 
 APP_TOKEN = "xapp-1-A0APP-1234-socketmodeapptoken"
@@ -109,49 +108,11 @@ def socket_slack() -> Iterator[FakeSocketSlack]:
     loop.close()
 
 
-class Relay:
-    """A TCP relay in front of the first WebSocket; ``freeze()`` makes it a silent drop:
-    both sockets stay open, nothing passes either way (a NAT or proxy forgetting it)."""
-
-    def __init__(self, upstream: str) -> None:
-        parts = urlsplit(upstream)
-        self._upstream = (parts.hostname, parts.port)
-        self._listener = socket.create_server(("127.0.0.1", 0))
-        port = self._listener.getsockname()[1]
-        self.url = upstream.replace(f":{parts.port}/", f":{port}/", 1)
-        self.frozen = threading.Event()
-        self._closed = threading.Event()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def freeze(self) -> None:
-        self.frozen.set()
-
-    def close(self) -> None:
-        self._closed.set()
-        self._listener.close()
-
-    def _accept(self) -> None:
-        try:
-            client, _ = self._listener.accept()
-        except OSError:
-            return
-        server = socket.create_connection(self._upstream)
-        pairs = {client: server, server: client}
-        while not self._closed.is_set():
-            if self.frozen.is_set():
-                time.sleep(0.05)
-                continue
-            readable, _, _ = select.select(list(pairs), [], [], 0.05)
-            for sock in readable:
-                data = sock.recv(65536)
-                if not data:
-                    return
-                pairs[sock].sendall(data)
-
-
 @pytest.fixture
 def relay(socket_slack) -> Iterator[Relay]:
-    opened = Relay(socket_slack.link(1))
+    """The first WebSocket's path: through a relay that a test can make go silent."""
+    parts = urlsplit(socket_slack.url)
+    opened = Relay(parts.hostname, parts.port)
     yield opened
     opened.close()
 
@@ -161,7 +122,10 @@ def mpbot_socket(slack, socket_slack, relay, database_url, tmp_path) -> Iterator
     """``mpbot socket`` in a child process; yields the file its stderr goes to."""
     # Each call hands out a fresh URL, as Slack does; a few spare ones for reconnects.
     # The first WebSocket runs through the relay, so a test can make it go silent.
-    urls = [relay.url, *(socket_slack.link(n) for n in range(2, 6))]
+    relayed = socket_slack.link(1).replace(
+        f":{urlsplit(socket_slack.url).port}/", f":{relay.port}/"
+    )
+    urls = [relayed, *(socket_slack.link(n) for n in range(2, 6))]
     slack.script["apps.connections.open"] = [
         (200, {"Content-Type": "application/json"}, json.dumps({"ok": True, "url": url}).encode())
         for url in urls
