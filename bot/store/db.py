@@ -221,15 +221,14 @@ class Store:
         return self.gate.attempt("health check", self._probe, False)
 
     def _probe(self) -> bool:
+        """A real write (dropping expired event ids): a read-only database fails it too."""
         if not self._migrated:
             migrate(self.engine)
             self._migrated = True
-        database = self.engine.url.database
-        on_disk = self.engine.dialect.name == "sqlite" and database not in (None, "", ":memory:")
-        if on_disk and not Path(database).exists():  # deleted under us: open connections hide it
-            raise OperationalError("health check", {}, Exception(f"{database} is gone"))
-        with self.engine.connect() as connection:
-            connection.execute(select(processed_events.c.event_id).limit(1))
+        file = _sqlite_file(self.engine)
+        if file is not None and not file.exists():  # deleted under us: open connections hide it
+            raise OperationalError("health check", {}, Exception(f"{file} is gone"))
+        self.forget_events_before(_now() - EVENT_ID_TTL)
         return True
 
     # -- event dedupe -------------------------------------------------------
@@ -360,6 +359,14 @@ class Store:
                 connection.execute(statement)
 
         self.gate.run(what, write, None)
+
+
+def _sqlite_file(engine: Engine) -> Path | None:
+    """The SQLite database's file (plain or ``file:`` URI form); None for others."""
+    database = engine.url.database
+    if engine.dialect.name != "sqlite" or not database or database == ":memory:":
+        return None
+    return Path(database.removeprefix("file:").split("?", 1)[0])
 
 
 def _now() -> datetime:

@@ -52,6 +52,8 @@ class FakeSlack:
     script: dict[str, list[tuple]] = field(default_factory=dict)
     locales: dict[str, str] = field(default_factory=dict)
     down: bool = False
+    # Seconds to wait before answering a path ending so (a slow Slack).
+    delays: dict[str, float] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     url: str = ""
 
@@ -115,6 +117,9 @@ def _handler(slack: FakeSlack) -> type[BaseHTTPRequestHandler]:
                 body = json.loads(raw or "{}")
             else:
                 body = {k: v[0] for k, v in urllib.parse.parse_qs(raw).items()}
+            for suffix, seconds in slack.delays.items():
+                if self.path.endswith(suffix):
+                    time.sleep(seconds)
             status, headers, payload = slack.answer(self.path, body)
             scripted = status != 200 or headers.get("X-Scripted") == "1"
             with slack.lock:
@@ -303,7 +308,8 @@ def start_app(slack: FakeSlack, database_url: str) -> Iterator[Callable[..., Run
         }
         settings = Settings(_env_file=None, **(values | overrides))
         store = open_store(settings)
-        application = wsgi_app(create_app(settings, store), Health(store), settings)
+        health = Health(store, ready_without_database=settings.ready_without_database)
+        application = wsgi_app(create_app(settings, store), health, settings)
         server = BackgroundServer(application, settings=settings).__enter__()
         servers.append(server)
         return Running(slack, SlackClient(server.url), server.url, settings)
