@@ -22,7 +22,7 @@ from bot.settings import Settings
 from bot.slack import rooms
 from bot.slack.clients import web_client
 from bot.slack.identity import BotIdentity
-from bot.slack.listeners import Handoff, in_pool
+from bot.slack.listeners import Handoff, InPool
 from bot.store import Store
 
 EVENTS_PATH = "/slack/events"
@@ -36,15 +36,12 @@ WORKERS = 5
 log = logging.getLogger(__name__)
 
 
-def create_app(
-    settings: Settings, store: Store, handoff: Handoff | None = None, *, in_worker: bool = False
-) -> App:
+def create_app(settings: Settings, store: Store, handoff: Handoff | None = None) -> App:
     """The configured app; in OAuth mode installations live in ``store``'s database.
 
     Where the work after each ack runs: by default in this process's thread
-    pool; with a ``handoff`` (``mpbot serve``: the worker processes' queue)
-    wherever it sends it; ``in_worker`` builds the app those processes
-    re-dispatch into.
+    pool; ``mpbot serve`` passes a ``handoff`` that commits each as a job for
+    its worker processes (:mod:`bot.slack.workers`).
     """
     secret = settings.slack_signing_secret
     options: dict = {
@@ -79,12 +76,11 @@ def create_app(
         identity = BotIdentity(web_client(settings), token)
         options["authorize"] = identity.authorizer()
         identity.start()
-    # One pool runs all after-ack work in this process (and a worker's lazy listeners).
+    # One pool runs all after-ack work in this process (Bolt's listener pool).
     pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="mpbot-work")
     app = App(**options, listener_executor=pool)
     app.use(answer_each_event_once(store))
-    where = None if in_worker else handoff or in_pool(pool)
-    rooms.register(app, rooms.Kit.build(settings, store, where))
+    rooms.register(app, rooms.Kit.build(settings, store, handoff or InPool(pool)))
     return app
 
 
@@ -101,8 +97,7 @@ def answer_each_event_once(store: Store) -> Callable:
     def middleware(req: BoltRequest, resp: BoltResponse, next: Callable) -> BoltResponse | None:
         body = req.body or {}
         event_id = body.get("event_id") if body.get("type") == "event_callback" else None
-        # A worker re-dispatching an event we took (``lazy_only``) must run it.
-        if event_id and not req.lazy_only and not store.first_delivery(event_id):
+        if event_id and not store.first_delivery(event_id):
             log.info(
                 "event_id=%s already taken (retry %s, %s): not answered again",
                 event_id,

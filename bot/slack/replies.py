@@ -17,36 +17,23 @@ from slack_sdk.errors import SlackApiError
 
 from bot.models import Lang
 from bot.settings import Settings
-from bot.slack import labels
+from bot.slack import labels, outbox
 from bot.slack.blocks import text_message
-from bot.slack.clients import webhook_client
 
 log = logging.getLogger(__name__)
 Apology = Callable[[dict], None]
 
 
 class Responder:
-    """POSTs to a command's or a click's ``response_url``, retrying as Slack asks."""
+    """POSTs to a command's or a click's ``response_url`` (:mod:`bot.slack.outbox`)."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
 
     def respond(self, url: str | None, message: dict, ids: dict) -> bool:
-        """POST ``message`` to ``url``; False (logged) when it failed."""
-        if not url:
-            log.error("no response_url to answer %s", ids)
-            return False
-        try:
-            response = webhook_client(url, self.settings).send_dict(message)
-        except OSError as error:
-            log.error("response_url unreachable %s: %s", ids, error)
-            return False
-        if response.status_code != 200:
-            log.error(
-                "response_url answered %s %s %s", response.status_code, response.body[:200], ids
-            )
-            return False
-        return True
+        """POST ``message`` to ``url`` (through the outbox in a job); False (logged) when
+        it cannot arrive."""
+        return outbox.respond(url, message, self.settings, ids)
 
     def ephemeral(self, url: str | None, message: dict, ids: dict) -> bool:
         """A private answer that leaves the message it came from alone."""

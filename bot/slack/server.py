@@ -23,6 +23,7 @@ import logging
 import signal
 import threading
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Self
 
@@ -32,10 +33,12 @@ from slack_bolt.adapter.wsgi import SlackRequestHandler
 from waitress import wasyncore
 from waitress.server import create_server
 
+from bot.jobs import JobStore
 from bot.settings import Settings
 from bot.slack.app import EVENTS_PATH, create_app
 from bot.slack.edge import guarded
-from bot.slack.workers import WorkQueue
+from bot.slack.listeners import InPool
+from bot.slack.workers import JobIntake, WorkerPool
 from bot.store import Store, open_store
 
 LIVE_PATH = "/livez"
@@ -114,14 +117,17 @@ def server_options(settings: Settings) -> dict:
 def serve(settings: Settings, host: str, port: int) -> int:
     """Run until interrupted or terminated (the ``mpbot serve`` command).
 
-    This process verifies and acks; ``WORK_PROCESSES`` worker processes do the
-    work after each ack (:mod:`bot.slack.workers`). On SIGTERM or Ctrl-C the
-    server stops taking requests and the workers finish what is queued.
+    This process verifies, commits each request's job and acks;
+    ``WORK_PROCESSES`` worker processes do the work (:mod:`bot.slack.workers`).
+    On SIGTERM or Ctrl-C the server stops taking requests and the workers
+    finish or hand back their jobs within ``SHUTDOWN_GRACE_S``.
     """
     store = open_store(settings)
     processes = settings.work_processes
-    workers = WorkQueue(settings, processes)
-    app = create_app(settings, store, workers.handoff)
+    workers = WorkerPool(settings, processes)
+    # When the database cannot take a job, this process answers it (degraded).
+    fallback = InPool(ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="mpbot-degraded"))
+    app = create_app(settings, store, JobIntake(JobStore(store.engine), fallback, workers.wake))
     workers.start()
     health = Health(store, workers.alive, settings.ready_without_database)
     application = wsgi_app(app, health, settings)

@@ -23,11 +23,11 @@ class Kit:
     languages: LanguagePreferences
     records: TeamRecords
     threads: Threads
-    # Where the work after each ack goes; None in a worker process (see ``listen``).
-    handoff: Handoff | None
+    # Where the work after each ack goes (:mod:`bot.slack.listeners`).
+    handoff: Handoff
 
     @classmethod
-    def build(cls, settings: Settings, store: Store, handoff: Handoff | None) -> Kit:
+    def build(cls, settings: Settings, store: Store, handoff: Handoff) -> Kit:
         return cls(
             responder=Responder(settings),
             guard=Guard(),
@@ -47,17 +47,10 @@ class Kit:
         hand ``work`` on.
 
         The app runs with ``process_before_response``, so Slack gets its 200 as
-        soon as the ack function returns, and retries, Web API calls and the
+        soon as the listener returns, and retries, Web API calls and the
         core's work all happen after it (see :mod:`bot.slack.listeners`).
-        Without a ``handoff`` (a worker process, :mod:`bot.slack.workers`) the
-        work is registered as a Bolt lazy listener, so a request re-dispatched
-        as ``lazy_only`` runs exactly the work its ack process picked.
         """
-        acknowledge = acknowledge or ack_now
-        if self.handoff is None:
-            listener(ack=acknowledge, lazy=[work])
-        else:
-            listener(ack_then(self.handoff, acknowledge, work))
+        listener(ack_then(self.handoff, acknowledge or ack_now, work))
 
 
 def ack_now(ack: Ack) -> None:
