@@ -14,6 +14,7 @@ import socket
 import time
 import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Iterator
 
 import pytest
@@ -70,16 +71,17 @@ def _still_answers(bot, tag: str) -> None:
 
     before = len(posts(bot))
     event = dm_event("100 hours, ratio 2", ts=f"17000000{before}.000100")
-    sent, acked = _timed(lambda: bot.client.event(event, event_id=f"Ev{tag}"))
+    event_id = f"Ev{tag}{uuid.uuid4().hex[:8]}"  # unique: a shared PostgreSQL keeps old ids
+    sent, acked = _timed(lambda: bot.client.event(event, event_id=event_id))
     assert sent.status == 200 and acked < ACK_S, acked
     retry, acked = _timed(
-        lambda: bot.client.event(event, event_id=f"Ev{tag}", headers={"X-Slack-Retry-Num": "1"})
+        lambda: bot.client.event(event, event_id=event_id, headers={"X-Slack-Retry-Num": "1"})
     )
     assert retry.status == 200 and acked < ACK_S, acked
     bot.slack.wait(lambda: posts(bot), count=before + 1)
     time.sleep(0.5)
     replies = posts(bot)[before:]
-    assert len(replies) == 1, [r.body["text"] for r in replies]
+    assert len(replies) == 1, [(r.body.get("thread_ts"), r.body["text"][:60]) for r in replies]
     assert "50" in replies[0].body["text"] and APOLOGY not in replies[0].body["text"]
 
 
@@ -151,7 +153,9 @@ def test_postgresql_freezing_mid_run(start_app, caplog):
     try:
         relayed = real.set(host="127.0.0.1", port=relay.port)
         bot = start_app(database_url=relayed.render_as_string(hide_password=False))
-        bot.client.event(dm_event("100 2", ts="1700000000.000001"), event_id="EvWarm")
+        bot.client.event(
+            dm_event("100 2", ts="1700000000.000001"), event_id=f"EvWarm{uuid.uuid4().hex[:8]}"
+        )
         bot.slack.wait(lambda: posts(bot))
         relay.freeze()
         _still_answers(bot, "midrun")
