@@ -100,18 +100,9 @@ def make_engine(url: str, limits: DatabaseLimits = DatabaseLimits()) -> Engine:
         f"-c statement_timeout={_ms(limits.statement_timeout_s)}"
         f" -c lock_timeout={_ms(limits.lock_timeout_s)}"
     )
-    connect_args = {
-        "connect_timeout": max(2, math.ceil(limits.connect_timeout_s)),
-        "options": options,
-    }
-    return create_engine(
-        parsed,
-        connect_args=connect_args,
-        pool_pre_ping=True,
-        pool_size=10,
-        max_overflow=10,
-        pool_timeout=limits.connect_timeout_s,
-    )
+    args = {"connect_timeout": max(2, math.ceil(limits.connect_timeout_s)), "options": options}
+    pooling = {"pool_pre_ping": True, "pool_timeout": limits.connect_timeout_s}
+    return create_engine(parsed, connect_args=args, pool_size=10, max_overflow=10, **pooling)
 
 
 def _ms(seconds: float) -> int:
