@@ -52,6 +52,8 @@ class Settings(BaseSettings):
     # Pause before the first retry of a failed Slack call (doubles each time).
     slack_retry_backoff_s: float = 0.5
     slack_retry_count: int = 2
+    # How long one Slack call may take before it counts as failed.
+    slack_timeout_s: float = 10.0
     # ``mpbot serve``: processes that do the work after each ack (~80 MB each).
     work_processes: int = 2
     # How long the database may make anything wait (see docs/operations.md).
@@ -161,7 +163,9 @@ class Settings(BaseSettings):
             raise ValueError("must be a whole number above 0")
         return value
 
-    @field_validator("job_lease_s", "job_poll_s", "event_answer_window_s", "shutdown_grace_s")
+    @field_validator(
+        "job_lease_s", "job_poll_s", "event_answer_window_s", "shutdown_grace_s", "slack_timeout_s"
+    )
     @classmethod
     def _some_seconds(cls, value: float) -> float:
         if value <= 0:

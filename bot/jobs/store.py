@@ -98,6 +98,15 @@ class JobStore:
                 update(jobs).where(condition).values(lease_until=None, claimed_by=None)
             ).rowcount
 
+    def renew(self, worker: str, lease_s: float) -> None:
+        """Extend ``worker``'s leases: it is alive and still running those jobs."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(jobs)
+                .where(jobs.c.claimed_by == worker)
+                .values(lease_until=now() + timedelta(seconds=lease_s))
+            )
+
     def pending(self) -> int:
         with self.engine.connect() as connection:
             return len(connection.execute(select(jobs.c.id)).all())
@@ -220,6 +229,15 @@ class OutboxStore:
                 .where(outbox.c.claimed_by == worker, outbox.c.done_at.is_(None))
                 .values(lease_until=None, claimed_by=None)
             ).rowcount
+
+    def renew(self, worker: str, lease_s: float) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(outbox)
+                .where(outbox.c.claimed_by == worker, outbox.c.done_at.is_(None))
+                .where(outbox.c.lease_until.is_not(None))
+                .values(lease_until=now() + timedelta(seconds=lease_s))
+            )
 
     def expired(self) -> list[OutboxRow]:
         """Forget unsent answers past their life, and sent ones of finished jobs; the former."""

@@ -20,6 +20,8 @@ jobs = Table(
     Column("lease_until", DateTime(timezone=True), nullable=True, index=True),
     Column("claimed_by", String(64), nullable=True),
     Column("attempts", Integer, nullable=False, default=0),
+    # Never reused: the id keys the job's answers in the outbox.
+    sqlite_autoincrement=True,
 )
 
 # One row per answer a job sends, numbered in the order the job sends them, so a

@@ -5,11 +5,14 @@ outbox rows numbered in the order the job sends them (:mod:`bot.jobs`). The
 worker sends a staged row at once, so a healthy Slack sees no delay; the row
 is marked sent the moment Slack answers 2xx, so the job run again (its worker
 died, its lease ran out) skips it. A row Slack did not take (5xx,
-unreachable, a hang past the timeout) is retried with exponential backoff
+unreachable) is retried with exponential backoff
 (slack-sdk's calculator) by the delivery loop; a 429 waits for its
 Retry-After; nothing sleeps in a thread. A command's answer is retried within
 its ``response_url``'s 30-minute life, an event's within
-``EVENT_ANSWER_WINDOW_S``; after that it is dropped, logged.
+``EVENT_ANSWER_WINDOW_S``; after that it is dropped, logged. A post that
+reached Slack but got no answer (a hang past ``SLACK_TIMEOUT_S``, a dropped
+connection) is counted as taken: Slack has no idempotency key, and a post
+sent again would show twice.
 
 Outside a job (the in-process pool of tests and Socket Mode, or the degraded
 path when the database cannot take a job) answers are sent directly with
@@ -26,6 +29,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import Enum
+from urllib.error import URLError
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
@@ -36,7 +40,7 @@ from slack_sdk.webhook import WebhookClient
 from bot.jobs import OutboxRow, OutboxStore
 from bot.jobs.store import now
 from bot.settings import Settings
-from bot.slack.clients import TIMEOUT_S, webhook_client
+from bot.slack.clients import webhook_client
 from bot.slack.logs import remember_response_url
 
 # Slack: a response_url takes answers for 30 minutes after the command.
@@ -184,8 +188,19 @@ class Postman:
         """Send one leased row and record what came of it."""
         try:
             status, retry_after, result = self._send(row)
-        except OSError as error:  # unreachable, reset, or no answer within the timeout
-            return self._later(row, None, f"{type(error).__name__}"), None
+        except URLError as error:  # the request never reached Slack whole: send it again
+            return self._later(row, None, type(error.reason).__name__), None
+        except OSError as error:
+            # Sent, but no answer in time or the connection closed: Slack may well have
+            # taken it, and sending again would post it twice. Counted as taken.
+            log.warning(
+                "answer %s of job %s sent but unconfirmed (%s); not sent again",
+                row.id,
+                row.job_id,
+                type(error).__name__,
+            )
+            self.outbox.sent(row.id, {"unconfirmed": True})
+            return Outcome.SENT, None
         if 200 <= status < 300 and not (result or {}).get("error"):
             self.outbox.sent(row.id, result)
             return Outcome.SENT, result
@@ -207,12 +222,17 @@ class Postman:
         """(HTTP status, Retry-After seconds, Slack's JSON answer) for one attempt, no retries."""
         if row.kind == RESPONSE_URL:
             remember_response_url(row.target)
-            hook = WebhookClient(url=row.target, timeout=TIMEOUT_S, retry_handlers=[])
+            hook = WebhookClient(
+                url=row.target, timeout=self.settings.slack_timeout_s, retry_handlers=[]
+            )
             response = hook.send_dict(row.message)
             return response.status_code, _retry_after(response.headers), None
         token = self.token_for(row.team_id, row.enterprise_id)
         client = WebClient(
-            token=token, base_url=self.settings.slack_api_url, timeout=TIMEOUT_S, retry_handlers=[]
+            token=token,
+            base_url=self.settings.slack_api_url,
+            timeout=self.settings.slack_timeout_s,
+            retry_handlers=[],
         )
         try:
             answer = client.api_call(row.target, json=row.message)

@@ -10,8 +10,10 @@ and a client of their own. Nothing goes through Bolt a second time: the
 signature was checked once, at the edge, so a job is good however long it
 waited.
 
-The HTTP process supervises its workers: one that dies is replaced, and its
-leases are handed back at once (a dead replica's lapse after ``JOB_LEASE_S``).
+A live worker keeps renewing the leases of what it runs, however long Slack
+takes. The HTTP process supervises its workers: one that dies is replaced,
+and its leases are handed back at once (a dead replica's lapse after
+``JOB_LEASE_S``).
 On SIGTERM workers stop claiming, finish what they run within
 ``SHUTDOWN_GRACE_S``, and hand back the rest for any replica to take.
 """
@@ -27,8 +29,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from multiprocessing.connection import wait
-from multiprocessing.synchronize import Event
+from multiprocessing.connection import Connection, wait
 
 from slack_bolt import App, BoltContext
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
@@ -36,7 +37,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from bot.jobs import ClaimedJob, JobStore, OutboxStore
 from bot.settings import Settings
-from bot.slack.clients import TIMEOUT_S, retry_handlers
+from bot.slack.clients import retry_handlers
 from bot.slack.listeners import Given, Handoff, run_logged, work_name
 from bot.slack.outbox import JobScope, OutboxClient, Postman, in_job
 
@@ -49,6 +50,8 @@ DELIVERY_THREADS = 4
 # How often a worker looks for answers whose retry time has come, and sweeps old ones.
 OUTBOX_POLL_S = 0.25
 SWEEP_EVERY_S = 30.0
+# A live worker renews its leases this many times per lease.
+RENEWALS_PER_LEASE = 3
 # What a worker keeps of Bolt's context for a job: ids only, never tokens.
 CONTEXT_KEYS = (
     "enterprise_id",
@@ -122,15 +125,19 @@ def job_request(given: Given) -> dict:
 
 
 class WorkerPool:
-    """The HTTP process's side: start, watch, replace and stop the worker processes."""
+    """The HTTP process's side: start, watch, replace and stop the worker processes.
+
+    It shares no lock with them: a worker frozen or killed while holding one
+    would stall every ack (a ``multiprocessing.Queue`` did). Wake-ups are one
+    byte down each worker's pipe, written without blocking; stopping is SIGTERM.
+    """
 
     def __init__(self, settings: Settings, processes: int) -> None:
         # spawn: a fresh interpreter, not a fork of a process with live sockets and threads.
         self._context = multiprocessing.get_context("spawn")
         self.settings = settings
-        self.wake_event = self._context.Event()
-        self.stop_event = self._context.Event()
         self._processes: list = [None] * processes
+        self._wakers: list = [None] * processes
         self._stopping = threading.Event()
         self._supervisor = threading.Thread(
             target=self._supervise, name="mpbot-supervisor", daemon=True
@@ -143,7 +150,11 @@ class WorkerPool:
 
     def wake(self) -> None:
         """Tell idle workers a job is waiting (they also look every ``JOB_POLL_S``)."""
-        self.wake_event.set()
+        for waker in self._wakers:
+            try:
+                os.write(waker.fileno(), b"j")
+            except (BlockingIOError, OSError):  # a full pipe is already a wake-up
+                pass
 
     def alive(self) -> bool:
         return all(process is not None and process.is_alive() for process in self._processes)
@@ -151,7 +162,8 @@ class WorkerPool:
     def stop(self) -> None:
         """Workers finish or hand back their jobs within the grace period, then end."""
         self._stopping.set()
-        self.stop_event.set()
+        for process in self._processes:
+            process.terminate()  # SIGTERM: the worker drains (see JobRunner.run)
         deadline = time.monotonic() + self.settings.shutdown_grace_s + STOP_MARGIN_S
         for process in self._processes:
             process.join(max(0.0, deadline - time.monotonic()))
@@ -161,14 +173,20 @@ class WorkerPool:
                 process.join()
 
     def _spawn(self, index: int) -> None:
+        reader, writer = self._context.Pipe(duplex=False)
+        os.set_blocking(writer.fileno(), False)
         process = self._context.Process(
             target=run_worker,
-            args=(self.settings, self.wake_event, self.stop_event),
+            args=(self.settings, reader),
             name=f"mpbot-worker-{index}",
             daemon=True,
         )
         process.start()
-        self._processes[index] = process
+        reader.close()
+        old = self._wakers[index]
+        self._processes[index], self._wakers[index] = process, writer
+        if old is not None:
+            old.close()
 
     def _supervise(self) -> None:
         while not self._stopping.is_set():
@@ -201,14 +219,15 @@ class WorkerPool:
             engine.dispose()
 
 
-def run_worker(settings: Settings, wake: Event, stop: Event) -> None:
-    """A worker process: build the app once, then run jobs until told to stop."""
+def run_worker(settings: Settings, wake: Connection) -> None:
+    """A worker process: build the app once, then run jobs until SIGTERM."""
     from bot.slack.app import create_app  # the app imports the listeners this module feeds
     from bot.slack.logs import configure_logging
     from bot.store import DatabaseLimits, Store, make_engine
 
     os.nice(NICE)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the HTTP process stops us in order
+    stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     configure_logging(settings)
     limits = DatabaseLimits.of(settings)
@@ -241,9 +260,9 @@ class JobRunner:
             if not isinstance(handler, RateLimitErrorRetryHandler)  # no sleeping on a 429
         ]
 
-    def run(self, wake: Event, stop: Event) -> None:
+    def run(self, wake: Connection, stop: threading.Event) -> None:
         parent = multiprocessing.parent_process()
-        next_outbox = next_sweep = time.monotonic()
+        next_outbox = next_sweep = next_renewal = time.monotonic()
         while not stop.is_set():
             if parent is not None and not parent.is_alive():
                 log.error("the HTTP process is gone; worker %s stops", self.name)
@@ -252,13 +271,20 @@ class JobRunner:
             if time.monotonic() >= next_outbox:
                 next_outbox = time.monotonic() + OUTBOX_POLL_S
                 self._claim_answers()
+            if time.monotonic() >= next_renewal:
+                next_renewal = time.monotonic() + self.settings.job_lease_s / RENEWALS_PER_LEASE
+                self._guarded(self._renew)
             if time.monotonic() >= next_sweep:
                 next_sweep = time.monotonic() + SWEEP_EVERY_S
                 self._guarded(self.postman.sweep)
-            if not claimed:
-                wake.wait(min(self.settings.job_poll_s, OUTBOX_POLL_S))
-                wake.clear()
+            if not claimed and wake.poll(min(self.settings.job_poll_s, OUTBOX_POLL_S)):
+                os.read(wake.fileno(), 4096)  # every wake-up so far
         self._drain()
+
+    def _renew(self) -> None:
+        """Keep the leases of what this worker runs: only a dead worker's run out."""
+        self.jobs.renew(self.name, self.settings.job_lease_s)
+        self.postman.outbox.renew(self.name, self.settings.job_lease_s)
 
     def _claim_jobs(self) -> int:
         with self._lock:
@@ -328,7 +354,7 @@ class JobRunner:
         client = OutboxClient(
             token=self.token_for(context.team_id, context.enterprise_id),
             base_url=self.settings.slack_api_url,
-            timeout=TIMEOUT_S,
+            timeout=self.settings.slack_timeout_s,
             retry_handlers=self._handlers,
         )
         context["client"] = client
@@ -350,7 +376,6 @@ class JobRunner:
         with self._lock:
             while self._busy and time.monotonic() < deadline:
                 self._idle.wait(timeout=0.1)
-            unfinished = self._busy
         jobs = self._guarded(lambda: self.jobs.release(self.name), default=0)
         self._guarded(lambda: self.postman.outbox.release(self.name))
         if unfinished or jobs:

@@ -125,7 +125,7 @@ def test_idle_connections_are_closed_after_the_channel_timeout(start_app):
 @pytest.mark.parametrize("fault", ["slow", "failing"])
 def test_a_cold_start_with_auth_test_slow_or_failing_still_acks_in_time(slack, start_app, fault):
     if fault == "slow":
-        slack.delays["auth.test"] = 6.0
+        slack.hold["/api/auth.test"] = 6.0
     else:
         slack.script["auth.test"] = [(500, {}, b"")] * 20
     running = start_app()
@@ -143,7 +143,7 @@ def test_a_cold_start_with_auth_test_slow_or_failing_still_acks_in_time(slack, s
 
 
 def test_the_bot_user_is_known_from_the_event_until_auth_test_answers(slack, start_app):
-    slack.delays["auth.test"] = 6.0
+    slack.hold["/api/auth.test"] = 6.0
     running = start_app()
     event = {
         "type": "app_mention",

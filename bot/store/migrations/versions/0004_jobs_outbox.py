@@ -26,6 +26,9 @@ def upgrade() -> None:
         sa.Column("lease_until", sa.DateTime(timezone=True), nullable=True),
         sa.Column("claimed_by", sa.String(64), nullable=True),
         sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
+        # A job's id keys its answers in the outbox, so it is never used again
+        # (SQLite would otherwise hand a deleted row's id to the next job).
+        sqlite_autoincrement=True,
     )
     op.create_index("ix_jobs_lease_until", "jobs", ["lease_until"])
     op.create_table(
