@@ -65,7 +65,7 @@ CONTEXT_KEYS = (
     "actor_team_id",
     "actor_user_id",
 )
-# The HTTP process waits this much past the workers' grace before killing them.
+# Of the grace period, what a worker keeps to hand back its jobs and exit.
 STOP_MARGIN_S = 2.0
 log = logging.getLogger(__name__)
 
@@ -164,7 +164,7 @@ class WorkerPool:
         self._stopping.set()
         for process in self._processes:
             process.terminate()  # SIGTERM: the worker drains (see JobRunner.run)
-        deadline = time.monotonic() + self.settings.shutdown_grace_s + STOP_MARGIN_S
+        deadline = time.monotonic() + self.settings.shutdown_grace_s
         for process in self._processes:
             process.join(max(0.0, deadline - time.monotonic()))
             if process.is_alive():
@@ -372,14 +372,14 @@ class JobRunner:
 
     def _drain(self) -> None:
         """Finish the running jobs within the grace period, then hand back what is left."""
-        deadline = time.monotonic() + self.settings.shutdown_grace_s
+        # Leave time to hand back the rest before the HTTP process's own deadline.
+        deadline = time.monotonic() + max(0.0, self.settings.shutdown_grace_s - STOP_MARGIN_S)
         with self._lock:
             while self._busy and time.monotonic() < deadline:
                 self._idle.wait(timeout=0.1)
         jobs = self._guarded(lambda: self.jobs.release(self.name), default=0)
         self._guarded(lambda: self.postman.outbox.release(self.name))
-        if unfinished or jobs:
-            log.warning("worker %s stopped with %d job(s) unfinished: handed back", self.name, jobs)
+        log.info("worker %s stopped; %d unfinished job(s) handed back", self.name, jobs)
         logging.shutdown()
         os._exit(0)  # the pool's threads may still be running what was handed back
 
