@@ -127,7 +127,8 @@ def serve(settings: Settings, host: str, port: int) -> int:
     workers = WorkerPool(settings, processes)
     # When the database cannot take a job, this process answers it (degraded).
     fallback = InPool(ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="mpbot-degraded"))
-    app = create_app(settings, store, JobIntake(JobStore(store.engine), fallback, workers.wake))
+    intake = JobIntake(JobStore(store.engine), fallback, workers.wake, gate=store.gate)
+    app = create_app(settings, store, intake)
     workers.start()
     health = Health(store, workers.alive, settings.ready_without_database)
     application = wsgi_app(app, health, settings)
