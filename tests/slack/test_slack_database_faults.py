@@ -162,3 +162,14 @@ def test_postgresql_freezing_mid_run(start_app, caplog):
         _degraded_in_log(caplog)
     finally:
         relay.close()
+
+
+def test_a_records_command_says_the_records_cannot_be_reached(start_app, refused_url):
+    """Recording needs the database: the user is told so (nothing changed), no apology."""
+    bot = start_app(database_url=refused_url)
+    bot.client.command(
+        "record A100 fp32 420ms amp 190ms", response_url=bot.slack.response_url("rec")
+    )
+    (reply,) = bot.slack.wait(lambda: bot.slack.responses("rec"))
+    assert "cannot be reached right now" in reply.body["text"]
+    assert APOLOGY not in reply.body["text"]
