@@ -60,6 +60,7 @@ class Settings(BaseSettings):
     database_connect_timeout_s: float = 2.0
     database_statement_timeout_s: float = 2.0
     database_lock_timeout_s: float = 1.0
+    database_sqlite_busy_timeout_s: float = 10.0
     database_budget_s: float = 1.0
     dedupe_budget_s: float = 0.2
     database_retry_after_s: float = 10.0
@@ -145,6 +146,7 @@ class Settings(BaseSettings):
         "database_connect_timeout_s",
         "database_statement_timeout_s",
         "database_lock_timeout_s",
+        "database_sqlite_busy_timeout_s",
         "database_budget_s",
         "dedupe_budget_s",
         "database_retry_after_s",

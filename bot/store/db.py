@@ -51,6 +51,10 @@ class DatabaseLimits:
     connect_timeout_s: float = 2.0
     statement_timeout_s: float = 2.0
     lock_timeout_s: float = 1.0
+    # SQLite has one writer at a time: a write waits its turn this long. Longer
+    # than a PostgreSQL lock wait, since many threads queue for that one lock;
+    # the best-effort calls are bounded by their budgets whatever it is.
+    sqlite_busy_timeout_s: float = 10.0
     # Best-effort reads and writes on the way to an answer.
     budget_s: float = 1.0
     # The event dedupe insert, which runs before the ack.
@@ -64,6 +68,7 @@ class DatabaseLimits:
             connect_timeout_s=settings.database_connect_timeout_s,
             statement_timeout_s=settings.database_statement_timeout_s,
             lock_timeout_s=settings.database_lock_timeout_s,
+            sqlite_busy_timeout_s=settings.database_sqlite_busy_timeout_s,
             budget_s=settings.database_budget_s,
             dedupe_budget_s=settings.dedupe_budget_s,
             retry_after_s=settings.database_retry_after_s,
@@ -85,7 +90,7 @@ _THREAD = select(thread_estimates.c.fp32_hours, thread_estimates.c.setup).where(
 def make_engine(url: str, limits: DatabaseLimits = DatabaseLimits()) -> Engine:
     """An engine for ``url`` whose waits are bounded; plain ``postgresql://`` URLs use psycopg 3.
 
-    SQLite: its busy timeout is the lock timeout. PostgreSQL: libpq's
+    SQLite: its busy timeout. PostgreSQL: libpq's
     ``connect_timeout`` (whole seconds, at least 2), the server's
     ``statement_timeout`` and ``lock_timeout``, and the pool's checkout wait.
     """
@@ -93,7 +98,7 @@ def make_engine(url: str, limits: DatabaseLimits = DatabaseLimits()) -> Engine:
     if parsed.drivername in ("postgresql", "postgres"):
         parsed = parsed.set(drivername="postgresql+psycopg")
     if parsed.get_backend_name() == "sqlite":
-        engine = create_engine(parsed, connect_args={"timeout": limits.lock_timeout_s})
+        engine = create_engine(parsed, connect_args={"timeout": limits.sqlite_busy_timeout_s})
         event.listen(engine, "connect", _sqlite_pragmas(limits))
         return engine
     options = (
@@ -114,7 +119,7 @@ def _sqlite_pragmas(limits: DatabaseLimits):
         """WAL lets readers run while another thread writes (the server is threaded)."""
         cursor = dbapi_connection.cursor()
         try:
-            cursor.execute(f"PRAGMA busy_timeout={_ms(limits.lock_timeout_s)}")
+            cursor.execute(f"PRAGMA busy_timeout={_ms(limits.sqlite_busy_timeout_s)}")
             cursor.execute("PRAGMA journal_mode=WAL")
         finally:
             cursor.close()

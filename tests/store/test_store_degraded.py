@@ -20,7 +20,11 @@ from bot.models import Lang
 from bot.store import DatabaseLimits, Store, connect, connect_or_degrade, make_engine
 
 FAST = DatabaseLimits(
-    connect_timeout_s=2, statement_timeout_s=0.5, lock_timeout_s=0.3, retry_after_s=30
+    connect_timeout_s=2,
+    statement_timeout_s=0.5,
+    lock_timeout_s=0.3,
+    sqlite_busy_timeout_s=0.7,
+    retry_after_s=30,
 )
 
 
@@ -123,8 +127,8 @@ def test_postgresql_sessions_carry_the_statement_and_lock_timeouts(database_url)
     engine.dispose()
 
 
-def test_sqlite_connections_wait_at_most_the_lock_timeout(tmp_path):
+def test_sqlite_connections_wait_at_most_the_busy_timeout(tmp_path):
     engine = make_engine(f"sqlite:///{tmp_path / 'x.db'}", FAST)
     with engine.connect() as connection:
-        assert connection.execute(text("PRAGMA busy_timeout")).scalar() == 300
+        assert connection.execute(text("PRAGMA busy_timeout")).scalar() == 700
     engine.dispose()
