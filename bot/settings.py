@@ -56,6 +56,24 @@ class Settings(BaseSettings):
     slack_timeout_s: float = 10.0
     # ``mpbot serve``: processes that do the work after each ack (~80 MB each).
     work_processes: int = 2
+    # How long the database may make anything wait (see docs/operations.md).
+    database_connect_timeout_s: float = 2.0
+    database_statement_timeout_s: float = 2.0
+    database_lock_timeout_s: float = 1.0
+    database_sqlite_busy_timeout_s: float = 10.0
+    database_budget_s: float = 1.0
+    dedupe_budget_s: float = 0.2
+    database_retry_after_s: float = 10.0
+    # /readyz stays 200 (saying "degraded") while the database is unavailable:
+    # every replica would fail the same way, and answers go out without it.
+    ready_without_database: bool = True
+    # The HTTP edge (``mpbot serve``): Slack's payloads are a few KB.
+    http_max_body_bytes: int = 64 * 1024
+    http_connection_limit: int = 1000
+    http_channel_timeout_s: int = 10
+    # Socket Mode: a ping this often; a connection silent for 4 pings is dropped
+    # and replaced (slack-sdk's own check), so a silent drop is noticed in ~10 s.
+    socket_ping_interval_s: float = 2.0
     # A claimed job (or an answer being sent) is another worker's to take once
     # its lease runs out: how long a dead worker's jobs wait. Jobs take milliseconds.
     job_lease_s: float = 30.0
@@ -122,6 +140,29 @@ class Settings(BaseSettings):
     def _backoff_not_negative(cls, value: float) -> float:
         if value < 0:
             raise ValueError("must be zero or more seconds")
+        return value
+
+    @field_validator(
+        "database_connect_timeout_s",
+        "database_statement_timeout_s",
+        "database_lock_timeout_s",
+        "database_sqlite_busy_timeout_s",
+        "database_budget_s",
+        "dedupe_budget_s",
+        "database_retry_after_s",
+        "socket_ping_interval_s",
+    )
+    @classmethod
+    def _bounded_seconds(cls, value: float) -> float:
+        if not 0 < value <= 600:
+            raise ValueError("must be more than 0 and at most 600 seconds")
+        return value
+
+    @field_validator("http_max_body_bytes", "http_connection_limit", "http_channel_timeout_s")
+    @classmethod
+    def _positive(cls, value: int) -> int:
+        if value < 1:
+            raise ValueError("must be a whole number above 0")
         return value
 
     @field_validator(

@@ -39,6 +39,7 @@ from bot.settings import Settings
 from bot.slack.clients import retry_handlers
 from bot.slack.listeners import Given, Handoff, run_logged, work_name
 from bot.slack.outbox import JobScope, OutboxClient, Postman, in_job
+from bot.store.gate import Gate
 
 # Threads per worker process: the work mostly waits on Slack and the database.
 THREADS = 8
@@ -77,7 +78,9 @@ class JobIntake:
 
     If the database cannot take it (down, read-only, too slow), the work is
     done in this process after the ack instead (``degraded``, logged): the
-    answer does not need the database, so a user still gets it.
+    answer does not need the database, so a user still gets it. With the
+    store's ``gate`` the commit gets the gate's budget, so a frozen database
+    cannot hold the ack (:mod:`bot.store.gate`).
     """
 
     def __init__(
@@ -85,10 +88,12 @@ class JobIntake:
         jobs: JobStore,
         fallback: Handoff | None = None,
         wake: Callable[[], None] = lambda: None,
+        gate: Gate | None = None,
     ) -> None:
         self.jobs = jobs
         self.fallback = fallback
         self.wake = wake
+        self.gate = gate
         self.works: dict[str, Callable[..., None]] = {}
 
     def register(self, work: Callable[..., None]) -> None:
@@ -97,19 +102,32 @@ class JobIntake:
             self.fallback.register(work)
 
     def __call__(self, work: Callable[..., None], given: Given) -> None:
+        name = work_name(work)
         try:
-            self.jobs.add(work_name(work), job_request(given))
+            committed = self._commit(name, job_request(given))
         except SQLAlchemyError as error:
             if self.fallback is None:
                 raise
-            log.warning(
-                "degraded: the database did not take the job for %s (%s); answering in-process",
-                work_name(work),
-                type(error).__name__,
-            )
-            self.fallback(work, given)
+            committed, why = False, type(error).__name__
+        else:
+            why = self.gate.degraded if self.gate is not None else None
+        if committed:
+            self.wake()
             return
-        self.wake()
+        if self.fallback is None:
+            raise RuntimeError(f"the database did not take the job for {name}: {why}")
+        log.warning(
+            "degraded: the database did not take the job for %s (%s); answering in-process",
+            name,
+            why,
+        )
+        self.fallback(work, given)
+
+    def _commit(self, name: str, request: dict) -> bool:
+        if self.gate is None:
+            self.jobs.add(name, request)
+            return True
+        return self.gate.run("job intake", lambda: self.jobs.add(name, request) > 0, False)
 
 
 def job_request(given: Given) -> dict:
@@ -220,13 +238,15 @@ def run_worker(settings: Settings, wake: Connection) -> None:
     """A worker process: build the app once, then run jobs until SIGTERM."""
     from bot.slack.app import create_app  # the app imports the listeners this module feeds
     from bot.slack.logs import configure_logging
-    from bot.store import Store, make_engine
+    from bot.store import DatabaseLimits, Store, make_engine
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the HTTP process stops us in order
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     configure_logging(settings)
-    store = Store(make_engine(settings.database_url.get_secret_value()))  # migrated by serve
+    limits = DatabaseLimits.of(settings)
+    url = settings.database_url.get_secret_value()
+    store = Store(make_engine(url, limits), limits)  # migrated by serve
     intake = JobIntake(JobStore(store.engine))
     app = create_app(settings, store, intake)
     runner = JobRunner(settings, app, intake.works, store.engine)

@@ -28,8 +28,8 @@ from slackmsg import BOT_TOKEN, BOT_USER, SIGNING_SECRET, TEAM
 
 from bot.settings import Settings
 from bot.slack.app import create_app
-from bot.slack.server import BackgroundServer, wsgi_app
-from bot.store import connect
+from bot.slack.server import BackgroundServer, Health, wsgi_app
+from bot.store import open_store
 
 
 @dataclass
@@ -319,8 +319,10 @@ def start_app(slack: FakeSlack, database_url: str) -> Iterator[Callable[..., Run
             "slack_retry_backoff_s": 0.05,
         }
         settings = Settings(_env_file=None, **(values | overrides))
-        store = connect(settings.database_url.get_secret_value())
-        server = BackgroundServer(wsgi_app(create_app(settings, store), store)).__enter__()
+        store = open_store(settings)
+        health = Health(store, ready_without_database=settings.ready_without_database)
+        application = wsgi_app(create_app(settings, store), health, settings)
+        server = BackgroundServer(application, settings=settings).__enter__()
         servers.append(server)
         return Running(slack, SlackClient(server.url), server.url, settings)
 
