@@ -10,7 +10,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.advice import advise
-from bot.models import Advice, Channel, Duration, Intent, Lang, Query, Reason, Reply, TimeUnit
+from bot.models import (
+    HOURS_PER_UNIT,
+    Advice,
+    Channel,
+    Duration,
+    Intent,
+    Lang,
+    Query,
+    Reason,
+    Reply,
+    TimeUnit,
+)
 from bot.records.models import Record
 from bot.rendering import render
 from bot.understanding import understand
@@ -47,6 +58,8 @@ def thread_memory(query: Query) -> dict:
     """What a thread keeps of a question: its setup, the ratio the user gave and
     the price, JSON-ready ("and at $2 an hour?" keeps "ratio 2" from before)."""
     memory = setup_of(query)
+    if query.fp32 is not None:  # follow-ups answer in the unit the time was given in
+        memory["time_unit"] = query.fp32.unit.value
     if query.ratio is not None:
         memory["ratio"] = query.ratio
     if query.price is not None:
@@ -89,7 +102,8 @@ def answer(
     if thread_setup:
         query = _with_thread_setup(query, thread_setup)
     if thread_fp32_hours is not None:
-        query = _with_thread_time(query, thread_fp32_hours)
+        unit = (thread_setup or {}).get("time_unit")
+        query = _with_thread_time(query, thread_fp32_hours, _time_unit(unit))
     advice = advise(query, team_records)
     return Turn(query=query, advice=advice, reply=render(advice, query.lang))
 
@@ -155,7 +169,15 @@ def _about_the_job(query: Query) -> bool:
     return any(value is not None for value in given) or bool(setup_of(query))
 
 
-def _with_thread_time(query: Query, hours: float) -> Query:
+def _time_unit(value: object) -> TimeUnit:
+    """The unit a thread's time was given in; hours for threads kept before units were."""
+    try:
+        return TimeUnit(value)
+    except ValueError:
+        return TimeUnit.HOURS
+
+
+def _with_thread_time(query: Query, hours: float, unit: TimeUnit = TimeUnit.HOURS) -> Query:
     """Fill in the thread's FP32 time when a follow-up about the estimate gave none."""
     if query.intent not in (Intent.ESTIMATE, Intent.HELP):
         return query  # a memory question in the thread stays a memory question
@@ -165,7 +187,7 @@ def _with_thread_time(query: Query, hours: float) -> Query:
         return query
     return query.model_copy(
         update={
-            "fp32": Duration(value=hours, unit=TimeUnit.HOURS, hours=hours),
+            "fp32": Duration(value=hours / HOURS_PER_UNIT[unit], unit=unit, hours=hours),
             "reason": None,
             "intent": Intent.ESTIMATE,
         }

@@ -225,6 +225,8 @@ class Advice(BaseModel):
 
     kind: Kind
     fp32_hours: float | None = None
+    # The unit the user wrote the FP32 time in: replies say times in it.
+    time_unit: TimeUnit | None = None
     ratio: float | None = None
     ratio_low: float | None = None
     ratio_high: float | None = None

@@ -9,14 +9,21 @@ value*, because the values are secrets and startup errors end up in logs.
 from __future__ import annotations
 
 from enum import StrEnum
+from pathlib import Path
 
-from pydantic import SecretStr, ValidationError, field_validator
+import platformdirs
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
 
 DEFAULT_SLACK_API_URL = "https://slack.com/api/"
-DEFAULT_DATABASE_URL = "sqlite:///mpbot.db"
+
+
+def default_database_url() -> str:
+    """A SQLite file in the user's data directory (``platformdirs``), created on
+    first use: local data must not land in whatever directory the user stands in."""
+    folder = Path(platformdirs.user_data_dir("mpestimate", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'mpbot.db'}"
 
 
 class LogFormat(StrEnum):
@@ -46,7 +53,7 @@ class Settings(BaseSettings):
     slack_client_id: str | None = None
     slack_client_secret: SecretStr | None = None
     slack_api_url: str = DEFAULT_SLACK_API_URL
-    database_url: SecretStr = SecretStr(DEFAULT_DATABASE_URL)
+    database_url: SecretStr = Field(default_factory=lambda: SecretStr(default_database_url()))
     log_level: LogLevel = LogLevel.INFO
     log_format: LogFormat = LogFormat.TEXT
     # Pause before the first retry of a failed Slack call (doubles each time).
@@ -129,6 +136,12 @@ class Settings(BaseSettings):
     @field_validator("database_url")
     @classmethod
     def _database_url_shape(cls, value: SecretStr) -> SecretStr:
+        if value.get_secret_value().startswith("sqlite:///"):
+            return value  # a file path SQLAlchemy accepts as is (the local default)
+        # Imported here, so the console reads its settings without loading SQLAlchemy.
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError
+
         try:
             make_url(value.get_secret_value())
         except ArgumentError:

@@ -97,6 +97,7 @@ def advise(query: Query, team_records: Sequence[Record] = ()) -> Advice:
             advice = _preset(query, query.fp32.hours, prediction)
         else:
             advice = _range(query, query.fp32.hours)
+    advice = advice.model_copy(update={"time_unit": query.fp32.unit})  # answered in it
     return _with_cost(query, advice) if query.price is not None else advice
 
 

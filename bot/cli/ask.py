@@ -1,4 +1,9 @@
-"""``mpbot ask``: answer one message, or a JSON Lines stream, for scripts and checks.
+"""``mpbot ask``: answer one message, or one per stdin line, for scripts and checks.
+
+Each stdin line is one message: plain text (``100 2``), or JSON Lines (a JSON
+string, or an object with ``text`` and optionally ``channel``) for text that
+needs escaping. Every input line, an empty one included, gets exactly one
+output line, in order, so answers can be zipped back to their questions.
 
 ``record``/``history``/``delete N`` are answered as in Slack, for the local
 workspace (:mod:`bot.cli.local`); with ``--json`` they print one object each
@@ -11,57 +16,62 @@ import json
 import sys
 
 from bot.cli.local import LocalTeam
+from bot.cli.terminal import for_terminal
 from bot.models import Channel, Lang
+
+# A line is read as JSON when it starts like a JSON string or object does;
+# anything else (``100 2``, ``٤٨ ساعة``) is the message itself.
+_JSON_START = ('"', "{")
 
 
 def run_ask(text: str | None, channel: Channel, lang: Lang | None, *, as_json: bool) -> int:
     """With ``text`` answer it; otherwise answer each stdin line, in order."""
     team = LocalTeam.open()
-    if team is None:
-        return 2
     if text is not None:
-        _emit(team, text, channel, lang, as_json)
+        answer = _answer(team, text, channel, lang, as_json)
+        print(answer if as_json else for_terminal(answer, sys.stdout), flush=True)
         return 0
     status = 0
     for raw in sys.stdin:
-        if not raw.strip():
-            continue
-        try:
-            item = json.loads(raw)
-        except json.JSONDecodeError:
-            _emit_error("not a JSON value", as_json)
+        message, where, problem = read_line(raw.rstrip("\r\n"), channel)
+        if problem is not None:
+            print(_error_line(problem, as_json), flush=True)
             status = 1
             continue
-        message, where = _unpack(item, channel)
-        if message is None:
-            _emit_error('expected a JSON string or an object with "text"', as_json)
-            status = 1
-            continue
-        _emit(team, message, where, lang, as_json)
+        answer = _answer(team, message, where, lang, as_json)
+        # One line per input: a plain answer's lines are joined into one.
+        print(answer if as_json else for_terminal(" ".join(answer.splitlines()), sys.stdout))
+        sys.stdout.flush()
     return status
 
 
-def _unpack(item: object, default: Channel) -> tuple[str | None, Channel]:
+def read_line(line: str, default: Channel) -> tuple[str, Channel, str | None]:
+    """(message, channel, problem): a plain-text line is the message; a JSON one is
+    unpacked; a malformed JSON line is a problem, said in its own output line."""
+    if not line.lstrip().startswith(_JSON_START):
+        return line, default, None
+    try:
+        item = json.loads(line)
+    except json.JSONDecodeError:
+        return "", default, "not a JSON value"
     if isinstance(item, str):
-        return item, default
+        return item, default, None
     if isinstance(item, dict) and isinstance(item.get("text"), str):
         try:
-            return item["text"], Channel(item.get("channel") or default)
+            return item["text"], Channel(item.get("channel") or default), None
         except ValueError:
-            return item["text"], default
-    return None, default
+            return item["text"], default, None
+    return "", default, 'expected a JSON string or an object with "text"'
 
 
-def _emit(team: LocalTeam, text: str, channel: Channel, lang: Lang | None, as_json: bool) -> None:
+def _answer(team: LocalTeam, text: str, channel: Channel, lang: Lang | None, as_json: bool) -> str:
     if as_json:
-        print(team.reply_json(text, channel, lang), flush=True)
-    else:
-        print(team.reply_text(text, channel, lang), flush=True)
+        return team.reply_json(text, channel, lang)
+    return team.reply_text(text, channel, lang)
 
 
-def _emit_error(message: str, as_json: bool) -> None:
+def _error_line(message: str, as_json: bool) -> str:
     """A malformed input line still gets exactly one output line."""
     if as_json:
-        print(json.dumps({"kind": "error", "reason": "bad_input", "text": message}), flush=True)
-    else:
-        print(f"error: {message}", flush=True)
+        return json.dumps({"kind": "error", "reason": "bad_input", "text": message})
+    return f"error: {message}"

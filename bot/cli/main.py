@@ -27,11 +27,15 @@ def build_parser() -> argparse.ArgumentParser:
     console.add_argument("--lang", choices=[lang.value for lang in Lang], default=None)
     console.add_argument("--channel", choices=[c.value for c in Channel], default=Channel.DM.value)
 
-    ask = sub.add_parser("ask", help="answer one message (or JSON Lines from stdin)")
+    ask = sub.add_parser("ask", help="answer one message (or one per stdin line)")
     ask.add_argument("--json", action="store_true", help="print one JSON object per answer")
     ask.add_argument("--channel", choices=[c.value for c in Channel], default=Channel.DM.value)
     ask.add_argument("--lang", choices=[lang.value for lang in Lang], default=None)
-    ask.add_argument("text", nargs="*", help="the message; omit to read JSON Lines from stdin")
+    ask.add_argument(
+        "text",
+        nargs="*",
+        help="the message; omit to answer each stdin line (plain text or JSON Lines)",
+    )
 
     from bot.experiment.options import add_arguments as add_experiment_arguments  # no torch
 
@@ -50,12 +54,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Exit status of a command whose reader went away (128 + SIGPIPE), as shells report it.
 BROKEN_PIPE_STATUS = 141
+# Exit status of a command stopped with Ctrl-C (128 + SIGINT), as shells report it.
+INTERRUPTED_STATUS = 130
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one subcommand; a reader that stops early (``mpbot ask ... | head -1``) is no error."""
+    """Run one subcommand; a reader that stops early (``mpbot ask ... | head -1``) is no
+    error, and Ctrl-C (``mpbot ask`` waiting on stdin) stops it without a traceback."""
     try:
         return _run(argv)
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return INTERRUPTED_STATUS
     except BrokenPipeError:
         # Python would complain again when flushing stdout at exit; point it at nothing.
         devnull = os.open(os.devnull, os.O_WRONLY)

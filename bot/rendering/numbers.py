@@ -2,10 +2,12 @@
 
 Babel formats decimals, groups and lists per locale, but it leaves digits in
 Latin script even for Arabic's ``arab`` numbering system, so the optional
-Arabic-Indic digits are transliterated here. Durations are rounded the way a
-person would say them: minutes for short jobs, hours (and minutes) for a
-working day, days and hours for long runs, never "49.99999 hours"; seconds
-for jobs under a minute.
+Arabic-Indic digits are transliterated here. Durations are said in the unit
+the user wrote the FP32 time in (100 hours -> about 50 hours; 21 days -> 10.5
+days), rounded the way a person would say them, never "49.99999 hours":
+minutes for short jobs, seconds for jobs under a minute. Without a unit (or
+below the unit's own scale) hours and minutes for a working day, days and
+hours for long runs.
 """
 
 from __future__ import annotations
@@ -19,9 +21,9 @@ from typing import Protocol
 
 from babel.core import Locale
 from babel.lists import format_list
-from babel.numbers import format_currency, format_decimal
+from babel.numbers import format_currency, format_decimal, get_currency_precision
 
-from bot.models import Lang
+from bot.models import HOURS_PER_UNIT, Lang, TimeUnit
 
 FSI = "\u2068"  # first-strong isolate
 PDI = "\u2069"  # pop directional isolate
@@ -112,13 +114,27 @@ def _formatted(value: float, pattern: str, locale: str, arab: bool) -> str:
 
 # CLDR's currencySpacing (a no-break space between a letter symbol such as
 # "SAR" and the digits) which Babel's format_currency does not apply.
+# The fraction digits of a CLDR number pattern ("#,##0.00" -> "#,##0").
+_WHOLE_DIGITS = re.compile(r"\.0+")
 _LETTER_THEN_DIGIT = re.compile(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
+
+
+# Arabic names the currency ("1,600 دولار أمريكي", "500 ريال سعودي"): CLDR's
+# Arabic symbols ("US$", "ر.س.") read as abbreviations there.
+_CURRENCY_BY_NAME = frozenset({Lang.AR.value})
 
 
 @lru_cache(maxsize=1024)
 def _money(amount: float, currency: str, locale: str, arab: bool) -> str:
+    """CLDR's currency format, without the ".00" of a whole amount ("$1,600")."""
     system = "arab" if arab else "latn"
-    text = format_currency(amount, currency, locale=locale, numbering_system=system)
+    by_name = locale in _CURRENCY_BY_NAME
+    options: dict = {"format_type": "name" if by_name else "standard"}
+    if round(amount, get_currency_precision(currency)) == round(amount):
+        pattern = "#,##0" if by_name else _locale(locale).currency_formats["standard"].pattern
+        options |= {"format": _WHOLE_DIGITS.sub("", pattern), "currency_digits": False}
+        amount = round(amount)
+    text = format_currency(amount, currency, locale=locale, numbering_system=system, **options)
     text = _LETTER_THEN_DIGIT.sub("\u00a0", text)
     return text.translate(_ARABIC_INDIC) if arab else text
 
@@ -138,7 +154,7 @@ def _nearest(value: float) -> int:
     return math.floor(value + 0.5)
 
 
-def shown_seconds(hours: float, *, as_given: bool = False) -> int:
+def shown_seconds(hours: float, *, as_given: bool = False, unit: TimeUnit | None = None) -> int:
     """The seconds a duration is said as, so sums of said durations add up.
 
     A time the user gave (or that was computed from what they gave, such as
@@ -149,7 +165,14 @@ def shown_seconds(hours: float, *, as_given: bool = False) -> int:
     day above. A saving is said as the difference of the two shown times, so
     "20 hours -> about 13 hours" saves 7 hours, not 7 and a half, and a
     30-second job never "saves 1 minute".
+
+    With the user's ``unit`` a time at that unit's scale is rounded in it
+    (:func:`said_in`): to the half day, week or year, to the hour from two
+    days up, to the minute below two hours.
     """
+    said = said_in(hours, unit)
+    if said is not None:
+        return _nearest(_shown_count(hours, said, as_given) * HOURS_PER_UNIT[said] * 3600)
     seconds = hours * 3600
     if seconds <= 0:
         return 0
@@ -162,16 +185,72 @@ def shown_seconds(hours: float, *, as_given: bool = False) -> int:
     return _nearest(seconds / step) * step
 
 
+# The smallest time said in the user's own unit; below it the unit gives way to
+# the next smaller one ("3 days" at ratio 4 is 18 hours, not "0.75 days").
+# Hours are said alone from two days up (below, "7 hours and 20 minutes");
+# minutes alone below two hours ("90 minutes"), hours and minutes above.
+_UNIT_FLOOR_HOURS = {
+    TimeUnit.YEARS: HOURS_PER_UNIT[TimeUnit.YEARS],
+    TimeUnit.WEEKS: HOURS_PER_UNIT[TimeUnit.WEEKS],
+    TimeUnit.DAYS: HOURS_PER_UNIT[TimeUnit.DAYS],
+    TimeUnit.HOURS: 48.0,
+}
+_SMALLER = {
+    TimeUnit.YEARS: TimeUnit.WEEKS,
+    TimeUnit.WEEKS: TimeUnit.DAYS,
+    TimeUnit.DAYS: TimeUnit.HOURS,
+}
+_MINUTES_ALONE_BELOW_HOURS = 2.0
+# Days, weeks and years are said to the half ("10.5 days", Arabic "10 أيام ونصف");
+# from this many up, whole ones (a half of 40 days is noise in an estimate).
+_HALVES_BELOW = 20
+
+
+def said_in(hours: float, unit: TimeUnit | None) -> TimeUnit | None:
+    """The unit a time is said in alone, for a user who wrote ``unit``; None when
+    it is said the general way (hours and minutes, days and hours)."""
+    if unit is TimeUnit.MINUTES:
+        return unit if 1 <= hours < _MINUTES_ALONE_BELOW_HOURS else None
+    while unit is not None and hours < _UNIT_FLOOR_HOURS[unit]:
+        unit = _SMALLER.get(unit)
+    return unit
+
+
+def _shown_count(hours: float, unit: TimeUnit, as_given: bool) -> float:
+    """How many ``unit`` a time is said as: the user's own to a tenth, an estimate
+    to the whole minute or hour, or to the half day, week or year."""
+    count = hours / HOURS_PER_UNIT[unit]
+    if as_given:
+        return round(count, 1)
+    if unit in (TimeUnit.MINUTES, TimeUnit.HOURS) or count >= _HALVES_BELOW:
+        return _nearest(count)
+    return _nearest(count * 2) / 2
+
+
 class Catalog(Protocol):
     """The gettext calls a duration needs (a Babel ``Translations``)."""
+
+    def gettext(self, message: str) -> str: ...
 
     def ngettext(self, singular: str, plural: str, n: int) -> str: ...
 
     def npgettext(self, context: str, singular: str, plural: str, n: int) -> str: ...
 
 
-def duration(hours: float, fmt: NumberFormat, catalog: Catalog, *, as_given: bool = False) -> str:
+def duration(
+    hours: float,
+    fmt: NumberFormat,
+    catalog: Catalog,
+    *,
+    as_given: bool = False,
+    unit: TimeUnit | None = None,
+    calendar: bool = False,
+) -> str:
     """Say a duration the way people do, with plural forms from the catalog.
+
+    ``unit`` is the one the user wrote their time in: at its scale the time is
+    said in it alone (:func:`said_in`). ``calendar`` adds the days after a
+    time said in hours when they help ("50 hours (about 2 days)").
 
     Rounded by :func:`shown_seconds` (estimates to a sensible step, the user's
     own time as given); seconds only below a minute or in a time the user
@@ -179,6 +258,16 @@ def duration(hours: float, fmt: NumberFormat, catalog: Catalog, *, as_given: boo
     its own plural forms (context "compound"): Arabic says "ساعة واحدة" alone
     but "ساعة و30 دقيقة" in a compound.
     """
+    said = said_in(hours, unit)
+    if said is not None:
+        text = _in_unit(_shown_count(hours, said, as_given), said, fmt, catalog)
+        if calendar and said is TimeUnit.HOURS:
+            days = _in_unit(_shown_count(hours, TimeUnit.DAYS, False), TimeUnit.DAYS, fmt, catalog)
+            text = catalog.gettext("%(duration)s (about %(calendar)s)") % {
+                "duration": text,
+                "calendar": days,
+            }
+        return text
     total = shown_seconds(hours, as_given=as_given)
     if total == 0:
         return catalog.ngettext("%(n)s hour", "%(n)s hours", 0) % {"n": fmt.integer(0)}
@@ -194,19 +283,57 @@ def duration(hours: float, fmt: NumberFormat, catalog: Catalog, *, as_given: boo
         for n, unit in ((days, "d"), (whole_hours, "h"), (minutes, "m"), (seconds, "s"))
         if n
     ]
+    if days and counts == [(days, "d"), (12, "h")]:  # "2.5 days", "يومان ونصف"
+        return _and_a_half("d", days, catalog) % {"n": fmt.integer(days)}
     if len(counts) == 1:
         ((n, unit),) = counts
         return _alone(unit, n, catalog) % {"n": fmt.integer(n)}
     return fmt.join([_in_compound(unit, n, catalog) % {"n": fmt.integer(n)} for n, unit in counts])
 
 
+_UNIT_LETTER = {
+    TimeUnit.MINUTES: "m",
+    TimeUnit.HOURS: "h",
+    TimeUnit.DAYS: "d",
+    TimeUnit.WEEKS: "w",
+    TimeUnit.YEARS: "y",
+}
+
+
+def _in_unit(count: float, unit: TimeUnit, fmt: NumberFormat, catalog: Catalog) -> str:
+    """ "10.5 days": a whole count and a half have their own forms (Arabic says
+    "10 أيام ونصف"); any other fraction is a number with its CLDR plural form."""
+    letter = _UNIT_LETTER[unit]
+    whole = math.floor(count)
+    if count == whole:
+        return _alone(letter, int(whole), catalog) % {"n": fmt.integer(int(whole))}
+    if count - whole == 0.5 and whole >= 1 and letter in _HALF_FORMS:
+        return _and_a_half(letter, int(whole), catalog) % {"n": fmt.integer(int(whole))}
+    return _alone(letter, fmt.plural_count(count), catalog) % {"n": fmt.short(count)}
+
+
 # Literal msgids in each call so `pybabel extract` finds them.
 def _alone(unit: str, n: int, catalog: Catalog) -> str:
     return {
+        "y": lambda: catalog.ngettext("%(n)s year", "%(n)s years", n),
+        "w": lambda: catalog.ngettext("%(n)s week", "%(n)s weeks", n),
         "d": lambda: catalog.ngettext("%(n)s day", "%(n)s days", n),
         "h": lambda: catalog.ngettext("%(n)s hour", "%(n)s hours", n),
         "m": lambda: catalog.ngettext("%(n)s minute", "%(n)s minutes", n),
         "s": lambda: catalog.ngettext("%(n)s second", "%(n)s seconds", n),
+    }[unit]()
+
+
+_HALF_FORMS = frozenset("dwy")  # hours and minutes say their fractions as minutes
+
+
+def _and_a_half(unit: str, n: int, catalog: Catalog) -> str:
+    """``n`` and a half units: English writes the decimal ("2.5 days"), Arabic the
+    word ("يومان ونصف"); the catalog picks the form for the whole ``n``."""
+    return {
+        "y": lambda: catalog.npgettext("and a half", "%(n)s.5 years", "%(n)s.5 years", n),
+        "w": lambda: catalog.npgettext("and a half", "%(n)s.5 weeks", "%(n)s.5 weeks", n),
+        "d": lambda: catalog.npgettext("and a half", "%(n)s.5 days", "%(n)s.5 days", n),
     }[unit]()
 
 

@@ -150,12 +150,15 @@ class RecordWords:
 
     # -- replies ---------------------------------------------------------------
     def recorded(self, record: Record) -> str:
+        # A GPU alone takes its own preposition (Arabic "على T4", not "في T4").
+        template = (
+            self.tr("Recorded #%(id)s: *%(ratio)s* on %(what)s.")
+            if record.gpu and not (record.model or record.family)
+            else self.tr("Recorded #%(id)s: *%(ratio)s* for %(what)s.")
+        )
         lines = [
             self.fill(
-                self.tr("Recorded #%(id)s: *%(ratio)s* for %(what)s."),
-                id=record.id,
-                ratio=self.ratio(record.ratio),
-                what=self.what(record),
+                template, id=record.id, ratio=self.ratio(record.ratio), what=self.what(record)
             )
         ]
         extra = self.conditions(record)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from bot.advice.notes import Note
 from bot.advice.prediction import NAMES_SEPARATOR, TYPICAL_HIGH, TYPICAL_LOW
-from bot.models import Advice, AdviceFactor, Kind, Lang, Reason, Reply
+from bot.models import Advice, AdviceFactor, Kind, Lang, Reason, Reply, TimeUnit
 from bot.rendering.cost import cost_range_sentence, cost_sentence, price_detail
 from bot.rendering.i18n import translations
 from bot.rendering.memory import memory_parts
@@ -75,6 +75,7 @@ class _Words:
         self._ = catalog.gettext
         self.ngettext = catalog.ngettext
         self._atoms: list[str] = []
+        self.unit: TimeUnit | None = None  # the user's, set per answer
 
     # -- small helpers -------------------------------------------------------
     def bold(self, text: str) -> str:
@@ -83,8 +84,15 @@ class _Words:
     def echo(self, text: str) -> str:
         return escape(text) if self.mrkdwn else text
 
-    def hours(self, value: float, *, as_given: bool = False) -> str:
-        return duration(value, self.fmt, self.catalog, as_given=as_given)
+    def hours(self, value: float, *, as_given: bool = False, calendar: bool = False) -> str:
+        """A time in the user's unit; ``calendar`` adds days after many hours."""
+        return duration(
+            value, self.fmt, self.catalog, as_given=as_given, unit=self.unit, calendar=calendar
+        )
+
+    def shown(self, value: float, *, as_given: bool = False) -> int:
+        """The seconds :meth:`hours` says, so differences of said times add up."""
+        return shown_seconds(value, as_given=as_given, unit=self.unit)
 
     def atom(self, text: str) -> str:
         """A formatted value (money) that Arabic isolation keeps whole, in one isolate.
@@ -114,6 +122,7 @@ class _Words:
             Kind.ERROR: self._error,
             Kind.MEMORY: self._memory,
         }.get(advice.kind, self._help)
+        self.unit = advice.time_unit
         parts = build(advice)
         return _Parts(
             summary=self.line(parts.summary),
@@ -125,19 +134,19 @@ class _Words:
     # -- kinds ---------------------------------------------------------------
     def _estimate(self, a: Advice) -> _Parts:
         _ = self._
-        fp32_shown = shown_seconds(a.fp32_hours, as_given=True)
+        fp32_shown = self.shown(a.fp32_hours, as_given=True)
         # Rounding an estimate up ("1 minute and 30 seconds" at ratio 1 -> "2 minutes")
         # must not make it longer than the job itself: then it is said as the job.
-        longer = shown_seconds(a.mp_hours) > fp32_shown
+        longer = self.shown(a.mp_hours) > fp32_shown
         mp_hours = a.fp32_hours if longer else a.mp_hours
         values = {
             "fp32": self.bold(self.hours(a.fp32_hours, as_given=True)),
-            "mp": self.bold(self.hours(mp_hours, as_given=longer)),
+            "mp": self.bold(self.hours(mp_hours, as_given=longer, calendar=True)),
             "ratio": self.fmt.number(a.ratio),
             "percent": self.fmt.percent(a.saved_percent),
         }
         # The saving is the difference of the two times as shown, so the line adds up.
-        saved = fp32_shown - shown_seconds(mp_hours, as_given=longer)
+        saved = fp32_shown - self.shown(mp_hours, as_given=longer)
         if saved <= 0 and a.saved_percent and a.saved_percent > 0:
             # Too little to show at this scale ("2 minutes → about 2 minutes"): the share.
             summary = _(
@@ -170,7 +179,7 @@ class _Words:
         ) % {
             "subject": self.bold(self._subject(a)),
             "fp32": self.bold(self.hours(a.fp32_hours, as_given=True)),
-            "mp": self.bold(self.hours(a.mp_hours)),
+            "mp": self.bold(self.hours(a.mp_hours, calendar=True)),
             "ratio": self.fmt.number(a.ratio),
             "span": self.fmt.span(a.ratio_low, a.ratio_high),
             "basis": self._basis(a.basis),
@@ -391,7 +400,8 @@ class _Words:
                 return _("This is a rule-of-thumb estimate, not a guarantee.")
             case Note.MEMORY:
                 return _(
-                    "Activations take about half the memory, so a larger batch may fit and "
+                    "Activations need about half as much memory as in FP32, so a larger batch "
+                    "may fit and "
                     "speed things up more; weights plus Adam states stay about 16 bytes per "
                     "parameter either way."
                 )

@@ -90,14 +90,19 @@ def test_larger_amp_batch_is_read_from_the_rows():
 
 def test_tf32_rate_fills_empty_ampere_cells_but_not_older_gpus():
     assert catalog.gpu_spec("A100").tf32_rate == 156
-    assert catalog.gpu_spec("RTX 3090").tf32_rate == pytest.approx(71 / 2)
+    rtx3090 = catalog.gpu_spec("RTX 3090")
+    assert rtx3090.tf32_rate == 35.6  # GA102 whitepaper, Appendix A
+    # An Ampere+ row without a published TF32 cell falls back to FP16 Tensor / 2.
+    assert rtx3090.model_copy(update={"tf32_tflops": None}).tf32_rate == pytest.approx(71 / 2)
     assert catalog.gpu_spec("V100").tf32_rate is None
     assert not catalog.gpu_spec("P100").tensor_cores
     assert catalog.gpu_spec("T4").tensor_cores and not catalog.gpu_spec("T4").has_tf32
 
 
 def test_bf16_rate_fills_empty_ampere_cells_but_not_older_gpus():
-    assert catalog.gpu_spec("A10").bf16_rate == 125
+    a10 = catalog.gpu_spec("A10")
+    assert a10.bf16_rate == 125
+    assert a10.model_copy(update={"bf16_tensor_tflops": None}).bf16_rate == 125
     assert catalog.gpu_spec("H100").bf16_rate == 989.4
     assert catalog.gpu_spec("V100").bf16_rate is None
     assert catalog.gpu_spec("T4").bf16_rate is None

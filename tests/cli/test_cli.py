@@ -38,7 +38,7 @@ def test_ask_reads_json_lines_in_order_one_line_each(mpbot) -> None:
     lines = [
         json.dumps("100 2"),
         json.dumps({"text": "٤٨ ساعة", "channel": "command"}),
-        "this is not json",
+        '{"text": "not closed',
         json.dumps({"no_text": 1}),
         json.dumps({"text": "help"}),
     ]
@@ -50,6 +50,35 @@ def test_ask_reads_json_lines_in_order_one_line_each(mpbot) -> None:
     assert out[2]["kind"] == "error" and out[3]["kind"] == "error"
     assert out[4]["kind"] == "help"
     assert run.returncode == 1  # malformed lines are reported, not hidden
+
+
+def test_ask_reads_plain_text_lines_one_question_each(mpbot) -> None:
+    """`echo "100 2" | mpbot ask`: a plain line is the question itself, in either language."""
+    run = mpbot("ask", "--json", "--channel", "command", stdin="100 2\n٤٨ ساعة ٢\n3d 1.5\n")
+    assert run.returncode == 0, run.stderr
+    out = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [o["mp_hours"] for o in out] == pytest.approx([50.0, 24.0, 48.0])
+    assert [o["lang"] for o in out] == ["en", "ar", "en"]
+
+
+@pytest.mark.parametrize("as_json", [True, False], ids=["json", "text"])
+def test_every_input_line_gets_exactly_one_output_line(mpbot, as_json) -> None:
+    """Empty lines too, and a multi-line plain answer is one line: outputs zip with inputs."""
+    lines = ["100 2", "", json.dumps("3d 2"), "   ", "{broken", "help"]
+    args = ["ask", "--json"] if as_json else ["ask"]
+    run = mpbot(*args, stdin="\n".join(lines) + "\n")
+    out = run.stdout.splitlines()
+    assert len(out) == len(lines), out
+    assert "50 hours" in out[0] and "1.5 days" in out[2]
+    assert "error" in out[4]
+    if as_json:
+        assert json.loads(out[1])["kind"] == "help"  # an empty message is answered with usage
+
+
+def test_ask_plain_text_from_stdin(mpbot) -> None:
+    run = mpbot("ask", stdin="100 2\n")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.count("\n") == 1 and "FP32" in run.stdout
 
 
 def test_ask_lang_option_decides_bare_numbers(mpbot) -> None:

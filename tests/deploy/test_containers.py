@@ -12,7 +12,6 @@ from __future__ import annotations
 import ast
 import copy
 import http.server
-import importlib.util
 import re
 import shlex
 import shutil
@@ -201,22 +200,25 @@ def docker_context_copy(dest: Path) -> None:
     shutil.copytree(REPO, dest, ignore=ignored)
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("setuptools") is None, reason="needs setuptools to build offline"
-)
 def test_wheel_the_image_installs_carries_the_app_and_its_catalogs(tmp_path):
     """The image runs the installed wheel, not the source tree: whatever the app
-    reads at runtime (code, data, compiled translation catalogs) must be inside it."""
+    reads at runtime (code, data, compiled translation catalogs) must be inside it.
+
+    Built as the Dockerfile builds it (`pip wheel .`, with build isolation), so
+    pip installs what [build-system] requires and the test environment's own
+    setuptools (a fresh venv has 65.5) does not matter."""
     src = tmp_path / "context"
     docker_context_copy(src)
     assert not (src / ".venv").exists() and not (src / ".git").exists()
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps"]
         + ["--wheel-dir", str(tmp_path / "out"), str(src)],
-        check=True,
+        check=False,
         capture_output=True,
-        timeout=120,
+        text=True,
+        timeout=300,
     )
+    assert built.returncode == 0, built.stderr[-3000:]
     (wheel,) = (tmp_path / "out").glob("mpestimate-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()

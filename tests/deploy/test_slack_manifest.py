@@ -42,7 +42,7 @@ EVENT_SCOPES = {
 }
 # Channel message events would deliver every mention a second time as a plain message.
 FORBIDDEN_EVENTS = {"message.channels", "message.groups", "message.mpim"}
-# What the bot's features need, and nothing more (README "Deploying" explains each).
+# What the bot's features need, and nothing more (docs/deploy.md explains each).
 LEAST_SCOPES = {"commands", "app_mentions:read", "chat:write", "im:history", "users:read"}
 
 ARABIC = re.compile(r"[\u0600-\u06FF]")
@@ -284,9 +284,9 @@ def test_mode_comparison_notices_a_diverging_scope():
     assert interface(load_manifest("http")) != interface(socket)
 
 
-def test_readme_explains_every_scope():
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    rows = set(re.findall(r"^\| `([a-z_.:]+)` \|", readme, re.MULTILINE))
+def test_deploy_guide_explains_every_scope():
+    guide = (REPO / "docs" / "deploy.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| `([a-z_.:]+)` \|", guide, re.MULTILINE))
     assert set(_bot_scopes(load_manifest("http"))) <= rows
 
 

@@ -93,15 +93,15 @@ def test_english_replies_have_no_arabic_except_examples(name):
 def test_estimate_summary_english():
     reply = render(advise(ask(100, ratio=2)), Lang.EN)
     assert reply.summary == (
-        "*4 days and 4 hours* in FP32 → about *2 days and 2 hours* with mixed precision "
-        "(ratio 2, saves 2 days and 2 hours, 50%)"
+        "*100 hours* in FP32 → about *50 hours (about 2 days)* with mixed precision "
+        "(ratio 2, saves 50 hours, 50%)"
     )
 
 
 def test_estimate_summary_arabic_uses_duals_and_isolates():
     reply = render(advise(ask(100, ratio=2)), Lang.AR)
     assert f"{FSI}FP32{PDI}" in reply.summary
-    assert "المختلطة: *يومان وساعتان* تقريبًا" in reply.summary
+    assert "المختلطة: *\u206850\u2069 ساعةً (أي يومان)* تقريبًا" in reply.summary
     assert f"{FSI}50%{PDI}" in reply.summary
 
 
@@ -361,4 +361,4 @@ def test_an_estimate_with_the_users_ratio_keeps_the_named_setup_in_view():
     assert english.startswith("*ResNet-50 on V100*: *30 hours* in FP32 → about *20 hours*")
     arabic = answer("التدريب ٣٠ ساعة على V100 لـ ResNet-50 والنسبة ١.٥", Channel.DM).reply.summary
     assert arabic.startswith("*\u2068ResNet-50\u2069 على \u2068V100\u2069* — ")
-    assert answer("100 2", Channel.COMMAND).reply.summary.startswith("*4 days")
+    assert answer("100 2", Channel.COMMAND).reply.summary.startswith("*100 hours*")

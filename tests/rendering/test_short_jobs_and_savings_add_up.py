@@ -10,14 +10,14 @@ from hypothesis import strategies as st
 
 from bot.advice import advise
 from bot.conversation import answer
-from bot.models import Channel, Duration, Intent, Lang, Query, TimeUnit
+from bot.models import HOURS_PER_UNIT, Channel, Duration, Intent, Lang, Query, TimeUnit
 from bot.rendering import render
 from bot.rendering.numbers import FSI, PDI, NumberFormat
 
 
-def estimate(seconds: float, ratio: float, lang: Lang) -> str:
+def estimate(seconds: float, ratio: float, lang: Lang, unit: TimeUnit = TimeUnit.MINUTES) -> str:
     hours = seconds / 3600
-    fp32 = Duration(value=seconds, unit=TimeUnit.MINUTES, hours=hours)
+    fp32 = Duration(value=hours / HOURS_PER_UNIT[unit], unit=unit, hours=hours)
     query = Query(intent=Intent.ESTIMATE, lang=lang, fp32=fp32, ratio=ratio)
     return render(advise(query), lang).summary.replace(FSI, "").replace(PDI, "")
 
@@ -34,7 +34,7 @@ def estimate(seconds: float, ratio: float, lang: Lang) -> str:
             ),
             (
                 "بدقة FP32: *30 ثانيةً* ← بالدقة المختلطة: *15 ثانيةً* تقريبًا "
-                "(المعامل 2، والوفر 15 ثانيةً، أي 50%)"
+                "(المعامل 2، والتوفير 15 ثانيةً، أي 50%)"
             ),
         ),
         (
@@ -46,7 +46,7 @@ def estimate(seconds: float, ratio: float, lang: Lang) -> str:
             ),
             (
                 "بدقة FP32: *دقيقة واحدة* ← بالدقة المختلطة: *30 ثانيةً* تقريبًا "
-                "(المعامل 2، والوفر 30 ثانيةً، أي 50%)"
+                "(المعامل 2، والتوفير 30 ثانيةً، أي 50%)"
             ),
         ),
         (
@@ -58,7 +58,7 @@ def estimate(seconds: float, ratio: float, lang: Lang) -> str:
             ),
             (
                 "بدقة FP32: *دقيقة و30 ثانيةً* ← بالدقة المختلطة: *دقيقة واحدة* تقريبًا "
-                "(المعامل 1.5، والوفر 30 ثانيةً، أي 33%)"
+                "(المعامل 1.5، والتوفير 30 ثانيةً، أي 33%)"
             ),
         ),
     ],
@@ -69,8 +69,9 @@ def test_short_jobs_are_said_in_seconds_in_both_languages(seconds, ratio, en, ar
 
 
 def test_one_hour_in_an_arabic_compound_drops_the_word_for_one():
-    line = estimate(90 * 60, 1.001, Lang.AR)
+    line = estimate(90 * 60, 1.001, Lang.AR, TimeUnit.HOURS)  # "1.5 hours": said in hours
     assert "ساعة و30 دقيقةً" in line and "واحدة" not in line
+    assert "90 دقيقةً" in estimate(90 * 60, 1.001, Lang.AR)  # "90 minutes": said in minutes
 
 
 def test_a_saving_just_under_everything_is_not_rounded_to_all_of_it():
@@ -84,10 +85,10 @@ _UNIT_SECONDS = {"day": 86400, "hour": 3600, "minute": 60, "second": 1}
 
 
 def seconds_of(text: str) -> int:
-    """ "2 days, 3 hours, and 5 minutes" back to the seconds it was counted as
+    """ "2 days, 3 hours, and 5 minutes" or "2.5 days" back to the seconds it was counted as
     ("under 1 second" counts as the 1 second it is shown against)."""
-    parts = re.findall(r"([\d,]+) (day|hour|minute|second)s?", text)
-    return sum(int(n.replace(",", "")) * _UNIT_SECONDS[unit] for n, unit in parts)
+    parts = re.findall(r"([\d,]+(?:\.\d+)?) (day|hour|minute|second)s?", text)
+    return round(sum(float(n.replace(",", "")) * _UNIT_SECONDS[unit] for n, unit in parts))
 
 
 @settings(max_examples=300, deadline=None)
@@ -115,7 +116,7 @@ def test_the_saving_is_the_difference_of_the_shown_times_and_never_more_than_the
     [
         ("fp32 takes 2 minutes ratio 1.3", "(ratio 1.3, saves 23%)"),
         ("fp32 100 days ratio 1.004", "saves 0.4%"),
-        ("التدريب دقيقتان والنسبة ١٫٣", "والوفر \u206823%\u2069"),
+        ("التدريب دقيقتان والنسبة ١٫٣", "والتوفير \u206823%\u2069"),
     ],
 )
 def test_a_saving_too_small_to_show_as_time_is_given_as_a_share(text, expected):

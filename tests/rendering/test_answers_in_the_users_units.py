@@ -1,0 +1,75 @@
+"""Answers come back in the unit the user wrote (issue 12): hours in hours, days
+in days to the half, short jobs in minutes, in both languages, with CLDR plurals."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.conversation import answer
+from bot.models import Channel
+from bot.rendering.numbers import FSI, PDI
+
+
+def summary(text: str) -> str:
+    line = answer(text, Channel.COMMAND).reply.text.splitlines()[0]
+    return line.replace(FSI, "").replace(PDI, "")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the guide's own example: hours stay hours, the days follow where they help
+        ("100 2", "100 hours in FP32 → about 50 hours (about 2 days) with mixed precision"),
+        ("100h 2", "(ratio 2, saves 50 hours, 50%)"),
+        ("30h 1.2", "30 hours in FP32 → about 25 hours with mixed precision"),
+        # days in days, to a sensible precision
+        ("21 days 2", "21 days in FP32 → about 10.5 days with mixed precision"),
+        ("21 days 2", "saves 10.5 days, 50%"),
+        ("3d 1.5", "3 days in FP32 → about 2 days with mixed precision"),
+        ("5 days 2", "about 2.5 days"),
+        ("3 days 4", "about 18 hours"),  # below a day, hours
+        # weeks in weeks
+        ("3 weeks 2", "3 weeks in FP32 → about 1.5 weeks"),
+        # short jobs in minutes
+        ("90 min 2", "90 minutes in FP32 → about 45 minutes"),
+        ("1 hour 2", "1 hour in FP32 → about 30 minutes"),
+    ],
+)
+def test_english_answers_in_the_users_unit(text, expected):
+    assert expected in summary(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("١٠٠ ساعة ٢", "بدقة FP32: 100 ساعة ← بالدقة المختلطة: 50 ساعةً (أي يومان) تقريبًا"),
+        ("٢١ يوم ٢", "21 يومًا ← بالدقة المختلطة: 10 أيام ونصف تقريبًا"),
+        ("٥ أيام ٢", "يومان ونصف تقريبًا"),
+        ("٣ أيام ٢", "يوم ونصف تقريبًا"),
+        ("٣ أسابيع ٢", "أسبوع ونصف تقريبًا"),
+        ("٩٠ دقيقة ٢", "45 دقيقةً تقريبًا"),
+    ],
+)
+def test_arabic_answers_in_the_users_unit_with_its_plural_forms(text, expected):
+    assert expected in summary(text)
+
+
+def test_the_unit_survives_json_and_the_numbers_stay_in_hours():
+    from bot.conversation import to_json
+
+    got = to_json(answer("21 days 2", Channel.COMMAND))
+    assert got["fp32_hours"] == 504 and got["mp_hours"] == 252
+    assert "10.5 days" in got["text"]
+
+
+def test_a_follow_up_in_a_thread_keeps_the_unit_of_the_first_question():
+    """ "3 days, ratio 1.5" then "and with ratio 2?": still days, as a thread remembers."""
+    from bot.conversation import carried_over
+
+    first = answer("3d 1.5", Channel.DM)
+    hours, setup = carried_over(first, None)
+    follow_up = answer("and with ratio 2?", Channel.DM, thread_fp32_hours=hours, thread_setup=setup)
+    assert follow_up.reply.text.startswith("3 days in FP32 → about 1.5 days")
+    # A thread stored before units were kept answers in hours, as before.
+    older = answer("and with ratio 2?", Channel.DM, thread_fp32_hours=72.0, thread_setup={})
+    assert older.reply.text.startswith("72 hours in FP32 → about 36 hours")
