@@ -21,6 +21,7 @@ from served import Served
 from slackmsg import dm_event
 from sqlalchemy import MetaData
 
+from bot.slack.workers import THREADS
 from bot.store import make_engine
 
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
@@ -145,7 +146,8 @@ def test_pod_killed_mid_burst_then_restarted_answers_every_acked_command(
     replicas(database_url, work_processes=1)
     # The dead pod's claimed jobs wait out their lease (2 s); the rest start at once.
     # A post on the wire at the kill may be sent again: Slack took it, we never heard.
-    _assert_each_once(_wait_answered(slack, count, timeout=40), count, twice_at_most=2)
+    # At most one per worker thread (so well under 1% of a real burst).
+    _assert_each_once(_wait_answered(slack, count, timeout=40), count, twice_at_most=THREADS)
 
 
 def test_sigterm_with_a_backlog_exits_within_the_grace_period_and_loses_nothing(
