@@ -24,7 +24,9 @@ from bot.models import (
 )
 from bot.records.models import Record
 from bot.rendering import render
+from bot.rendering.reading import with_reading
 from bot.understanding import understand
+from bot.understanding.parse import reason_for
 
 # What a question says about the training job; a thread remembers these so a
 # follow-up ("it takes 36 hours", "and on H100?") is about the same job.
@@ -104,8 +106,56 @@ def answer(
     if thread_fp32_hours is not None:
         unit = (thread_setup or {}).get("time_unit")
         query = _with_thread_time(query, thread_fp32_hours, _time_unit(unit))
+    return answer_query(query, team_records)
+
+
+def answer_query(query: Query, team_records: Sequence[Record] = ()) -> Turn:
+    """Answer a query already read: a button's or the form's structured query."""
     advice = advise(query, team_records)
-    return Turn(query=query, advice=advice, reply=render(advice, query.lang))
+    return Turn(query=query, advice=advice, reply=with_reading(render(advice, query.lang), query))
+
+
+def query_from_fields(
+    lang: Lang, fp32: float, unit: TimeUnit, ratio: float | None = None, setup: str = ""
+) -> Query:
+    """The App Home form as a query: each number field holds one number, so it is
+    taken as typed (rule ``form_field``); only the free setup text is read."""
+    duration = Duration(value=fp32, unit=unit, hours=fp32 * HOURS_PER_UNIT[unit])
+    named = setup_of(understand(setup, Channel.DM)) if setup else {}
+    read_by = {"fp32": ["form_field", f"{fp32:g} {unit.value}"]}
+    if ratio is not None:
+        read_by["ratio"] = ["form_field", f"{ratio:g}"]
+    return Query(
+        intent=Intent.ESTIMATE,
+        lang=lang,
+        fp32=duration,
+        ratio=ratio,
+        reason=reason_for(duration, ratio),
+        read_by=read_by,
+        **named,
+    )
+
+
+def with_ratio(turn: Turn, ratio: float, lang: Lang) -> Query:
+    """``turn``'s question with another ratio (a ratio button): everything it read stays."""
+    query = turn.query
+    hours = turn.advice.fp32_hours
+    fp32 = query.fp32 or (
+        Duration(value=hours, unit=TimeUnit.HOURS, hours=hours) if hours is not None else None
+    )
+    return query.model_copy(
+        update={
+            "intent": Intent.ESTIMATE,
+            "lang": lang,
+            "fp32": fp32,
+            "ratio": ratio,
+            "reason": reason_for(fp32, ratio),
+            "candidates": [],
+            "unused": [],
+            "small_talk": None,
+            "read_by": {**query.read_by, "ratio": ["button", f"{ratio:g}"]},
+        }
+    )
 
 
 # The slash command, as Slack registers it and as people type it.

@@ -211,6 +211,11 @@ class Query(BaseModel):
     params: float | None = None
     optimizer: str | None = None  # adam | sgd_momentum | sgd
     gpu_memory_gb: float | None = None  # "A100 40GB": the size the user named
+    # Provenance: for "fp32" and "ratio", the rule that read the value and the
+    # text it read it from ({"ratio": ["step_rate", "0.5 s / it"]}); see docs/reading.md.
+    read_by: dict[str, list[str]] = Field(default_factory=dict)
+    # Numbers the reader saw but used for nothing (as written), named in the reply.
+    unused: list[str] = Field(default_factory=list)
 
 
 class AdviceFactor(BaseModel):

@@ -31,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--json", action="store_true", help="print one JSON object per answer")
     ask.add_argument("--channel", choices=[c.value for c in Channel], default=Channel.DM.value)
     ask.add_argument("--lang", choices=[lang.value for lang in Lang], default=None)
+    ask.add_argument("--explain", action="store_true", help="print what was read as what")
     ask.add_argument(
         "text",
         nargs="*",
@@ -43,6 +44,13 @@ def build_parser() -> argparse.ArgumentParser:
         "experiment", help="measure the FP32 vs mixed-precision ratio (needs PyTorch)"
     )
     add_experiment_arguments(experiment)
+
+    from bot.predict.options import add_arguments as add_predict_arguments  # no torch
+
+    predict = sub.add_parser(
+        "predict", help="predict the mixed-precision ratio on a named GPU, on this CPU"
+    )
+    add_predict_arguments(predict)
 
     serve = sub.add_parser("serve", help="run the Slack app in HTTP mode (POST /slack/events)")
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
@@ -86,11 +94,20 @@ def _run(argv: Sequence[str] | None) -> int:
 
         lang = Lang(args.lang) if args.lang else None
         text = " ".join(args.text) if args.text else None
+        if args.explain and text is not None:
+            from bot.understanding.explain import explain
+
+            print(explain(text, Channel(args.channel), lang))
+            return 0
         return run_ask(text, Channel(args.channel), lang, as_json=args.json)
     if args.command == "experiment":
         from bot.experiment.cli import run_experiment
 
         return run_experiment(args)
+    if args.command == "predict":
+        from bot.predict.cli import run_predict
+
+        return run_predict(args)
     if args.command == "serve":
         from bot.slack.cli import run_serve
 

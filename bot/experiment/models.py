@@ -165,11 +165,21 @@ def _fixed_batches(make: Callable[[], tuple[torch.Tensor, torch.Tensor]]) -> Cal
     return lambda: next(batches)
 
 
-def build_builtin(name: str, size: str, batch: int, device: torch.device) -> Workload:
-    """Build a built-in shape with random data already on ``device``."""
+def build_builtin(
+    name: str,
+    size: str,
+    batch: int,
+    device: torch.device,
+    overrides: dict[str, Any] | None = None,
+) -> Workload:
+    """Build a built-in shape with random data already on ``device``.
+
+    ``overrides`` changes named builder arguments (``mpbot predict``'s bench
+    uses it for a published run's sequence length or BERT-large's depth).
+    """
     if name not in BUILTINS:
         raise ExperimentError(f"unknown model {name!r}; choose one of {', '.join(BUILTINS)}")
-    cfg = dict(BUILTINS[name][size][0])
+    cfg = {**BUILTINS[name][size][0], **(overrides or {})}
     if name == "resnet50":
         image, classes = cfg.pop("image"), cfg["classes"]
         model = _resnet(**cfg)

@@ -69,7 +69,7 @@ def parse_duration(text: str) -> Duration:
     return Duration(value=value, unit=units[0] if len(units) == 1 else TimeUnit.HOURS, hours=hours)
 
 
-def _positive_int(text: str) -> int:
+def positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
@@ -101,16 +101,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--batch",
-        type=_positive_int,
+        type=positive_int,
         default=None,
         help="batch size (default: the model's usual one)",
     )
     parser.add_argument(
-        "--steps", type=_positive_int, default=20, help="timed steps per repeat (default: 20)"
+        "--steps", type=positive_int, default=20, help="timed steps per repeat (default: 20)"
     )
     parser.add_argument("--warmup", type=int, default=5, help="untimed steps first (default: 5)")
     parser.add_argument(
-        "--repeats", type=_positive_int, default=3, help="timed repeats per precision (default: 3)"
+        "--repeats", type=positive_int, default=3, help="timed repeats per precision (default: 3)"
     )
     parser.add_argument(
         "--precision",
@@ -139,7 +139,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--gpus",
-        type=_positive_int,
+        type=positive_int,
         default=1,
         help="GPU count of the job you will record the ratio for (default: 1)",
     )

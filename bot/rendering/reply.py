@@ -228,6 +228,13 @@ class _Words:
             _("Why: %(reason)s.") % {"reason": self.factor(f)} for f in a.factors if f not in team
         ]
         details += [_("Source: %(url)s") % {"url": url} for url in a.sources]
+        if a.basis == "modelled":  # no published run of this setup: point at measuring it
+            details.append(
+                _(
+                    "For your own model, run `mpbot predict --factory ...` (no GPU needed), "
+                    "or `mpbot experiment` on the GPU."
+                )
+            )
         return [_("Why: %(reason)s.") % {"reason": self.factor(f)} for f in team], details
 
     def _range(self, a: Advice) -> _Parts:
@@ -641,6 +648,11 @@ class _Words:
             return self._("And to you! Ask me another estimate any time.")
         if talk == "reaction":
             return self._("Glad it helps. Ask me another estimate any time.")
+        if talk == "off_topic":
+            return self._(
+                "I estimate how much faster training gets with mixed precision,"
+                " e.g. `/mpestimate 100 2` (100 hours in FP32, ratio 2)."
+            )
         return self._("You're welcome — ask me another estimate any time.")
 
     def _subject(self, a: Advice) -> str:

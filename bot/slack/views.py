@@ -1,8 +1,9 @@
 """App Home and the "New estimate" modal.
 
 The modal collects the FP32 time, its unit, an optional ratio and an optional
-GPU or model, then phrases them as one message for the core, so the modal and
-a typed question are checked by exactly the same rules and worded alike.
+GPU or model, and hands the core a structured query (each number field taken
+as typed; only the setup text is read), checked by the same rules as a typed
+question and worded alike.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from slack_sdk.models.blocks import (
 )
 from slack_sdk.models.views import View
 
-from bot.models import Lang, Reason
+from bot.conversation import query_from_fields
+from bot.models import Lang, Query, Reason, TimeUnit
 from bot.slack import labels
 from bot.slack.blocks import ACTION_NEW_ESTIMATE
 
@@ -149,22 +151,16 @@ class ModalInput:
                 errors[block] = _short(self.say(expected or labels.NUMBER_RATIO))
         return errors
 
-    def as_message(self) -> str:
-        """The fields as one English question; the reply is then forced into ``lang``.
+    def as_query(self, *, with_ratio: bool = True) -> Query:
+        """The fields as a structured query, answered in ``lang``.
 
-        Call it on fields without :meth:`number_errors`: the numbers go in as
-        plain digits, so nothing else typed in a number field reaches the core.
+        Call it on fields without :meth:`number_errors`. ``with_ratio=False``:
+        only the FP32 time, to tell whether it or the ratio is out of range.
         """
-        parts = [f"{_plain(self.fp32)} {self.unit}"]
-        if self.ratio:
-            parts.append(f"ratio {_plain(self.ratio)}")
-        if self.setup:
-            parts.append(self.setup)
-        return ", ".join(parts)
-
-    def time_alone(self) -> str:
-        """Only the FP32 time, to tell whether it or the ratio is out of range."""
-        return f"{_plain(self.fp32)} {self.unit}"
+        ratio = field_number(self.ratio) if with_ratio and self.ratio else None
+        fp32 = field_number(self.fp32)
+        setup = self.setup if with_ratio else ""
+        return query_from_fields(self.lang, fp32 or 0.0, TimeUnit(self.unit), ratio, setup)
 
     def say(self, msgid: str, **values: object) -> str:
         """A label in the form's language, Latin runs isolated in Arabic."""
@@ -198,13 +194,8 @@ def decimal_comma(typed: str) -> str | None:
     return _plain_number(value) if value is not None else None
 
 
-def _plain(typed: str) -> str:
-    value = field_number(typed)
-    return _plain_number(value) if value is not None else typed
-
-
 def _plain_number(value: float) -> str:
-    """Digits the core reads back exactly ("2.5", "100", "1e+22")."""
+    """Digits as they should be typed ("2.5", "100", "1e+22")."""
     return f"{int(value)}" if value.is_integer() and abs(value) < 1e15 else repr(value)
 
 

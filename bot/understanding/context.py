@@ -489,6 +489,7 @@ def mark_context(tokens: list[Token], *, sizes_are_params: bool = False) -> Cont
     return ctx
 
 
+_TENTHS = re.compile(r"\d+\.\d")  # one decimal digit: a quantity, never minutes
 _DOT_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3})+")
 
 
@@ -737,6 +738,7 @@ def _classify(tokens: list[Token], i: int) -> str:
         and not _is_time_unit(nxt)
         and not (nxt is not None and nxt.text in ("times", "x"))
         and not _word_in(nxt, COUNT_NOUNS)  # "at 8 GPUs"
+        and not _TENTHS.fullmatch(tok.text)  # "at 2.5": no clock reads so (2.30 does)
     ):
         return "clock"  # "at 10", but "clocks in at 14 hr" is a duration, "at 2 times" a ratio
     if (

@@ -33,6 +33,7 @@ from bot.understanding.lexicon import (
     lookup,
 )
 from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
+from bot.understanding.words import table
 
 RANGE_JOINERS = frozenset({"or", "to", "-", "او", "الي", "حتي", "until"})
 COMPOUND_JOINERS = frozenset({"and", "و", ",", "+"})
@@ -60,6 +61,7 @@ class Quantity:
     excluded: bool = False
     # One epoch's time ("20 min per epoch"): never the job's, but with the epoch count it is.
     per_epoch: bool = False
+    rule: str = "duration"  # which rule read it (Query.read_by)
 
     @property
     def hours(self) -> float:
@@ -447,7 +449,8 @@ def _excluded(tokens: list[Token], start: int, end: int) -> bool:
         if tok.text in ("each", "every", "per", "كل") and _text(tokens, j + 1) in WHOLE_RUN_NOUNS:
             break  # "each run takes 8 hours": the time of the whole job
         if tok.kind == WORD and _cue(tok, DURATION_EXCLUDERS_BEFORE):
-            return True
+            # Rule ``budget_of_the_run``: "budget is 30h fp32" names the run's own time.
+            return not (_cue(tok, table("RUN_LIMITS")) and _names_the_run(tokens, end))
         if tok.role == "price" and not _names_the_run(tokens, end):
             return True  # "$500 for 3 days": what the money buys, not the job's time
         j -= 1

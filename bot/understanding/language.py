@@ -84,14 +84,18 @@ _AR_IN = "ب"  # "بالعربي": the preposition glued to the language
 _AR_LANGUAGE_NOUNS = frozenset(["باللغه", "بلغه"])  # "باللغة العربية"
 
 
+# "و٢؟", "ف٣؟": a conjunction is a word of Arabic grammar (unit letters like س are not).
+_ARABIC_PARTICLES = frozenset({"و", "ف"})
+
+
 def detect_language(tokens: list[Token], preferred: Lang | None = None) -> Lang:
     requested = requested_language(tokens)
     if requested is not None:
         return requested
     arabic = latin = english_terms = 0
     for tok in tokens:
-        if tok.kind != WORD or len(tok.text) < 2:
-            continue
+        if tok.kind != WORD or (len(tok.text) < 2 and tok.text not in _ARABIC_PARTICLES):
+            continue  # rule ``arabic_particle``: "و٢؟" is Arabic; "x", "h", "١٢ س" are not
         if tok.script == ARABIC:
             arabic += 1
         elif any(c.isdigit() for c in tok.text) or tok.role in ("gpu", "model", "name"):

@@ -520,7 +520,6 @@ DURATION_EXCLUDERS_BEFORE = frozenset(
         "logging",
         "save",
         "saving",
-        "eta",
         "موعد",
         "الموعد",
         "التسليم",
@@ -568,7 +567,11 @@ DURATION_EXCLUDERS_AFTER = frozenset(
     ]
 )
 # "20 min per epoch, 90 epochs": one epoch's time times the epoch count is the job's.
-EPOCH_NOUNS = frozenset(["epoch", "epochs", "حقبه", "حقب", "الحقبه", "الحقب", "ايبوك", "ايبوكات"])
+EPOCH_NOUNS = frozenset(
+    ["epoch", "epochs", "حقبه", "حقب", "الحقبه", "الحقب", "ايبوك", "ايبوكات", "ايبوكس", "ابوك"]
+)
+# Epochs are counted like any other noun ("١٠ ايبوكات", "90 epochs"): one table.
+COUNT_NOUNS = COUNT_NOUNS | EPOCH_NOUNS
 # "8 min per epoch", "30s/it", "٨ دقائق لكل حقبة": a rate, not the whole job.
 RATE_MARKERS = frozenset(["per", "each", "a", "an", "every", "لكل", "كل"])
 RATE_NOUNS = frozenset(
@@ -905,6 +908,14 @@ PCT_LESS = frozenset(
         "يختصر",
         "تختصر",
         "بيقلل",
+        "قلل",  # past tense: "قلّل amp الوقت بنسبة ٥٥٪"
+        "قللت",
+        "خفض",
+        "خفضت",
+        "وفر",
+        "وفرت",
+        "اختصر",
+        "اختصرت",
         "بيوفر",
         "هيوفر",
         "هيقلل",
@@ -941,6 +952,13 @@ PCT_MORE = frozenset(
     [
         "longer",
         "more",
+        "up",  # "tokens/s up 40%" (a speed, so faster); "time up 40%" (slower)
+        "زاد",
+        "زادت",
+        "ارتفع",
+        "ارتفعت",
+        "يرتفع",
+        "ترتفع",
         "increases",
         "increase",
         "increased",

@@ -213,6 +213,10 @@ def find_names(tokens: list[Token]) -> Names:
                 gpu, model, span = _two_token_name(tokens, i)
         elif _bare_card_number(tokens, i):
             gpu = GPU_ALIASES[str(int(tok.value)) + ("ti" if tok.value == 2080 else "")]
+            span = 2 if _ti_after(tokens, i) else 1
+        elif _variant_code(tokens, i):
+            tok.role = tokens[i + 1].role = "name"
+            continue
         if gpu is None and model is None:
             continue
         for t in tokens[i : i + span]:
@@ -269,7 +273,23 @@ def _bare_card_number(tokens: list[Token], i: int) -> bool:
     tok = tokens[i]
     if tok.kind != NUM or tok.extra.get("spelled") or tok.value not in (2080, 3090, 4090):
         return False
-    return tok.suffix == "ti" or _card_before(tokens, i)
+    return tok.suffix == "ti" or _ti_after(tokens, i) or _card_before(tokens, i)
+
+
+def _ti_after(tokens: list[Token], i: int) -> bool:
+    """Rule ``card_number_ti``: "2080 Ti", "3090 ti": the card's own suffix word."""
+    return i + 1 < len(tokens) and tokens[i + 1].text == "ti"
+
+
+def _variant_code(tokens: list[Token], i: int) -> bool:
+    """Rule ``variant_code``: "ResNeXt-101 32x8d", "resnext50 32x4d": cardinality x
+    width glued after a name with digits, part of the name (not 32x and 8 days)."""
+    tok, nxt = tokens[i], tokens[i + 1] if i + 1 < len(tokens) else None
+    if tok.kind != NUM or tok.suffix != "x" or nxt is None or nxt.kind != NUM:
+        return False
+    prev = tokens[i - 1] if i else None
+    named = prev is not None and prev.kind == WORD and any(c.isdigit() for c in prev.text)
+    return named and nxt.glued and nxt.suffix == "d"
 
 
 def _card_before(tokens: list[Token], i: int) -> bool:

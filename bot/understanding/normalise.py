@@ -18,6 +18,9 @@ _SLACK_MARKUP = re.compile(r"<([^<>\n]*)>")
 # :rocket:, :+1:, :skin-tone-2: (never right after a digit, so 10:30:00 stays a clock).
 _EMOJI_CODE = re.compile(r"(?<![0-9a-z]):[a-z0-9_+'-]{1,40}:")
 _BARE_URL = re.compile(r"(?:https?://|www\.)\S+")
+# Rule ``identifier_underscores``: "wide_resnet50_2", "vit_b_16" are one name
+# (an underscore between letters or digits joins, elsewhere it is Slack italics).
+_NAME_UNDERSCORE = re.compile(r"(?<=[0-9a-z])_(?=[0-9a-z])")
 _ENTITY = re.compile(r"&(amp|lt|gt);")
 _HEART = re.compile(r"<3+")
 # Slack strike-through ("~100h~", and "~~100h~~" as people type it): a value
@@ -163,6 +166,7 @@ def normalise(text: str) -> str:
     text = text.lower()
     text = _BARE_URL.sub(" ", text)
     text = _EMOJI_CODE.sub(" ", text)
+    text = _NAME_UNDERSCORE.sub("-", text)
     text = text.translate(_TABLE)
     text = _AR_CURRENCY.sub(_currency_words, text)
     text = _AR_CURRENCY_BARE.sub(lambda m: f" {_AR_CURRENCY_WORDS[m.group(1)]} ", text)

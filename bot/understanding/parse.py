@@ -25,6 +25,8 @@ from bot.models import (
     Reason,
     TimeUnit,
 )
+from bot.understanding.candidates import RATIO, TIME, Candidate
+from bot.understanding.chatter import strip_chatter
 from bot.understanding.context import Context, mark_context
 from bot.understanding.durations import Quantity, find_durations, unit_of
 from bot.understanding.language import detect_language
@@ -47,6 +49,8 @@ from bot.understanding.lexicon import (
 from bot.understanding.names import find_names, memory_size_alone
 from bot.understanding.normalise import normalise
 from bot.understanding.numbers import merge_number_words
+from bot.understanding.questions import off_topic, sized_on_gpu, with_unused
+from bot.understanding.rates import merge_rates, progress_lines, step_rate
 from bot.understanding.ratios import RatioCand, find_ratios
 from bot.understanding.record_command import (
     DeleteCommand,
@@ -55,8 +59,11 @@ from bot.understanding.record_command import (
     is_delete_without_id,
     read_command,
 )
+from bot.understanding.resolve import resolve
 from bot.understanding.small_talk import small_talk_kind
 from bot.understanding.tokens import ARABIC, NUM, WORD, Token, tokenize
+from bot.understanding.tokens import word_in as _is
+from bot.understanding.words import table
 
 # Longer messages are refused before any work is done (Slack's own limit for
 # a slash command is 4,000 characters too).
@@ -94,13 +101,19 @@ _NOT_A_LANGUAGE = frozenset({"model", "models", "modeling", "modelling", "نمو
 
 
 def understand(
-    text: str, channel: Channel, *, preferred_lang: Lang | None = None, follow_up: bool = False
+    text: str,
+    channel: Channel,
+    *,
+    preferred_lang: Lang | None = None,
+    follow_up: bool = False,
+    seen: list[Token] | None = None,
 ) -> Query:
     """Read one message (exactly as Slack delivers it) into a typed query.
 
     ``follow_up``: the message answers an estimate whose FP32 time is known (a
     thread), so a lone number without a unit ("and at 2.5?", "و٢٫٥؟") is the
-    ratio to try, not a new time.
+    ratio to try, not a new time. ``seen``, when given, receives the tokens
+    with the roles the rules gave them (for ``--explain``).
     """
     if len(text) > MAX_CHARS:
         head = tokenize(normalise(text[:MAX_CHARS]))
@@ -112,12 +125,17 @@ def understand(
         # "record A100 BERT fp32 420ms amp 190ms" holds numbers but is no question:
         # the records service answers it; here it must never become an estimate.
         return Query(intent=_COMMAND_INTENTS[type(command)], lang=command.lang)
-    tokens = merge_number_words(tokenize(normalise(text)))
+    whole = tokenize(normalise(text))
+    tokens = merge_rates(merge_number_words(strip_chatter(whole)))
     if is_delete_without_id(text):
         # "delete abc", "delete": a records command missing its number, not a question.
         lang = detect_language(tokens, preferred_lang)
         return Query(intent=Intent.DELETE_RECORD, lang=lang, reason=Reason.NO_RECORD_ID)
-    return _refuse_absurd_setup(_Reading(tokens, channel, preferred_lang, follow_up).query())
+    reading = _Reading(tokens, channel, preferred_lang, follow_up, lang_tokens=whole)
+    query = with_unused(_refuse_absurd_setup(reading.query()), tokens)
+    if seen is not None:
+        seen.extend(tokens)
+    return query
 
 
 def _refuse_absurd_setup(query: Query) -> Query:
@@ -139,14 +157,6 @@ _COMMAND_INTENTS = {
 }
 
 
-def _is(tok: Token, table) -> bool:
-    if tok.kind != WORD:
-        return False
-    if tok.script == ARABIC:
-        return lookup(tok.text, table) is not None
-    return tok.text in table
-
-
 class _Reading:
     """One message being read; each pass adds to what is known."""
 
@@ -156,8 +166,11 @@ class _Reading:
         channel: Channel,
         preferred: Lang | None,
         follow_up: bool = False,
+        lang_tokens: list[Token] | None = None,
     ) -> None:
         self.tokens = tokens
+        # The whole message, chatter included: "مرحبا، ٨٠ ١٫٥" is answered in Arabic.
+        self.lang_tokens = tokens if lang_tokens is None else lang_tokens
         self.channel = channel
         self.preferred = preferred
         self.follow_up = follow_up
@@ -171,26 +184,37 @@ class _Reading:
         if unknown is not None:
             return Query(
                 intent=Intent.SET_LANG,
-                lang=detect_language(tokens, self.preferred),
+                lang=detect_language(self.lang_tokens, self.preferred),
                 reason=Reason.UNKNOWN_LANGUAGE,
                 candidates=unknown,
             )
         names = find_names(tokens)
         memory = self._asks_memory()
-        fits = not memory and any(_is(t, FIT_WORDS) for t in tokens)
+        fits = not memory and (
+            any(_is(t, FIT_WORDS) for t in tokens) or sized_on_gpu(tokens, names.gpu is not None)
+        )
         ctx = mark_context(tokens, sizes_are_params=memory or fits)
         # "will a 7B model fit on one A100?": a parameter count and a fit verb
         # ask about memory as surely as the word "memory" does.
         memory = memory or (fits and ctx.params is not None)
-        durations = find_durations(tokens)
+        on_progress_lines = progress_lines(tokens)
+        for k in on_progress_lines:  # "100%", "450/1000", "[01:23<01:40]": a progress readout
+            if tokens[k].kind == NUM and not tokens[k].role:
+                tokens[k].role = "progress"
+        durations = [q for q in find_durations(tokens) if q.start not in on_progress_lines]
         ratios = find_ratios(tokens)
         labelled_times = self._read_labels(ratios)
+        rated = step_rate(tokens, ctx.epochs)
         if not ratios:
-            ratios.extend(self._step_ratio())
-        lang = detect_language(tokens, self.preferred)
+            ratios.extend(
+                RatioCand(c.value, c.start, c.text, c.rule) for c in rated if c.kind == "ratio"
+            )
+        lang = detect_language(self.lang_tokens, self.preferred)
         if talk := small_talk_kind(tokens):  # before bare numbers: "ألف شكر" is no 1000 hours
             return Query(intent=Intent.HELP, small_talk=talk, lang=lang)
-        times = self._times(durations, labelled_times, ctx.epochs)
+        times = self._times(durations, labelled_times, ctx.epochs) or [
+            Quantity(c.value, "h", c.start, c.end, rule=c.rule) for c in rated if c.kind == "time"
+        ]
         named = names.gpu or names.model or ctx.family
         if self.follow_up and not (ratios or durations or memory or named):
             ratios.extend(self._lone_ratio())
@@ -264,9 +288,9 @@ class _Reading:
             kind, unit = label
             tok.role = kind
             if kind == "ratio":
-                ratios.append(RatioCand(tok.value, i, tok.text))
+                ratios.append(RatioCand(tok.value, i, tok.text, "labelled_ratio"))
             else:
-                times.append(Quantity(tok.value, unit, i, i + 1))
+                times.append(Quantity(tok.value, unit, i, i + 1, rule="labelled_time"))
         return times
 
     def _label_before(self, i: int) -> tuple[str, str] | None:
@@ -336,6 +360,7 @@ class _Reading:
         if not usable and not labelled and epochs and len(per_epoch) == 1:
             q = per_epoch[0]
             usable = [Quantity(q.value * epochs, q.unit, q.start, q.end, q.strong)]
+            usable[0].rule = "per_epoch_times_epochs"
         strong = [q for q in usable if q.strong] + labelled
         chosen = strong or [q for q in usable if not q.strong]
         return sorted(chosen, key=lambda q: q.start)
@@ -344,7 +369,11 @@ class _Reading:
         """A slash command, or a message of nothing but numbers, names and units."""
         if self.channel == Channel.COMMAND:
             return True
-        return all(t.kind != WORD or t.role or t.text in TECH_WORDS for t in self.tokens)
+        joiners = table("COMMAND_JOINERS")  # "64h and 1.9": a joiner keeps a command bare
+        return all(
+            t.kind != WORD or t.role or t.text in TECH_WORDS or t.text in joiners
+            for t in self.tokens
+        )
 
     def _by_position(self, times: list[Quantity], ratios: list[RatioCand]) -> list[str]:
         """``100 2`` = 100 hours and ratio 2; labels and units already won.
@@ -359,9 +388,9 @@ class _Reading:
         for i, tok in bare:
             tok.role = "position"
             if not times:
-                times.append(Quantity(tok.value, "h", i, i + 1))
+                times.append(Quantity(tok.value, "h", i, i + 1, rule="position"))
             else:
-                ratios.append(RatioCand(tok.value, i, tok.text))
+                ratios.append(RatioCand(tok.value, i, tok.text, "position"))
         return []
 
     def _lone_ratio(self) -> list[RatioCand]:
@@ -383,7 +412,7 @@ class _Reading:
         if not 1 < tok.value <= LONE_RATIO_MAX:
             return []
         tok.role = "ratio"
-        return [RatioCand(tok.value, i, tok.text)]
+        return [RatioCand(tok.value, i, tok.text, "thread_lone_ratio")]
 
     def _asks_memory(self) -> bool:
         return any(_is(t, MEMORY_WORDS) for t in self.tokens)
@@ -411,6 +440,7 @@ class _Reading:
 
     # ------------------------------------------------------------ decision
     def _decide(self, times: list[Quantity], ratios: list[RatioCand], common: dict) -> Query:
+        times, ratios = _without_overlaps(times, ratios)
         times = _distinct(times, key=lambda q: q.hours)
         ratios = _distinct(ratios, key=lambda r: r.value)
         pair = self._fp32_and_mixed(times) if len(times) == 2 else None
@@ -419,7 +449,11 @@ class _Reading:
             fp32_q, mixed_q = pair
             times = [fp32_q]
             if not ratios and mixed_q.hours:
-                ratios = [RatioCand(fp32_q.hours / mixed_q.hours, mixed_q.start, "")]
+                ratios = [
+                    RatioCand(
+                        fp32_q.hours / mixed_q.hours, mixed_q.start, "", "fp32_and_mixed_times"
+                    )
+                ]
         fp32 = _duration(times[0]) if len(times) == 1 else None
         ratio = ratios[0].value if len(ratios) == 1 else None
         if not times and not ratios:
@@ -431,15 +465,24 @@ class _Reading:
             group = times if len(times) > 1 else ratios
             candidates = [_fmt(t.value) for t in group]
         else:
-            reason = _reason(fp32, ratio)
+            reason = reason_for(fp32, ratio)
+        read_by = {}
+        if fp32 is not None:
+            read_by["fp32"] = [times[0].rule, self._span_text(times[0].start, times[0].end)]
+        if ratio is not None:
+            read_by["ratio"] = [ratios[0].rule, ratios[0].text]
         return Query(
             intent=Intent.ESTIMATE,
             fp32=fp32,
             ratio=ratio,
             reason=reason,
             candidates=candidates,
+            read_by=read_by,
             **common,
         )
+
+    def _span_text(self, start: int, end: int) -> str:
+        return " ".join(t.written for t in self.tokens[start:end])
 
     def _fp32_and_mixed(self, times: list[Quantity]) -> tuple[Quantity, Quantity] | None:
         """Two times, one said of FP32 and the other of mixed precision, else None."""
@@ -468,19 +511,6 @@ class _Reading:
                 return mark
         return best
 
-    def _step_ratio(self) -> list[RatioCand]:
-        """ "fp32 step 420ms, amp step 190ms": two step times, one per precision, are the ratio."""
-        steps = [
-            Quantity(tok.value * _step_scale(tok, self.tokens[i + 1 : i + 2]), "sec", i, i + 1)
-            for i, tok in enumerate(self.tokens)
-            if tok.kind == NUM and tok.role == "step_time"
-        ]
-        pair = self._fp32_and_mixed(steps) if len(steps) == 2 else None
-        if pair is None or not pair[1].value:
-            return []
-        fp32_q, mixed_q = pair
-        return [RatioCand(fp32_q.value / mixed_q.value, mixed_q.start, "")]
-
     def _without_numbers(self, common: dict) -> Query:
         """Help for greetings and general questions; no_numbers when an estimate was asked.
 
@@ -493,7 +523,12 @@ class _Reading:
         ) or self._asks_how_long(words)
         if asks_estimate:
             return Query(intent=Intent.ESTIMATE, reason=Reason.NO_NUMBERS, **common)
-        return Query(intent=Intent.HELP, **common)
+        named = common["gpu"] or common["model"] or common["family"]  # "and on BERT A100?"
+        # In a thread "and with bf16?" asks about the job: never off-topic.
+        talk = (
+            "off_topic" if not (named or self.follow_up) and off_topic(self.tokens, words) else None
+        )
+        return Query(intent=Intent.HELP, small_talk=talk, **common)
 
     @staticmethod
     def _asks_how_long(words: list[Token]) -> bool:
@@ -522,12 +557,6 @@ def _said_of_ratio(words: list[Token], k: int) -> bool:
     return any(_is(t, SPEED_CUES) or _is(t, RATIO_LABELS) for t in near)
 
 
-def _step_scale(tok: Token, after: list[Token]) -> float:
-    """Milliseconds per unit of a step time: 1 for "ms"/مللي, 1/1000 for "us"/"µs"/مايكرو."""
-    unit = tok.suffix or (after[0].text if after else "")
-    return 1e-3 if unit.startswith(("u", "μ", "micro", "مايكرو", "ميكرو")) else 1.0
-
-
 def _is_unit_word(tok: Token) -> bool:
     """ "hours", "ساعة", "days": a time unit written out (not a one-letter "h")."""
     return len(tok.text) > 1 and unit_of(tok, allow_article=True) is not None
@@ -546,6 +575,24 @@ def _precision_word(tok: Token) -> str:
     if tok.text in ("fp32", "tf32"):
         return "fp32"
     return "mixed" if _is(tok, _MIXED_WORDS) else ""
+
+
+def _without_overlaps(
+    times: list[Quantity], ratios: list[RatioCand]
+) -> tuple[list[Quantity], list[RatioCand]]:
+    """The passes' readings through the one resolver: a token read both as a time and
+    as a ratio keeps the reading that covers more of the message (resolve.PRIORITIES);
+    a tie keeps both, so the answer is ``ambiguous``."""
+    cands = [Candidate(TIME, q.start, max(q.end, q.start + 1), q.hours, q.rule) for q in times]
+    cands += [Candidate(RATIO, r.start, r.start + 1, r.value, r.rule) for r in ratios]
+    got = resolve(cands)
+    keep = {id(c) for c in got.chosen} | {id(tied) for _, tied in got.ties}
+    kept = [id(c) in keep for c in cands]
+    n = len(times)
+    return (
+        [q for q, ok in zip(times, kept[:n], strict=True) if ok],
+        [r for r, ok in zip(ratios, kept[n:], strict=True) if ok],
+    )
 
 
 def _distinct(items: list, key) -> list:
@@ -570,7 +617,7 @@ def _fmt(value: float) -> str:
     return f"{value:g}"
 
 
-def _reason(fp32: Duration | None, ratio: float | None) -> Reason | None:
+def reason_for(fp32: Duration | None, ratio: float | None) -> Reason | None:
     """Convention 9-12, in order of precedence."""
     if (fp32 is not None and not math.isfinite(fp32.hours)) or (
         ratio is not None and not math.isfinite(ratio)

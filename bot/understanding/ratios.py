@@ -33,7 +33,9 @@ from bot.understanding.lexicon import (
     TIMES_WORDS,
     lookup,
 )
+from bot.understanding.rates import is_throughput_word
 from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
+from bot.understanding.words import table as words
 
 FASTER, SLOWER, LESS, REMAIN, MORE = "faster", "slower", "less", "remain", "more"
 _CATEGORIES = (
@@ -43,6 +45,9 @@ _CATEGORIES = (
     (SLOWER, PCT_SLOWER),
     (MORE, PCT_MORE),
 )
+# Tokens looked back for a percentage's cue: far enough to pass a count beside
+# the figure ("cut the time of 500 steps by 55%", rule ``count_beside_figure``).
+_MEANING_BACK = 8
 # "by" between a cue and its percentage: the amount removed, not what remains.
 _BY_WORDS = frozenset({"by", "بنسبه", "بمقدار", "ب"})
 # Verbs of decrease: "drops 35%" is by 35%; only "drops to 35%" is what remains
@@ -65,6 +70,7 @@ class RatioCand:
     value: float
     start: int
     text: str
+    rule: str = "ratio_marker"  # which rule read it (Query.read_by)
 
 
 def _has(tok: Token | None, table) -> bool:
@@ -73,6 +79,12 @@ def _has(tok: Token | None, table) -> bool:
     if tok.script == ARABIC:
         return lookup(tok.text, table) is not None
     return tok.text in table
+
+
+def _is_speed(tok: Token) -> bool:
+    """Rule ``throughput_is_speed``: "faster", "throughput", and a merged rate word
+    ("it/s", "samples/sec", "الصور في الثانية"): more of it is a speed-up."""
+    return _has(tok, SPEED_CUES) or is_throughput_word(tok)
 
 
 def _clause(tokens: list[Token], i: int, back: int, ahead: int) -> tuple[list[Token], list[Token]]:
@@ -103,12 +115,12 @@ def percent_to_ratio(p: float, meaning: str) -> float:
 
 def _meaning(tokens: list[Token], i: int, end: int) -> str | None:
     """The cue that says what a percentage (or fraction) at ``i``..``end`` means."""
-    before, _ = _clause(tokens, i, 6, 0)
+    before, _ = _clause(tokens, i, _MEANING_BACK, 0)
     _, after = _clause(tokens, end - 1, 0, 3)
     for tok in after[:2]:
         for meaning, table in _AFTER_CATEGORIES:
             if _has(tok, table):
-                if meaning == MORE and any(_has(t, SPEED_CUES) for t in after):
+                if meaning == MORE and any(_is_speed(t) for t in after):
                     return FASTER
                 return meaning
     for k, tok in enumerate(before):
@@ -135,7 +147,7 @@ def _said_of_speed(earlier: list[Token]) -> bool:
     for tok in earlier:
         if _has(tok, TIME_NOUNS):
             return False
-        if _has(tok, SPEED_CUES) or _has(tok, PCT_FASTER):
+        if _is_speed(tok) or _has(tok, PCT_FASTER):
             return True
     return False
 
@@ -146,9 +158,16 @@ def _slow_cue(tok: Token, prev: Token | None) -> bool:
     A bare "long" is a slowdown only in "as long" ("2x as long"); in
     "at 2x, how long?" it is the question, not a direction.
     """
-    if tok.text == "long":
-        return prev is not None and prev.text == "as"
+    if tok.text in words("SLOW_ADJECTIVES") and tok.script != ARABIC:
+        return prev is not None and prev.text == "as"  # "3 times as slow", "2x as long"
     return _has(tok, SLOW_CUES)
+
+
+def _slowed_by(tokens: list[Token], i: int) -> bool:
+    """Rule ``slowed_by``: "slowed down by 1.5x", "slows training by 2x", "بطّأ التدريب ٢x":
+    a verb of slowing before the multiple makes it a slowdown, never a speed-up."""
+    before, _ = _clause(tokens, i, 4, 0)
+    return any(_has(t, words("SLOWING_VERBS")) for t in before)
 
 
 def _until_question(after: list[Token]) -> list[Token]:
@@ -171,7 +190,7 @@ def _speed_direction(tokens: list[Token], i: int, end: int, default: bool) -> fl
     for tok, prev in [*after_pairs, *before_pairs]:
         if _slow_cue(tok, prev) or _has(tok, TIME_NOUNS):
             return -1.0
-        if _has(tok, SPEED_CUES) or _has(tok, RATIO_LABELS):
+        if _is_speed(tok) or _has(tok, RATIO_LABELS):
             return 1.0
     return 1.0 if default else None
 
@@ -196,7 +215,7 @@ def find_ratios(tokens: list[Token]) -> list[RatioCand]:
         partner = _partner(tokens, i)
         if partner is not None:
             found.append(partner)
-        found.append(RatioCand(value, i, " ".join(t.text for t in tokens[i:end])))
+        found.append(RatioCand(value, i, " ".join(t.written for t in tokens[i:end])))
         i = end
     return found
 
@@ -318,6 +337,9 @@ def _of_speed(tokens: list[Token], value: float, end: int) -> tuple[float, int]:
     _, after = _clause(tokens, end - 1, 0, 2)
     after = _until_question(after)
     if value and any(_slow_cue(t, p) for t, p in zip(after, [tokens[end - 1], *after])):
+        return 1 / value, end
+    start = next((k for k in range(end - 1, -1, -1) if tokens[k].kind == NUM), end - 1)
+    if value and _slowed_by(tokens, start):
         return 1 / value, end
     return value, end
 

@@ -21,7 +21,7 @@ import html
 import re
 from dataclasses import dataclass, field
 
-from bot.advice.catalog import Family, family_of_model
+from bot.advice.catalog import family_of_model
 from bot.models import GPU_NAMES, MAX_MESSAGE_CHARS, MODEL_NAMES, Lang
 from bot.records.models import (
     MAX_GPU_CHARS,
@@ -86,12 +86,16 @@ def is_delete_without_id(text: str) -> bool:
 
 
 def read_record(text: str) -> RecordDraft | tuple[RecordReason, ...]:
-    """A valid draft from the words after ``record``, or every reason it is not one."""
+    """A valid draft from the words after ``record``, or every reason it is not one.
+
+    The setup (GPU, model, task, GPU count, precision, baseline) is read by the
+    question reader itself, so a record knows every name a question does
+    ("A800", "2080 Ti", "on 4 A100"); the measurement pair is read here.
+    """
     text = _normalise(text)[:MAX_MESSAGE_CHARS]
-    values: dict[str, object] = {}
-    text = _take_names(text, values)
-    text = _take_count(text, values)
-    values.update(_precision_and_baseline(text))
+    values = _setup(text)
+    _baseline(text, values)
+    text = _blank_count(_blank_names(text, values))
     fp32, mixed, text = _take_pair(text)
     ratio, text = _take_ratio(text)
     return _finish(values, fp32, mixed, ratio)
@@ -114,17 +118,14 @@ def read_fields(
     """
     values: dict[str, object] = {}
     if gpu := _normalise(gpu):
-        values["gpu"] = next((n for rx, n in _GPU_RE if rx.fullmatch(gpu)), gpu[:MAX_GPU_CHARS])
+        values["gpu"] = _setup(gpu).get("gpu") or gpu[:MAX_GPU_CHARS]
     if model := _normalise(model):
-        known = next((n for rx, n in _MODEL_RE if rx.fullmatch(model)), None)
-        family = next((str(f) for rx, f in _FAMILY_RE if rx.fullmatch(model)), None)
-        if known:
-            values["model"] = known
-            if known_family := family_of_model(known):
-                values["family"] = str(known_family)
-        elif family:
-            values["family"] = family
-        else:
+        read = _setup(model)
+        values.update({k: v for k, v in read.items() if k in ("model", "family")})
+        # A model the bot has no rows for ("my llama <x>") is kept as typed; a task
+        # alone ("تصنيف الصور") names no model.
+        named = any(model_word_family(w) for w in model.lower().split())
+        if "model" not in read and (named or "family" not in read):
             values["model"] = model[:MAX_MODEL_CHARS]
     if num_gpus is not None and num_gpus >= 1:
         values["num_gpus"] = num_gpus
@@ -238,23 +239,6 @@ _MODEL_RE = tuple(
     )
     for n in sorted(MODEL_NAMES, key=len, reverse=True)
 )
-_FAMILY_WORDS: dict[str, str] = {
-    Family.IMAGE_CLASSIFICATION: r"image classification|classification|تصنيف (?:ال)?صور",
-    Family.DETECTION: r"(?:object )?detection|كشف (?:ال)?أجسام|اكتشاف (?:ال)?أجسام",
-    Family.SEGMENTATION: r"segmentation|(?:ال)?تجزئة|(?:ال)?تقطيع",
-    Family.LANGUAGE_MODEL: r"language models?|llm|نموذج لغوي|نماذج لغوية|(?:ال)?نموذج (?:ال)?لغوي",
-    Family.TRANSLATION: r"(?:machine )?translation|(?:ال)?ترجمة",
-    Family.SPEECH_RECOGNITION: r"speech recognition|asr|(?:ال)?تعرف على (?:ال)?كلام",
-    Family.TTS: r"text[\s-]to[\s-]speech|tts|vocoder|تحويل (?:ال)?نص إلى (?:ال)?كلام",
-    Family.RECOMMENDER: r"recommend(?:er|ation)s?(?: systems?)?|(?:نظام|أنظمة) (?:ال)?توصية",
-    Family.TIME_SERIES: r"time[\s-]series|(?:ال)?سلاسل (?:ال)?زمنية",
-    Family.GRAPH: r"graph(?: neural network)?s?|gnn|molecules?|(?:ال)?جزيئات|(?:ال)?رسوم (?:ال)?بيانية",
-}
-_FAMILY_RE = tuple(
-    (re.compile(rf"(?<![\w])(?:{words})(?![\w])", re.IGNORECASE), family)
-    for family, words in _FAMILY_WORDS.items()
-)
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
 _FREE_MODEL = re.compile(r"(?:model|نموذج)\s*[:=]\s*(?P<name>[^\s,;]+)", re.IGNORECASE)
 
 
@@ -263,33 +247,41 @@ def _blank(text: str, m: re.Match[str]) -> str:
     return text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
 
 
-def _take_names(text: str, values: dict[str, object]) -> str:
+_SETUP_FIELDS = ("gpu", "model", "family", "num_gpus", "precision", "baseline")
+
+
+def _setup(text: str) -> dict[str, object]:
+    """What the question reader reads of the setup ("A800 BERT on 8 GPUs bf16")."""
+    from bot.models import Channel
+    from bot.understanding.parse import understand  # parse reads commands first
+
+    query = understand(text, Channel.DM)
+    values = {f: v for f in _SETUP_FIELDS if (v := getattr(query, f)) is not None}
+    model = values.get("model")
+    if model and "family" not in values and (family := family_of_model(str(model))):
+        values["family"] = str(family)
+    return values
+
+
+_BASELINE = re.compile(r"(?<![a-z0-9])(tf32|fp\s?32)(?![a-z0-9])", re.IGNORECASE)
+
+
+def _baseline(text: str, values: dict[str, object]) -> None:
+    """The FP32 side's label is the baseline a record was measured against (TF32 wins)."""
+    labels = {m[1].lower().replace(" ", "") for m in _BASELINE.finditer(text)}
+    if "baseline" not in values and labels:
+        values["baseline"] = "tf32" if "tf32" in labels else "fp32"
+
+
+def _blank_names(text: str, values: dict[str, object]) -> str:
+    """Blank the names (their digits are no values); "model: mynet" names a model."""
     if m := _FREE_MODEL.search(text):
         name = m["name"][:MAX_MODEL_CHARS]
-        known = next((n for rx, n in _MODEL_RE if rx.fullmatch(name)), None)
-        values["model"] = known or name
+        values["model"] = next((n for rx, n in _MODEL_RE if rx.fullmatch(name)), name)
         text = _blank(text, m)
-    for rx, name in _GPU_RE:
+    for rx, _name in (*_GPU_RE, *_MODEL_RE):
         if m := rx.search(text):
-            values.setdefault("gpu", name)
             text = _blank(text, m)
-    for rx, name in _MODEL_RE:
-        if m := rx.search(text):
-            values.setdefault("model", name)
-            text = _blank(text, m)
-    for rx, family in _FAMILY_RE:
-        if m := rx.search(text):
-            values.setdefault("family", str(family))
-            text = _blank(text, m)
-    model = values.get("model")
-    if "family" not in values and isinstance(model, str) and (family := family_of_model(model)):
-        values["family"] = str(family)
-    if "family" not in values and "model" not in values:
-        # "record RTX 4090 yolov8 ...", "record L4 whisper ...": a well-known model the
-        # data has no rows for still says its task, as it does for an estimate.
-        found = (model_word_family(w.lower()) for w in _WORD.findall(text))
-        if family := next((f for f in found if f), None):
-            values["family"] = family
     return text
 
 
@@ -301,40 +293,14 @@ _COUNT = re.compile(
     r"|(?<![\w.])(?P<m>\d{1,5})\s*[x×](?=\s*$|\s)",
     re.IGNORECASE,
 )
-_COUNT_WORDS = re.compile(
-    r"(?P<two>بطاقتين|بطاقتان|two gpus)|(?P<one>single gpu|one gpu|بطاقة واحدة)", re.IGNORECASE
-)
 
 
-def _take_count(text: str, values: dict[str, object]) -> str:
-    """GPU count: "8 GPUs", "على ٨ بطاقات", "8x" (before a GPU name, now blanked)."""
+def _blank_count(text: str) -> str:
+    """Blank a GPU count ("8 GPUs", "على ٨ بطاقات", "8x"): the reader took it; its
+    digits are no measurement."""
     if m := _COUNT.search(text):
-        count = int(m["n"] or m["m"])
-        if count >= 1:
-            values["num_gpus"] = count
-        return _blank(text, m)
-    if m := _COUNT_WORDS.search(text):
-        values["num_gpus"] = 2 if m["two"] else 1
         return _blank(text, m)
     return text
-
-
-# --- precision -----------------------------------------------------------------------
-
-_PRECISION = re.compile(r"(?<![a-z0-9])(fp16|bf16|fp8)(?![a-z0-9])", re.IGNORECASE)
-_TF32 = re.compile(r"(?<![a-z0-9])tf32(?![a-z0-9])", re.IGNORECASE)
-_FP32 = re.compile(r"(?<![a-z0-9])fp\s?32(?![a-z0-9])", re.IGNORECASE)
-
-
-def _precision_and_baseline(text: str) -> dict[str, str]:
-    found: dict[str, str] = {}
-    if m := _PRECISION.search(text):
-        found["precision"] = m[1].lower()
-    if _TF32.search(text):
-        found["baseline"] = "tf32"
-    elif _FP32.search(text):
-        found["baseline"] = "fp32"
-    return found
 
 
 # --- the measurement pair ------------------------------------------------------------

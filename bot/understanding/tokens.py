@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.understanding.lexicon import AR_UNIT_ABBREVIATIONS, AR_UNITS, EN_UNITS
+from bot.understanding.lexicon import AR_UNIT_ABBREVIATIONS, AR_UNITS, EN_UNITS, lookup
 
 NUM, WORD, SYM = "num", "word", "sym"
 LATIN, ARABIC = "lat", "ar"
@@ -40,8 +40,22 @@ class Token:
     extra: dict = field(default_factory=dict)
 
     @property
+    def written(self) -> str:
+        """The token as written: "36h"; a merged rate ("0.9 s / it") already holds its unit."""
+        return self.text if "seconds_per_step" in self.extra else self.text + self.suffix
+
+    @property
     def is_boundary(self) -> bool:
         return self.kind == SYM and self.text in BOUNDARIES
+
+
+def word_in(tok: Token, table) -> bool:
+    """A word token found in ``table`` (Arabic words also without their clitics)."""
+    if tok.kind != WORD:
+        return False
+    if tok.script == ARABIC:
+        return lookup(tok.text, table) is not None
+    return tok.text in table
 
 
 def _is_arabic(c: str) -> bool:

@@ -16,8 +16,9 @@ STEP_TIMES = [
     # A step time in milliseconds is never the FP32 training time.
     ("fp32 420 ms", "dm", None, None, "help"),
     ("step time 420ms fp32", "dm", None, None, "help"),
+    # The FP32 step time times the step count is the FP32 time (issue 9, rule step_rate).
+    ("step time 420ms fp32, 190ms amp, 100k steps", "dm", 42000 / 3600, 420 / 190, None),
     # Two step times, one per precision, give the ratio; the FP32 time is still missing.
-    ("step time 420ms fp32, 190ms amp, 100k steps", "dm", None, 420 / 190, "no_numbers"),
     ("fp32 step 420ms, amp step 190ms", "dm", None, 420 / 190, "no_numbers"),
     ("fp32 36h, fp32 step 420ms, amp step 210ms", "dm", 36, 2, None),
     ("fp32 36h, fp32 step 0.42 ms, amp step 210 us", "dm", 36, 2, None),

@@ -12,7 +12,7 @@ from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 
 from bot.conversation import Turn
-from bot.models import Channel, Lang
+from bot.models import Lang
 from bot.slack import labels
 from bot.slack.asks import Ask
 from bot.slack.blocks import ACTION_NEW_ESTIMATE, reply_message
@@ -95,17 +95,15 @@ class Home:
             turn = self._turn(fields, context)
             if turn.advice.reason is not None:  # check_modal already showed the error
                 return
-            ask = Ask(fields.as_message(), Channel.DM, fields.lang, force_lang=True)
+            ask = Ask.structured(fields.as_query())
             response = client.chat_postMessage(channel=context.user_id, **reply_message(turn, ask))
             roots = [DM_THREAD, *([response["ts"]] if response.get("ts") else [])]
             self.threads.remember(turn, context.team_id, response["channel"], roots, None)
 
     def _turn(self, fields: ModalInput, context: BoltContext) -> Turn:
-        ask = Ask(fields.as_message(), Channel.DM, fields.lang, force_lang=True)
-        return ask.answer(self.records.for_team(context.team_id))
+        return Ask.structured(fields.as_query()).answer(self.records.for_team(context.team_id))
 
 
 def _time_refused(fields: ModalInput) -> bool:
     """Whether the FP32 time alone is refused (the ratio is not to blame)."""
-    ask = Ask(fields.time_alone(), Channel.DM, fields.lang, force_lang=True)
-    return ask.answer().advice.reason is not None
+    return Ask.structured(fields.as_query(with_ratio=False)).answer().advice.reason is not None

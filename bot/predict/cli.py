@@ -1,0 +1,141 @@
+"""Entry point of ``mpbot predict``: find the GPU, trace the step, time it, print.
+
+torch is imported inside the function, as for ``mpbot experiment``, so
+``mpbot --help`` and the bot never load it; without torch the user is told
+how to install it (exit 3).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import math
+import sys
+import warnings
+
+from bot.advice.catalog import canonical_gpu
+from bot.experiment.cli import INSTALL_HINT
+from bot.predict import calibration
+from bot.predict.gpus import Gpu, UnknownGpu, find_gpu
+from bot.predict.options import Options
+from bot.predict.report import Prediction, limit, per_class, render_text, slack_line
+from bot.predict.roofline import NoSuchMath, OpTime, check_precision, step_times
+
+FACTORY_BATCH = 32  # as mpbot experiment
+
+
+def run_predict(args: argparse.Namespace) -> int:
+    """0 when predicted, 1 on a problem the user can fix, 2 on a missing --gpu, 3 without torch."""
+    if args.schema:
+        print(json.dumps(Prediction.model_json_schema(), indent=2))
+        return 0
+    opts = Options.from_namespace(args)
+    if not opts.gpu:
+        print("mpbot predict: error: --gpu is required, e.g. --gpu T4", file=sys.stderr)
+        return 2
+    try:
+        gpu = find_gpu(opts.gpu)
+        check_precision(gpu, opts.baseline, opts.precision)
+    except (UnknownGpu, NoSuchMath) as exc:
+        print(f"mpbot predict: error: {exc}", file=sys.stderr)
+        return 1
+    if importlib.util.find_spec("torch") is None:
+        print(f"mpbot predict: {INSTALL_HINT}", file=sys.stderr)
+        return 3
+    warnings.filterwarnings("ignore", message="Failed to initialize NumPy")
+    from bot.experiment.models import ExperimentError
+
+    try:
+        prediction = predict(opts, gpu)
+    except ExperimentError as exc:
+        print(f"mpbot predict: error: {exc}", file=sys.stderr)
+        return 1
+    print(prediction.model_dump_json(indent=2) if opts.json else render_text(prediction))
+    return 0
+
+
+def predict(opts: Options, gpu: Gpu) -> Prediction:
+    """Trace both steps on fake tensors and time them on ``gpu``."""
+    from bot.experiment.models import CANONICAL, default_batch
+    from bot.predict.trace import trace_step, workload_maker
+
+    batch = opts.batch or (FACTORY_BATCH if opts.factory else default_batch(opts.model, opts.size))
+    batch_amp = opts.batch_amp or batch
+    factors = calibration.shipped()
+    base_ops = trace_step(workload_maker(opts.model, opts.factory, opts.size, batch), None)
+    mixed_ops = trace_step(
+        workload_maker(opts.model, opts.factory, opts.size, batch_amp), opts.precision
+    )
+    base = step_times(base_ops, gpu, factors, opts.baseline, None)
+    mixed = step_times(mixed_ops, gpu, factors, opts.baseline, opts.precision)
+    base_s, mixed_s = _total(base), _total(mixed)
+    ratio = (base_s / batch) / (mixed_s / batch_amp)
+    name = opts.factory.rpartition(":")[2] if opts.factory else CANONICAL[opts.model]
+    baseline_peak = gpu.peak(opts.baseline) or gpu.fp32
+    mixed_peak = gpu.peak(opts.precision)
+    unaligned = sum(t.op.count for t in mixed if t.tensor_cores and not t.op.aligned)
+    return Prediction(
+        model=name,
+        gpu=gpu.name,
+        baseline=opts.baseline,
+        precision=opts.precision,
+        batch=batch,
+        batch_amp=batch_amp,
+        ratio=round(ratio, 3),
+        ratio_low=round(ratio * math.exp(factors.log_error_low), 3),
+        ratio_high=round(ratio * math.exp(factors.log_error_high), 3),
+        baseline_step_ms=base_s * 1e3,
+        mixed_step_ms=mixed_s * 1e3,
+        kernels_baseline=_kernels(base),
+        kernels_mixed=_kernels(mixed),
+        per_class=per_class(base, mixed),
+        limit=limit(
+            mixed,
+            _kernels(mixed) * factors.launch_us * 1e-6,
+            tensor_cores=mixed_peak is not None,
+            peak_ratio=mixed_peak / baseline_peak if mixed_peak else None,
+        ),
+        unaligned_tensor_ops=unaligned,
+        notes=_notes(opts, gpu, unaligned),
+        slack_line=slack_line(
+            ratio,
+            name,
+            canonical_gpu(gpu.name) or gpu.name,
+            _hours(opts.fp32_time.hours) if opts.fp32_time else None,
+        ),
+    )
+
+
+def _total(times: list[OpTime]) -> float:
+    return sum(t.seconds for t in times)
+
+
+def _kernels(times: list[OpTime]) -> int:
+    return sum(t.op.kernels * t.op.count for t in times)
+
+
+def _hours(hours: float) -> str:
+    return f"{hours:g}h"
+
+
+def _notes(opts: Options, gpu: Gpu, unaligned: int) -> list[str]:
+    notes = []
+    if opts.baseline == "tf32" and gpu.tf32 is None:
+        notes.append(f"{gpu.name} has no TF32 Tensor Cores: the baseline runs as FP32")
+    if opts.precision == "fp8":
+        notes.append(
+            "FP8 is assumed for Linear-layer GEMMs only (Transformer Engine style); "
+            "convolutions and attention stay 16-bit"
+        )
+    if unaligned:
+        notes.append(
+            f"{unaligned} Tensor Core kernels have dimensions that are not multiples of 8 "
+            "(batch, features, channels or vocabulary): padding them would help"
+        )
+    if opts.factory:
+        notes.append(
+            "the range comes from the built-in models on GPUs left out of calibration; "
+            "an unusual model can be further off: mpbot experiment on the GPU measures it"
+        )
+    return notes

@@ -1,0 +1,100 @@
+"""Command-line options of ``mpbot predict`` (standard library only, like experiment's)."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+
+from bot.experiment.options import MODEL_CHOICES, SIZE_CHOICES, parse_duration, positive_int
+from bot.models import Duration
+
+PRECISION_CHOICES = ("fp16", "bf16", "fp8")
+BASELINE_CHOICES = ("fp32", "tf32")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register the prediction's flags on ``parser`` (the ``predict`` subparser)."""
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument(
+        "--model",
+        choices=MODEL_CHOICES,
+        default=None,
+        help="built-in model shape (default: resnet50)",
+    )
+    what.add_argument(
+        "--factory",
+        metavar="MODULE:FUNCTION",
+        help="your own builder, as for mpbot experiment: "
+        "FUNCTION(batch_size, device) -> (model, batch_fn, loss_fn)",
+    )
+    parser.add_argument(
+        "--gpu", metavar="NAME", help="GPU to predict for, e.g. T4, 'A100 80GB', L40S (required)"
+    )
+    parser.add_argument(
+        "--size", choices=SIZE_CHOICES, default="full", help="built-in model size (default: full)"
+    )
+    parser.add_argument(
+        "--batch",
+        type=positive_int,
+        default=None,
+        help="batch size (default: the model's usual one)",
+    )
+    parser.add_argument(
+        "--batch-amp",
+        type=positive_int,
+        default=None,
+        metavar="M",
+        help="mixed-precision batch when it differs (the ratio is then per sample)",
+    )
+    parser.add_argument(
+        "--precision",
+        choices=PRECISION_CHOICES,
+        default="fp16",
+        help="mixed precision (default: fp16)",
+    )
+    parser.add_argument(
+        "--baseline",
+        choices=BASELINE_CHOICES,
+        default="fp32",
+        help="what 'FP32' means: true fp32 or TF32 Tensor Cores (default: fp32)",
+    )
+    parser.add_argument(
+        "--fp32-time",
+        type=parse_duration,
+        default=None,
+        metavar="DURATION",
+        help="your FP32 training time (100h, 3d), written into the Slack line",
+    )
+    parser.add_argument("--json", action="store_true", help="print the prediction as JSON")
+    parser.add_argument(
+        "--schema", action="store_true", help="print the JSON schema of --json and exit"
+    )
+
+
+@dataclass(frozen=True)
+class Options:
+    model: str | None
+    factory: str | None
+    gpu: str | None
+    size: str
+    batch: int | None
+    batch_amp: int | None
+    precision: str
+    baseline: str
+    fp32_time: Duration | None
+    json: bool
+
+    @classmethod
+    def from_namespace(cls, args: argparse.Namespace) -> Options:
+        return cls(
+            model=args.model if args.model or args.factory else "resnet50",
+            factory=args.factory,
+            gpu=args.gpu,
+            size=args.size,
+            batch=args.batch,
+            batch_amp=args.batch_amp,
+            precision=args.precision,
+            baseline=args.baseline,
+            fp32_time=args.fp32_time,
+            json=args.json,
+        )

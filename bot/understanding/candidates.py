@@ -1,0 +1,47 @@
+"""Typed candidates: what one rule read, where, and as what.
+
+Every newer rule emits :class:`Candidate` values instead of overwriting token
+roles; :mod:`bot.understanding.resolve` then picks the ones that hold
+together. A candidate keeps the rule's name so a reading can explain itself
+(``mpbot ask --explain``, the Details line, ``Query.readings``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Kinds of value a candidate can be.
+TIME = "time"  # an FP32 training time, in hours
+RATIO = "ratio"  # a reduction ratio (FP32 time / mixed time)
+COUNT = "count"  # a count that is never a value (steps, GPUs, epochs)
+STEP_TIME = "step_time"  # seconds per step, with a precision
+THROUGHPUT = "throughput"  # work per second (it/s, samples/s), with a precision
+NAME = "name"  # digits inside a name (ResNeXt-101 32x8d, wide_resnet50_2)
+IGNORED = "ignored"  # chatter and noise around a command
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One reading of tokens ``start``..``end`` (exclusive) by rule ``rule``.
+
+    ``priority``: higher wins an overlap (see resolve.PRIORITIES); ``text`` is
+    the span as written (normalised), for explanations.
+    """
+
+    kind: str
+    start: int
+    end: int
+    value: float | str
+    rule: str
+    text: str = ""
+    priority: int = 0
+    precision: str = ""  # "fp32" or "mixed" for step times and throughputs
+
+    def overlaps(self, other: Candidate) -> bool:
+        return self.start < other.end and other.start < self.end
+
+    def describe(self) -> str:
+        """ "0.9 s/it -> step_time 0.9 (step_rate, fp32)": one line for --explain."""
+        value = f"{self.value:g}" if isinstance(self.value, float) else str(self.value)
+        extra = f", {self.precision}" if self.precision else ""
+        return f"{self.text or '?'} -> {self.kind} {value} ({self.rule}{extra})"

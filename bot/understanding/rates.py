@@ -1,0 +1,265 @@
+"""Rates: throughputs ("25% more it/s") and step times ("0.9 s/it", "29ms/step").
+
+Two rules live here, each with its examples:
+
+* ``rate_unit`` joins a rate written in pieces into one token, so later rules
+  see one thing: "it/s", "samples/sec", "tokens per second", "صورة في الثانية",
+  "عينات/ث" become a throughput word; "0.9 s/it", "5.40it/s", "29ms/step",
+  "١٫٢ ث/خطوة" become a number whose suffix is the rate.
+* ``step_rate`` reads two rates said of two precisions, one FP32 and one mixed
+  ("0.9 s/it in fp32, 0.5 s/it with amp"; pasted tqdm, Lightning or Keras
+  progress lines, one per precision), as the ratio; with a step count ("20k
+  iterations", "Epoch 1/10 ... 1000/1000") the FP32 rate gives the FP32 time
+  too (0.9 s × 20,000 = 5 h).
+"""
+
+from __future__ import annotations
+
+from bot.understanding.candidates import RATIO, STEP_TIME, THROUGHPUT, TIME, Candidate
+from bot.understanding.lexicon import EPOCH_NOUNS, lookup
+from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
+from bot.understanding.words import table
+
+THROUGHPUT_SUFFIX = "/s"  # a number's suffix "it/s": work per second
+STEP_SUFFIX = "s/"  # a number's suffix "s/it": seconds per step
+_COUNT_SCALES = {"": 1.0, "k": 1e3, "m": 1e6}
+_SEARCH = 12  # tokens looked at around a rate for its precision, in its clause
+_LINE_SEARCH = 64  # ... and back across a progress line ("fp32:\nEpoch 0: 100%|███| ...")
+_FP32 = frozenset({"fp32", "tf32", "float32", "full"})
+_MIXED = frozenset({"amp", "mixed", "fp16", "bf16", "fp8", "half", "المختلطه", "mp", "autocast"})
+
+
+def _in(tok: Token | None, name: str) -> bool:
+    if tok is None or tok.kind != WORD:
+        return False
+    words = table(name)
+    return tok.text in words or (tok.script == ARABIC and lookup(tok.text, words) is not None)
+
+
+def _sym(tok: Token | None, text: str) -> bool:
+    return tok is not None and tok.kind == SYM and tok.text == text
+
+
+def _rate_words(tokens: list[Token], i: int) -> tuple[str, int] | None:
+    """ "it/s", "it per second", "الصور في الثانية", "s/it" at ``i``: (kind, end)."""
+    if tokens[i].kind != WORD or i + 1 >= len(tokens):
+        return None
+    a, b, c = (tokens[i + k] if i + k < len(tokens) else None for k in range(3))
+    if _in(a, "WORK_NOUNS") and _sym(b, "/") and _in(c, "SECOND_WORDS"):
+        return THROUGHPUT, i + 3
+    if _in(a, "WORK_NOUNS") and _in(b, "PER_WORDS") and _in(c, "SECOND_WORDS"):
+        return THROUGHPUT, i + 3
+    if _in(a, "WORK_NOUNS") and b is not None and b.script == ARABIC and _in(b, "SECOND_WORDS"):
+        return THROUGHPUT, i + 2  # "الصور بالثانية"
+    if (
+        (_in(a, "SECOND_WORDS") or _in(a, "MILLISECOND_WORDS"))
+        and _sym(b, "/")
+        and _in(c, "WORK_NOUNS")
+    ):
+        return STEP_TIME, i + 3
+    return None
+
+
+def merge_rates(tokens: list[Token]) -> list[Token]:
+    """Rule ``rate_unit``: one token per rate (see the module docstring)."""
+    out: list[Token] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        tok = tokens[i]
+        if tok.kind == NUM and tok.suffix and _sym(_at(tokens, i + 1), "/"):
+            merged = _glued_rate(tok, tokens, i)
+            if merged is not None:
+                out.append(merged[0])
+                i = merged[1]
+                continue
+        got = _rate_words(tokens, i)
+        if got is None:
+            out.append(tok)
+            i += 1
+            continue
+        kind, end = got
+        text = " ".join(t.text for t in tokens[i:end])
+        prev = out[-1] if out else None
+        if prev is not None and prev.kind == NUM and not prev.suffix and not prev.role:
+            scale = 1e-3 if _in(tokens[i], "MILLISECOND_WORDS") else 1.0
+            out[-1] = _rate_number(prev, kind, text, scale)
+        else:
+            out.append(Token(WORD, text, glued=tok.glued, script=tok.script, role=kind))
+        i = end
+    return out
+
+
+def _glued_rate(tok: Token, tokens: list[Token], i: int) -> tuple[Token, int] | None:
+    """ "5.40it/s", "29ms/step", "2s/it": the unit glued to the number."""
+    nxt = _at(tokens, i + 2)
+    head = Token(WORD, tok.suffix, script="lat")
+    if _in(head, "WORK_NOUNS") and _in(nxt, "SECOND_WORDS"):
+        return _rate_number(tok, THROUGHPUT, f"{tok.suffix}/{nxt.text}", 1.0), i + 3
+    if (_in(head, "SECOND_WORDS") or _in(head, "MILLISECOND_WORDS")) and _in(nxt, "WORK_NOUNS"):
+        scale = 1e-3 if _in(head, "MILLISECOND_WORDS") else 1.0
+        return _rate_number(tok, STEP_TIME, f"{tok.suffix}/{nxt.text}", scale), i + 3
+    return None
+
+
+def _rate_number(tok: Token, kind: str, unit: str, scale: float) -> Token:
+    """A number that is a rate: its role says which, ``extra`` holds seconds per step."""
+    seconds = tok.value * scale if kind == STEP_TIME else (1 / tok.value if tok.value else 0.0)
+    suffix = THROUGHPUT_SUFFIX if kind == THROUGHPUT else STEP_SUFFIX
+    return Token(
+        NUM,
+        f"{tok.text} {unit}",
+        value=tok.value,
+        suffix=suffix,
+        glued=tok.glued,
+        role=kind,
+        extra={"seconds_per_step": seconds},
+    )
+
+
+def _at(tokens: list[Token], i: int) -> Token | None:
+    return tokens[i] if 0 <= i < len(tokens) else None
+
+
+def is_throughput_word(tok: Token) -> bool:
+    """ "it/s", "samples/sec", "الصور في الثانية" (a merged word): a speed, like "throughput"."""
+    return tok.kind == WORD and tok.role == THROUGHPUT
+
+
+# ------------------------------------------------------------------ step_rate
+def _precision_of(tokens: list[Token], j: int) -> str:
+    """ "fp32" or "mixed" for a precision word at ``j``; "without amp" / "بدون amp" is FP32."""
+    tok = tokens[j]
+    if tok.kind != WORD:
+        return ""
+    if tok.text in _FP32:
+        return "fp32"
+    if not (tok.text in _MIXED or lookup(tok.text, _MIXED)):
+        return ""
+    return "fp32" if _in(_at(tokens, j - 1), "NEGATIONS") else "mixed"
+
+
+def _is_rate(tok: Token) -> bool:
+    return tok.kind == NUM and tok.role in (STEP_TIME, THROUGHPUT)
+
+
+def _seconds_per_step(tokens: list[Token], i: int) -> float:
+    """A rate's seconds per step; "420 ms" and "900 µs" (marked by the context pass) too."""
+    tok = tokens[i]
+    if "seconds_per_step" in tok.extra:
+        return tok.extra["seconds_per_step"]
+    nxt = _at(tokens, i + 1)
+    unit = tok.suffix or (nxt.text if nxt is not None else "")
+    return tok.value * (1e-6 if unit.startswith(("u", "μ", "micro", "مايكرو", "ميكرو")) else 1e-3)
+
+
+def _precision_near(tokens: list[Token], i: int) -> str:
+    """The precision a rate at ``i`` is said of: nearest in its clause (before wins a
+    tie), else the nearest earlier on its line ("fp32: 100%|███| 1000/1000 [.., 5.0it/s]")."""
+    best, best_at = "", _SEARCH + 1
+    for step in range(1, _SEARCH):
+        j = i - step
+        if j < 0 or tokens[j].is_boundary or _is_rate(tokens[j]):
+            break
+        if mark := _precision_of(tokens, j):
+            best, best_at = mark, step
+            break
+        if _in(tokens[j], "CLAUSE_JOINERS"):
+            break
+    for step in range(1, min(best_at, _SEARCH)):
+        j = i + step
+        if j >= len(tokens) or tokens[j].is_boundary or _is_rate(tokens[j]):
+            break
+        if mark := _precision_of(tokens, j):
+            return mark
+    if best:
+        return best
+    for j in range(i - 1, max(-1, i - _LINE_SEARCH), -1):
+        if _is_rate(tokens[j]):
+            break
+        if mark := _precision_of(tokens, j):
+            return mark
+    return ""
+
+
+def _steps_before(tokens: list[Token], i: int, epochs: float | None) -> float | None:
+    """Steps of the run a rate at ``i`` times: "20k iterations" anywhere, else a
+    progress line's "n/N" total times the epochs ("Epoch a/b" on it, "20 epochs")."""
+    for k, tok in enumerate(tokens):
+        counted = tok.kind == NUM and tok.suffix in _COUNT_SCALES and not _is_rate(tok)
+        if counted and _in(_at(tokens, k + 1), "STEP_COUNT_NOUNS"):
+            prev = _at(tokens, k - 1)
+            # "١٠ آلاف خطوة", "20 thousand steps": a number and a spelled scale.
+            spelled = prev is not None and prev.kind == NUM and not tok.text[0].isdigit()
+            return (prev.value if spelled else 1.0) * tok.value * _COUNT_SCALES[tok.suffix]
+    per_epoch = None
+    for j in range(i - 1, max(-1, i - _LINE_SEARCH), -1):
+        tok = tokens[j]
+        if tok.text == "\n":
+            break
+        if tok.kind == NUM and j >= 2 and _sym(tokens[j - 1], "/") and tokens[j - 2].kind == NUM:
+            word = _at(tokens, j - 3)
+            if word is not None and lookup(word.text, EPOCH_NOUNS):
+                epochs = tok.value  # "Epoch 3/10": ten epochs
+            elif per_epoch is None:
+                per_epoch = tok.value
+    return per_epoch * epochs if per_epoch is not None and epochs else None
+
+
+def step_rate(tokens: list[Token], epochs: float | None = None) -> list[Candidate]:
+    """Rule ``step_rate``: one FP32 and one mixed rate make the ratio (and FP32 time).
+
+    Returns the rate candidates and, when they pair up, a ratio candidate and
+    possibly a time candidate (in hours).
+    """
+    rates = [
+        Candidate(
+            tok.role,
+            i,
+            i + 1,
+            _seconds_per_step(tokens, i),
+            "step_rate",
+            tok.text,
+            precision=_precision_near(tokens, i),
+        )
+        for i, tok in enumerate(tokens)
+        if _is_rate(tok)
+    ]
+    by_precision = {c.precision: c for c in rates if c.precision}
+    if len(rates) != 2 or set(by_precision) != {"fp32", "mixed"}:
+        return rates
+    fp32, mixed = by_precision["fp32"], by_precision["mixed"]
+    if not (fp32.value and mixed.value):
+        return rates
+    out = [
+        *rates,
+        Candidate(RATIO, mixed.start, mixed.end, fp32.value / mixed.value, "step_rate", mixed.text),
+    ]
+    steps = _steps_before(tokens, fp32.start, epochs)
+    if steps:
+        out.append(
+            Candidate(TIME, fp32.start, fp32.end, fp32.value * steps / 3600, "step_rate", fp32.text)
+        )
+    return out
+
+
+def progress_lines(tokens: list[Token]) -> set[int]:
+    """Token indices on pasted progress lines (a rate and an "n/N" counter on one
+    line, as tqdm, Lightning and Keras print): their elapsed times ("45s",
+    "[02:10<00:00]") time an epoch or a step, never the FP32 run."""
+    out: set[int] = set()
+    start = 0
+    for k in range(len(tokens) + 1):
+        if k < len(tokens) and tokens[k].text != "\n":
+            continue
+        line = range(start, k)
+        counter = any(
+            tokens[j].kind == NUM
+            and _sym(_at(tokens, j + 1), "/")
+            and _at(tokens, j + 2) is not None
+            and tokens[j + 2].kind == NUM
+            for j in line
+        )
+        if counter and any(_is_rate(tokens[j]) for j in line):
+            out.update(line)
+        start = k + 1
+    return out
