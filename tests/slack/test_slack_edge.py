@@ -89,6 +89,7 @@ def test_a_10_mb_body_is_refused_unread_and_never_logged(bot, caplog):
     assert "A" * 1000 not in caplog.text and len(caplog.text) < 20_000
     # The next request is served normally.
     assert bot.client.event(dm_event("100 2"), event_id="EvNext").status == 200
+    assert "50" in bot.slack.wait(lambda: bot.slack.api("chat.postMessage"))[0].body["text"]
 
 
 def test_a_huge_log_line_is_cut():
