@@ -79,8 +79,11 @@ def positive_int(text: str) -> int:
     return value
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Register the experiment's flags on ``parser`` (the ``experiment`` subparser)."""
+FACTORY_CONTRACT = "FUNCTION(batch_size, device) -> (model, batch_fn, loss_fn)"
+
+
+def add_model_arguments(parser: argparse.ArgumentParser, factory_help: str) -> None:
+    """``--model`` or ``--factory``: the one model contract experiment and predict share."""
     what = parser.add_mutually_exclusive_group()
     what.add_argument(
         "--model",
@@ -88,11 +91,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="built-in model shape (default: resnet50)",
     )
-    what.add_argument(
-        "--factory",
-        metavar="MODULE:FUNCTION",
-        help="your own builder: FUNCTION(batch_size, device) -> (model, batch_fn, loss_fn)",
-    )
+    what.add_argument("--factory", metavar="MODULE:FUNCTION", help=factory_help)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register the experiment's flags on ``parser`` (the ``experiment`` subparser)."""
+    add_model_arguments(parser, f"your own builder: {FACTORY_CONTRACT}")
     parser.add_argument(
         "--size",
         choices=SIZE_CHOICES,

@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
-from bot.experiment.options import MODEL_CHOICES, SIZE_CHOICES, parse_duration, positive_int
+from bot.experiment.options import (
+    FACTORY_CONTRACT,
+    SIZE_CHOICES,
+    add_model_arguments,
+    parse_duration,
+    positive_int,
+)
 from bot.models import Duration
 
 PRECISION_CHOICES = ("fp16", "bf16", "fp8")
@@ -14,19 +20,7 @@ BASELINE_CHOICES = ("fp32", "tf32")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the prediction's flags on ``parser`` (the ``predict`` subparser)."""
-    what = parser.add_mutually_exclusive_group()
-    what.add_argument(
-        "--model",
-        choices=MODEL_CHOICES,
-        default=None,
-        help="built-in model shape (default: resnet50)",
-    )
-    what.add_argument(
-        "--factory",
-        metavar="MODULE:FUNCTION",
-        help="your own builder, as for mpbot experiment: "
-        "FUNCTION(batch_size, device) -> (model, batch_fn, loss_fn)",
-    )
+    add_model_arguments(parser, f"your own builder, as for mpbot experiment: {FACTORY_CONTRACT}")
     parser.add_argument(
         "--gpu", metavar="NAME", help="GPU to predict for, e.g. T4, 'A100 80GB', L40S (required)"
     )

@@ -384,8 +384,27 @@ def _two_token_name(tokens: list[Token], i: int) -> tuple[str | None, str | None
 
 # "80 GB", "80 جيجا", "٨٠ جيجابايت", Gulf "قيقا": gigabytes written as a word.
 GIGABYTE_WORDS = frozenset(["gb", "جيجا", "جيجابايت", "غيغا", "غيغابايت", "قيقا", "جيجه"])
-_SIZES = (4.0, 6.0, 8.0, 10.0, 11.0, 12.0, 16.0, 20.0, 24.0, 32.0, 40.0, 48.0, 80.0, 94.0, 96.0,
-          141.0, 144.0, 180.0, 192.0)
+_SIZES = (
+    4.0,
+    6.0,
+    8.0,
+    10.0,
+    11.0,
+    12.0,
+    16.0,
+    20.0,
+    24.0,
+    32.0,
+    40.0,
+    48.0,
+    80.0,
+    94.0,
+    96.0,
+    141.0,
+    144.0,
+    180.0,
+    192.0,
+)
 
 
 def _memory_size(tokens: list[Token], i: int, span: int) -> float | None:

@@ -8,6 +8,7 @@ any replica can answer a click by asking the core again.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from slack_bolt import App, BoltContext
 
@@ -42,18 +43,14 @@ def register(app: App, kit: Kit) -> None:
     kit.listen(app.action(ACTION_SHARE), room.on_share)
 
 
+@dataclass
 class Buttons:
-    def __init__(
-        self,
-        responder: Responder,
-        guard: Guard,
-        languages: LanguagePreferences,
-        records: TeamRecords,
-    ) -> None:
-        self.responder = responder
-        self.guard = guard
-        self.languages = languages
-        self.records = records
+    """What the room's listeners need, handed in by ``register`` from the kit."""
+
+    responder: Responder
+    guard: Guard
+    languages: LanguagePreferences
+    records: TeamRecords
 
     def on_reanswer(self, action: dict, body: dict, context: BoltContext) -> None:
         """Ratio buttons: the same question asked again with another ratio."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
@@ -20,18 +22,14 @@ def register(app: App, kit: Kit) -> None:
     kit.listen(app.command(COMMAND), room.on_command)
 
 
+@dataclass
 class Commands:
-    def __init__(
-        self,
-        responder: Responder,
-        guard: Guard,
-        languages: LanguagePreferences,
-        records: TeamRecords,
-    ) -> None:
-        self.responder = responder
-        self.guard = guard
-        self.languages = languages
-        self.records = records
+    """What the room's listeners need, handed in by ``register`` from the kit."""
+
+    responder: Responder
+    guard: Guard
+    languages: LanguagePreferences
+    records: TeamRecords
 
     def on_command(self, command: dict, client: WebClient, context: BoltContext) -> None:
         ids = request_ids(context, trigger=command.get("trigger_id"))

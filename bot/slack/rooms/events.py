@@ -37,14 +37,14 @@ class Place:
     reply_ts: str | None
 
 
+@dataclass
 class Conversations:
-    def __init__(
-        self, guard: Guard, languages: LanguagePreferences, records: TeamRecords, threads: Threads
-    ) -> None:
-        self.guard = guard
-        self.languages = languages
-        self.records = records
-        self.threads = threads
+    """What the room's listeners need, handed in by ``register`` from the kit."""
+
+    guard: Guard
+    languages: LanguagePreferences
+    records: TeamRecords
+    threads: Threads
 
     def on_mention(self, event: dict, body: dict, client: WebClient, context: BoltContext) -> None:
         if from_bot(event):

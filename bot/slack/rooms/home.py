@@ -7,6 +7,7 @@ needs the answer before the ack; a valid form's estimate arrives as a DM.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
@@ -41,14 +42,14 @@ def register(app: App, kit: Kit) -> None:
     kit.listen(app.view(MODAL_CALLBACK), room.on_modal_submit, room.check_modal)
 
 
+@dataclass
 class Home:
-    def __init__(
-        self, guard: Guard, languages: LanguagePreferences, records: TeamRecords, threads: Threads
-    ) -> None:
-        self.guard = guard
-        self.languages = languages
-        self.records = records
-        self.threads = threads
+    """What the room's listeners need, handed in by ``register`` from the kit."""
+
+    guard: Guard
+    languages: LanguagePreferences
+    records: TeamRecords
+    threads: Threads
 
     def on_home_opened(
         self, event: dict, body: dict, client: WebClient, context: BoltContext
