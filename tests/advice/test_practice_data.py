@@ -12,15 +12,46 @@ import pytest
 
 DATA = Path(__file__).resolve().parents[2] / "bot" / "advice" / "data" / "practice_measurements.csv"
 
-COLUMNS = ["gpu", "gpu_count", "model", "model_family", "framework", "precision", "baseline", "batch_fp32", "batch_amp", "reported", "measure", "ratio", "conversion", "source_url", "setup_issue", "notes"]
+COLUMNS = [
+    "gpu",
+    "gpu_count",
+    "model",
+    "model_family",
+    "framework",
+    "precision",
+    "baseline",
+    "batch_fp32",
+    "batch_amp",
+    "reported",
+    "measure",
+    "ratio",
+    "conversion",
+    "source_url",
+    "setup_issue",
+    "notes",
+]
 FAMILIES = {
-    "cnn", "transformer/nlp", "detection", "segmentation", "speech", "gan", "rnn",
-    "diffusion", "mlp", "other",
+    "cnn",
+    "transformer/nlp",
+    "detection",
+    "segmentation",
+    "speech",
+    "gan",
+    "rnn",
+    "diffusion",
+    "mlp",
+    "other",
 }
 MEASURES = {"throughput", "step_time", "epoch_time", "total_time", "percent_claim"}
 CONVERSIONS = {
-    "time_ratio", "rate_ratio", "stated_ratio", "pct_faster", "pct_slower", "pct_less_time",
-    "per_sample_rate_ratio", "per_sample_time_ratio",
+    "time_ratio",
+    "rate_ratio",
+    "stated_ratio",
+    "pct_faster",
+    "pct_slower",
+    "pct_less_time",
+    "per_sample_rate_ratio",
+    "per_sample_time_ratio",
 }
 
 

@@ -205,7 +205,9 @@ def test_resnet50_v100_note_trigger(text, shown):
 # -- 22: FP8 gets its own note --------------------------------------------------------
 def test_fp8_note_in_both_languages():
     en = mention("llama on H100, fp8, 30h fp32").reply.text
-    assert "FP8 (8-bit floating point) needs per-tensor scaling" in en and "Transformer Engine" in en
+    assert (
+        "FP8 (8-bit floating point) needs per-tensor scaling" in en and "Transformer Engine" in en
+    )
     assert "FP16 needs loss" not in en
     ar = plain(mention("٣٠ ساعة fp32 بدقة fp8 والمعامل ١٫٥").reply.text)
     assert "تحتاج FP8" in ar and "8 بتات" in ar and "تحجيم لكل موتر" in ar and "Hopper" in ar
