@@ -127,10 +127,13 @@ def is_throughput_word(tok: Token) -> bool:
 
 # ------------------------------------------------------------------ step_rate
 def _precision_of(tokens: list[Token], j: int) -> str:
-    """ "fp32" or "mixed" for a precision word at ``j``; "without amp" / "بدون amp" is FP32."""
+    """ "fp32" or "mixed" for a precision word at ``j``; "without amp" / "بدون amp" is FP32,
+    and so is a negation said alone of the precision named before ("... vs 1.1 it/s without")."""
     tok = tokens[j]
     if tok.kind != WORD:
         return ""
+    if _in(tok, "BARE_NEGATIONS") and not (j + 1 < len(tokens) and _precision_of(tokens, j + 1)):
+        return "fp32"  # "1.1 it/s without", "وبدونه ١٫١ it/s": without the mixed precision
     if tok.text in _FP32:
         return "fp32"
     if not (tok.text in _MIXED or lookup(tok.text, _MIXED)):

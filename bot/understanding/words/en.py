@@ -181,6 +181,8 @@ QUESTION_LEADS = (
 )
 # "without amp", "no fp16": the precision named is the one NOT used.
 NEGATIONS = ("without", "no", "w/o", "disable", "disabled", "non")
+# A negation that stands alone for "without the mixed precision" ("1.1 it/s without").
+BARE_NEGATIONS = ("without", "disabled", "off")
 # Words that start a new clause when looking back for what a rate is said of.
 CLAUSE_JOINERS = ("and", "vs", "versus", "while", "but", "whereas", "then")
 COMMAND_JOINERS = ("and", "&", "+")

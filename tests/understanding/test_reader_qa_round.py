@@ -1,0 +1,33 @@
+"""Misreadings found by trying the bot as users write (reader QA round).
+
+(text, channel, FP32 hours or None, ratio or None, reason or None);
+"help" in the reason column means the intent is help.
+"""
+
+import pytest
+from readings import check_reading
+
+# Rule step_rate: a negation said alone ("... vs 1.1 it/s without", "وبدونه")
+# is the run without the mixed precision named before it.
+BARE_NEGATIONS = [
+    ("with amp I get 1.3 it/s vs 1.1 it/s without", "dm", None, 1.3 / 1.1, "no_numbers"),
+    (
+        "I get 1.3 it/s with amp vs 1.1 it/s without, 20k steps",
+        "dm",
+        20000 / 1.1 / 3600,
+        1.3 / 1.1,
+        None,
+    ),
+    ("bf16: 2.6 it/s, 2.0 it/s without", "dm", None, 1.3, "no_numbers"),
+    ("0.5 s/it with amp, 0.9 s/it with it off", "dm", None, 1.8, "no_numbers"),
+    ("مع amp ١٫٣ it/s وبدونه ١٫١ it/s", "dm", None, 1.3 / 1.1, "no_numbers"),
+    ("مع fp16 ٢٫٦ it/s وبدونها ٢ it/s", "dm", None, 1.3, "no_numbers"),
+    # The negation before a precision word still names that precision.
+    ("1.3 it/s with amp vs 1.1 it/s without amp", "dm", None, 1.3 / 1.1, "no_numbers"),
+    ("بدون amp ١٫١ it/s ومع amp ١٫٣ it/s", "dm", None, 1.3 / 1.1, "no_numbers"),
+]
+
+
+@pytest.mark.parametrize("case", BARE_NEGATIONS)
+def test_reading(case):
+    check_reading(*case)
