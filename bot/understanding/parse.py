@@ -487,24 +487,30 @@ class _Reading:
     def _fp32_and_mixed(self, times: list[Quantity]) -> tuple[Quantity, Quantity] | None:
         """Two times, one said of FP32 and the other of mixed precision, else None."""
         marks = [self._precision_near(q) for q in times]
+        if marks == ["", "mixed"]:
+            # "training takes 30h, with amp 20h": the time said first of no
+            # precision is the FP32 baseline the mixed one is measured against.
+            marks[0] = "fp32"
         if sorted(marks) == ["fp32", "mixed"]:
             fp32_q = times[marks.index("fp32")]
             return fp32_q, times[marks.index("mixed")]
         return None
 
     def _precision_near(self, q: Quantity) -> str:
-        """The precision ("fp32" or "mixed") named nearest to a time in its clause."""
+        """The precision ("fp32" or "mixed") named nearest to a time in its clause;
+        a joiner ("and", "vs", "و") ends the clause: "2 h in fp32 and 1 h with amp"."""
         tokens = self.tokens
+        joiners = table("CLAUSE_JOINERS")
         best, best_distance = "", 99
         for step, j in enumerate(range(q.start - 1, max(-1, q.start - 6), -1), 1):
-            if tokens[j].is_boundary or tokens[j].kind == NUM:
+            if tokens[j].is_boundary or tokens[j].kind == NUM or tokens[j].text in joiners:
                 break
             mark = _precision_word(tokens[j])
             if mark:
                 best, best_distance = mark, step
                 break
         for step, tok in enumerate(tokens[q.end : q.end + 3], 1):
-            if tok.is_boundary or tok.kind == NUM or step >= best_distance:
+            if tok.is_boundary or tok.kind == NUM or step >= best_distance or tok.text in joiners:
                 break
             mark = _precision_word(tok)
             if mark:

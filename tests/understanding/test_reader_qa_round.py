@@ -27,7 +27,21 @@ BARE_NEGATIONS = [
     ("بدون amp ١٫١ it/s ومع amp ١٫٣ it/s", "dm", None, 1.3 / 1.1, "no_numbers"),
 ]
 
+# Rule fp32_and_mixed_times: a time said of no precision, then one said of the
+# mixed precision, are the FP32 baseline and the measured mixed time; a joiner
+# ends the clause a precision word is looked for in.
+BASELINE_THEN_MIXED = [
+    ("training takes 30h, with amp 20h", "dm", 30, 1.5, None),
+    ("our run is 12 hours, with bf16 8 hours", "dm", 12, 1.5, None),
+    ("2 hours in fp32 and 1 hour with amp", "dm", 2, 2, None),
+    ("30 hrs in fp32 vs 20 hrs with bf16", "dm", 30, 1.5, None),
+    ("التدريب ٣٠ ساعه، مع الـ AMP صار ٢٠ ساعه", "dm", 30, 1.5, None),
+    ("التدريب بياخد ١٢ ساعة، ومع bf16 ٨ ساعات", "dm", 12, 1.5, None),
+    # Both unmarked stays a question.
+    ("training takes 30h, then 20h", "dm", None, None, "ambiguous"),
+]
 
-@pytest.mark.parametrize("case", BARE_NEGATIONS)
+
+@pytest.mark.parametrize("case", BARE_NEGATIONS + BASELINE_THEN_MIXED)
 def test_reading(case):
     check_reading(*case)
