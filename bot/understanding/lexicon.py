@@ -35,6 +35,25 @@ for _unit, _words in {
     for _w in _words.split():
         EN_UNITS[_w] = _unit
 
+# Typed in a hurry, a unit word loses a letter or swaps two ("5 dyas", "20 horus",
+# "45 minuets", "3 hous"): each such slip of a spelled-out unit of four or more
+# letters (first letter kept) reads as that unit, unless it is a word of its own.
+_NOT_UNIT_SLIPS = frozenset(
+    {"ours", "moth", "moths", "mis", "das", "wee", "wees", "yea", "yeas", "yer", "ses", "ears"}
+)
+
+
+def _slips(word: str) -> set[str]:
+    dropped = {word[:k] + word[k + 1 :] for k in range(1, len(word))}
+    swapped = {word[:k] + word[k + 1] + word[k] + word[k + 2 :] for k in range(1, len(word) - 1)}
+    return {w for w in dropped | swapped if len(w) >= 3}
+
+
+for _w, _unit in list(EN_UNITS.items()):
+    if len(_w) >= 4 and _w.isalpha():
+        for _slip in _slips(_w) - _NOT_UNIT_SLIPS:
+            EN_UNITS.setdefault(_slip, _unit)
+
 # Arabic unit words: stem -> (unit, how many it says on its own).
 # Singular forms say "one" when standing alone (يوم كامل), duals say two,
 # plurals say nothing without a number.

@@ -41,7 +41,21 @@ BASELINE_THEN_MIXED = [
     ("training takes 30h, then 20h", "dm", None, None, "ambiguous"),
 ]
 
+# Rule duration: a unit word with one letter dropped or two swapped is that unit
+# (never the bare number read as hours).
+UNIT_SLIPS = [
+    ("our run takes 5 dyas in fp32, how much with amp?", "dm", 120, None, None),
+    ("fp32 takes 3 dys, amp 2x", "dm", 72, 2, None),
+    ("trainign takes 20 horus, amp 2x", "dm", 20, 2, None),
+    ("fp32 45 minuets per epoch, 40 epochs", "dm", 30, None, None),
+    ("fp32 90 mintues, ratio 1.5", "dm", 1.5, 1.5, None),
+    ("fp32 2 weks, amp 1.5x", "dm", 336, 1.5, None),
+    ("fp32 1 day 6 huors", "dm", 30, None, None),
+    # Words of their own are not slips.
+    ("fp32 takes 10 hours for ours, amp 2x", "dm", 10, 2, None),
+]
 
-@pytest.mark.parametrize("case", BARE_NEGATIONS + BASELINE_THEN_MIXED)
+
+@pytest.mark.parametrize("case", BARE_NEGATIONS + BASELINE_THEN_MIXED + UNIT_SLIPS)
 def test_reading(case):
     check_reading(*case)
