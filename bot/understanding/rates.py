@@ -15,6 +15,8 @@ Two rules live here, each with its examples:
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.understanding.candidates import RATIO, STEP_TIME, THROUGHPUT, TIME, Candidate
 from bot.understanding.lexicon import EPOCH_NOUNS, lookup
 from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
@@ -227,6 +229,7 @@ def step_rate(tokens: list[Token], epochs: float | None = None) -> list[Candidat
         for i, tok in enumerate(tokens)
         if _is_rate(tok)
     ]
+    rates = _contrast(rates)
     by_precision = {c.precision: c for c in rates if c.precision}
     if len(rates) != 2 or set(by_precision) != {"fp32", "mixed"}:
         return rates
@@ -243,6 +246,17 @@ def step_rate(tokens: list[Token], epochs: float | None = None) -> list[Candidat
             Candidate(TIME, fp32.start, fp32.end, fp32.value * steps / 3600, "step_rate", fp32.text)
         )
     return out
+
+
+def _contrast(rates: list[Candidate]) -> list[Candidate]:
+    """Two rates, one said of a precision: the other is the other precision
+    ("with amp 2 it/s instead of 1.5 it/s", "Epoch 3/90 ... 1s/step; with amp
+    500ms/step", "مع amp ٢ it/s بدل ١٫٥ it/s")."""
+    marks = [c.precision for c in rates]
+    if len(rates) != 2 or sorted(marks) not in (["", "fp32"], ["", "mixed"]):
+        return rates
+    other = "mixed" if "fp32" in marks else "fp32"
+    return [c if c.precision else replace(c, precision=other) for c in rates]
 
 
 def progress_lines(tokens: list[Token]) -> set[int]:

@@ -55,7 +55,20 @@ UNIT_SLIPS = [
     ("fp32 takes 10 hours for ours, amp 2x", "dm", 10, 2, None),
 ]
 
+# Rule step_rate: of two rates, one said of a precision, the other is the other one.
+CONTRASTED_RATES = [
+    ("with amp 2 it/s instead of 1.5 it/s", "dm", None, 2 / 1.5, "no_numbers"),
+    ("1.5 it/s before, 2 it/s with bf16", "dm", None, 2 / 1.5, "no_numbers"),
+    ("fp32 gives 0.9 s/it, now 0.5 s/it", "dm", None, 1.8, "no_numbers"),
+    ("امبارح جربت amp و كان ٢ it/s بدل ١٫٥ it/s", "dm", None, 2 / 1.5, "no_numbers"),
+    ("مع الـ amp صار ١٫٨ it/s بدل ١٫٢ it/s", "dm", None, 1.5, "no_numbers"),
+    # Neither said of a precision: no ratio.
+    ("1.5 it/s before, 2 it/s now", "dm", None, None, "help"),
+]
 
-@pytest.mark.parametrize("case", BARE_NEGATIONS + BASELINE_THEN_MIXED + UNIT_SLIPS)
+
+@pytest.mark.parametrize(
+    "case", BARE_NEGATIONS + BASELINE_THEN_MIXED + UNIT_SLIPS + CONTRASTED_RATES
+)
 def test_reading(case):
     check_reading(*case)
