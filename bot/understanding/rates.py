@@ -176,6 +176,8 @@ def _precision_near(tokens: list[Token], i: int) -> str:
             break
         if mark := _precision_of(tokens, j):
             return mark
+        if _in(tokens[j], "CLAUSE_JOINERS"):
+            break  # "1s/step - loss: 0.4 and with amp 500ms/step": amp is the next clause's
     if best:
         return best
     for j in range(i - 1, max(-1, i - _LINE_SEARCH), -1):

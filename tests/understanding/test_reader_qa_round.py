@@ -62,6 +62,15 @@ CONTRASTED_RATES = [
     ("fp32 gives 0.9 s/it, now 0.5 s/it", "dm", None, 1.8, "no_numbers"),
     ("امبارح جربت amp و كان ٢ it/s بدل ١٫٥ it/s", "dm", None, 2 / 1.5, "no_numbers"),
     ("مع الـ amp صار ١٫٨ it/s بدل ١٫٢ it/s", "dm", None, 1.5, "no_numbers"),
+    # A pasted Keras line, then the mixed one after a joiner: amp is said of the second.
+    (
+        "Epoch 3/90 312/312 [=====] - 312s 1s/step - loss: 0.4 and with amp 156s 500ms/step",
+        "dm",
+        90 * 312 / 3600,
+        2,
+        None,
+    ),
+    ("الخطوة ١ s/step - loss: 0.4 و مع amp الخطوة 500ms/step", "dm", None, 2, "no_numbers"),
     # Neither said of a precision: no ratio.
     ("1.5 it/s before, 2 it/s now", "dm", None, None, "help"),
 ]
