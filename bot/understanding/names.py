@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.models import GPU_NAMES, MODEL_NAMES
-from bot.understanding.lexicon import lookup
+from bot.understanding.lexicon import RATIO_LABELS, lookup, model_word_family
 from bot.understanding.tokens import ARABIC, NUM, WORD, Token
 
 GPU_ALIASES: dict[str, str] = {
@@ -247,6 +247,9 @@ def find_names(tokens: list[Token]) -> Names:
         elif _variant_code(tokens, i):
             tok.role = tokens[i + 1].role = "name"
             continue
+        elif _glued_to_name(tokens, i):
+            tok.role = "name"
+            continue
         if gpu is None and model is None:
             continue
         for t in tokens[i : i + span]:
@@ -320,6 +323,23 @@ def _variant_code(tokens: list[Token], i: int) -> bool:
     prev = tokens[i - 1] if i else None
     named = prev is not None and prev.kind == WORD and any(c.isdigit() for c in prev.text)
     return named and nxt.glued and nxt.suffix == "d"
+
+
+def _glued_to_name(tokens: list[Token], i: int) -> bool:
+    """Rule ``name_suffix_number``: "ViT-B/16", "ViT-L/14" (patch size) and "sd1.5",
+    "gpt3.5", "llama3.1" (version): a number glued by "/" after a model's name, or by
+    "." after a name that ends in a digit, is part of the name, not a value."""
+    tok = tokens[i]
+    if tok.kind != NUM or not tok.glued or i < 2:
+        return False
+    sep, name = tokens[i - 1], tokens[i - 2]
+    if not sep.glued or name.kind != WORD or name.script == ARABIC:
+        return False
+    if sep.text == "/":
+        return name.role == "model" or model_word_family(name.text) is not None
+    stem = name.text.rstrip("0123456789")
+    named = len(stem) >= 2 and stem != name.text and stem not in RATIO_LABELS  # not "ratio1.5"
+    return sep.text == "." and named
 
 
 def _card_before(tokens: list[Token], i: int) -> bool:

@@ -7,6 +7,9 @@
 import pytest
 from readings import check_reading
 
+from bot.models import Channel
+from bot.understanding import understand
+
 # Rule step_rate: a negation said alone ("... vs 1.1 it/s without", "وبدونه")
 # is the run without the mixed precision named before it.
 BARE_NEGATIONS = [
@@ -75,9 +78,26 @@ CONTRASTED_RATES = [
     ("1.5 it/s before, 2 it/s now", "dm", None, None, "help"),
 ]
 
+# Rule name_suffix_number: a patch size after "/" ("ViT-L/14") or a version after
+# "." ("sd1.5", "llama3.1") is part of the model's name, never a time or a ratio.
+NAME_SUFFIX_NUMBERS = [
+    ("fp32 training of ViT-L/14 takes 3 days, bf16?", "dm", 72, None, None),
+    ("clip ViT-B/32 fp32 20h on a100, amp 1.5x", "dm", 20, 1.5, None),
+    ("sd1.5 finetune 12h fp32 on a100", "dm", 12, None, None),
+    ("llama3.1 finetune takes 2 days fp32, bf16 1.7x", "dm", 48, 1.7, None),
+    ("تدريب ViT-H/14 ياخذ ٣ ايام على A100", "dm", 72, None, None),
+    ("فاين تيون sd1.5 ياخذ ١٢ ساعة، والنسبة ٢", "dm", 12, 2, None),
+]
+
 
 @pytest.mark.parametrize(
-    "case", BARE_NEGATIONS + BASELINE_THEN_MIXED + UNIT_SLIPS + CONTRASTED_RATES
+    "case",
+    BARE_NEGATIONS + BASELINE_THEN_MIXED + UNIT_SLIPS + CONTRASTED_RATES + NAME_SUFFIX_NUMBERS,
 )
 def test_reading(case):
     check_reading(*case)
+
+
+@pytest.mark.parametrize("text", ["ViT-B/16 on 4x H100 takes 2 days", "sd1.5 finetune 12h"])
+def test_name_suffix_numbers_are_not_unused(text):
+    assert understand(text, Channel.DM).unused == []
