@@ -677,6 +677,8 @@ def _classify(tokens: list[Token], i: int) -> str:
         return "tolerance"  # "10h ±1h", "(±10%)": an error bar, never a value
     if _sized_gpus_after(tokens, i):
         return "gpus"  # "4 x 80GB GPUs", "8x 80GB", "2x 24GB cards": how many, of what size
+    if _times_after_gpu(tokens, i):
+        return "gpus"  # "A100 x8", "a100 40gb x 8", "H100 ×4": how many of that card
     if not suffix and nxt is not None and nxt.text == "x":
         after = _at(tokens, i + 2)
         if _is_duration_at(tokens, i + 2):
@@ -766,6 +768,18 @@ def _classify(tokens: list[Token], i: int) -> str:
     if _labelled_setting(tokens, i):
         return "setting"
     return ""
+
+
+def _times_after_gpu(tokens: list[Token], i: int) -> bool:
+    """Rule ``gpu_times_count``: "A100 x8", "a100 40gb x 8", "H100 × 4": a bare number
+    after "x" or "×" right after a GPU name (or its memory size) counts the cards; it is
+    no speed-up. A comma before "x2" keeps it a ratio ("on A100, x2")."""
+    tok, sign, card = tokens[i], _at(tokens, i - 1), _at(tokens, i - 2)
+    if tok.suffix or sign is None or sign.text not in ("x", "×", "*") or card is None:
+        return False
+    if _is_time_unit(_at(tokens, i + 1)):
+        return False  # "A100 x 2 days"
+    return card.role == "gpu"
 
 
 def _sized_gpus_after(tokens: list[Token], i: int) -> bool:

@@ -101,3 +101,22 @@ def test_reading(case):
 @pytest.mark.parametrize("text", ["ViT-B/16 on 4x H100 takes 2 days", "sd1.5 finetune 12h"])
 def test_name_suffix_numbers_are_not_unused(text):
     assert understand(text, Channel.DM).unused == []
+
+
+# Rule gpu_times_count: "A100 x8" counts cards; it is never a ratio of 8.
+@pytest.mark.parametrize(
+    ("text", "gpus", "ratio"),
+    [
+        ("fp32 20h on a100 40gb x8", 8, None),
+        ("fp32 20h on A100 x8, amp 1.5x", 8, 1.5),
+        ("fp32 20h on h100 × 4", 4, None),
+        ("fp32 20h on a100 x 2, ratio 1.6", 2, 1.6),
+        ("التدريب ٢٠ ساعه على A100 x8", 8, None),
+        ("التدريب ٢٠ ساعه على H100 ×٤ والنسبة ١٫٥", 4, 1.5),
+        # Not after a card: still the ratio.
+        ("fp32 20h on A100, x2", None, 2),
+    ],
+)
+def test_gpu_times_count(text, gpus, ratio):
+    q = understand(text, Channel.DM)
+    assert (q.fp32.hours, q.num_gpus, q.ratio) == (20, gpus, ratio), q
