@@ -12,7 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.understanding.lexicon import AR_UNIT_ABBREVIATIONS, AR_UNITS, EN_UNITS, lookup
+from bot.understanding.lexicon import (
+    AR_UNIT_ABBREVIATIONS,
+    AR_UNITS,
+    EN_UNITS,
+    RATIO_LABELS,
+    lookup,
+)
 
 NUM, WORD, SYM = "num", "word", "sym"
 LATIN, ARABIC = "lat", "ar"
@@ -194,7 +200,7 @@ def tokenize(text: str) -> list[Token]:
             i = j
             continue
         if _is_latin(c):
-            j = _read_latin_word(text, i)
+            j = _label_end(text, i, _read_latin_word(text, i))
             tokens.append(Token(WORD, text[i:j], glued=glued, script=LATIN))
             i = j
             continue
@@ -222,6 +228,15 @@ def _read_latin_word(text: str, i: int) -> int:
         else:
             break
     return j
+
+
+def _label_end(text: str, i: int, j: int) -> int:
+    """Rule ``glued_label``: "ratio1.5", "speedup1.8": a ratio label typed against its
+    number ends before the digits, so the number is read (names keep theirs: "a100")."""
+    k = i
+    while k < j and _is_latin(text[k]):
+        k += 1
+    return k if k < j and text[k].isdigit() and text[i:k] in RATIO_LABELS else j
 
 
 def _read_suffix(text: str, j: int) -> tuple[str, int]:

@@ -89,10 +89,24 @@ NAME_SUFFIX_NUMBERS = [
     ("فاين تيون sd1.5 ياخذ ١٢ ساعة، والنسبة ٢", "dm", 12, 2, None),
 ]
 
+# Rule glued_label: a ratio label typed against its number ("ratio1.5").
+GLUED_LABELS = [
+    ("ratio1.5 fp32 10h", "dm", 10, 1.5, None),
+    ("fp32 10h speedup1.8", "dm", 10, 1.8, None),
+    ("fp32 10h factor2", "dm", 10, 2, None),
+    ("التدريب ١٠ ساعات ratio1.5", "dm", 10, 1.5, None),
+    ("التدريب ١٠ ساعات والنسبة١٫٥", "dm", 10, 1.5, None),
+]
+
 
 @pytest.mark.parametrize(
     "case",
-    BARE_NEGATIONS + BASELINE_THEN_MIXED + UNIT_SLIPS + CONTRASTED_RATES + NAME_SUFFIX_NUMBERS,
+    GLUED_LABELS
+    + BARE_NEGATIONS
+    + BASELINE_THEN_MIXED
+    + UNIT_SLIPS
+    + CONTRASTED_RATES
+    + NAME_SUFFIX_NUMBERS,
 )
 def test_reading(case):
     check_reading(*case)
