@@ -35,7 +35,7 @@ from bot.understanding.lexicon import (
 from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
 from bot.understanding.words import table
 
-RANGE_JOINERS = frozenset({"or", "to", "-", "او", "الي", "حتي", "until"})
+RANGE_JOINERS = frozenset({"or", "to", "-", "او", "الي", "ل", "حتي", "until"})
 COMPOUND_JOINERS = frozenset({"and", "و", ",", "+"})
 UNIT_ORDER = ("sec", "min", "h", "d", "w", "mo", "y")
 # "each", "كل واحدة": one share of something counted before it.

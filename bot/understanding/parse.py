@@ -92,10 +92,13 @@ _LABEL_WINDOW = 4
 _HOW_WINDOW = 2  # "how much time", "كم راح ياخذ": a word may sit between
 _BETWEEN = frozenset({"between", "بين"})
 _MIXED_WORDS = frozenset({"amp", "mixed", "fp16", "bf16", "fp8", "المختلطه", "mp"})
-_JOINERS = frozenset({"or", "to", "-", "او", "الي", "vs", "versus", "مقابل"})
+_JOINERS = frozenset({"or", "to", "-", "او", "الي", "ل", "vs", "versus", "مقابل"})
 # "@mpbot `/mpestimate 100 2`": the bot's own command written in a mention or a DM
 # (often in a code span) is read as that command, not as a sentence about it.
 _OWN_COMMAND = re.compile(r"\s*(?:<@[^<>\s]*>\s*)*`*\s*/mpestimate(?![\w-])", re.IGNORECASE)
+# "went from 10h to 6h", "نزل من ١٠ ساعات الى ٦": a change, from before to after.
+_FROM_WORDS = frozenset({"from", "من"})
+_TO_WORDS = frozenset({"to", "الي", "ل", "down"})
 # "lang language model" is a topic, not a language choice.
 _NOT_A_LANGUAGE = frozenset({"model", "models", "modeling", "modelling", "نموذج", "نماذج"})
 
@@ -487,14 +490,27 @@ class _Reading:
     def _fp32_and_mixed(self, times: list[Quantity]) -> tuple[Quantity, Quantity] | None:
         """Two times, one said of FP32 and the other of mixed precision, else None."""
         marks = [self._precision_near(q) for q in times]
-        if marks == ["", "mixed"]:
+        if marks == ["", "mixed"] or ("fp32" not in marks and self._change_with_mixed(times)):
             # "training takes 30h, with amp 20h": the time said first of no
-            # precision is the FP32 baseline the mixed one is measured against.
-            marks[0] = "fp32"
+            # precision is the FP32 baseline the mixed one is measured against;
+            # "with amp it went from 10h to 6h": a change is from FP32 to mixed.
+            marks = ["fp32", "mixed"]
         if sorted(marks) == ["fp32", "mixed"]:
             fp32_q = times[marks.index("fp32")]
             return fp32_q, times[marks.index("mixed")]
         return None
+
+    def _change_with_mixed(self, times: list[Quantity]) -> bool:
+        """ "from 10h to 6h", "من ١٠ ساعات الى ٦" in a message that names a mixed precision."""
+        first, second = times
+        before = self.tokens[max(0, first.start - 2) : first.start]
+        between = self.tokens[first.end : second.start]
+        return (
+            any(t.text in _FROM_WORDS for t in before)
+            and 0 < len(between) <= 2
+            and any(t.text in _TO_WORDS for t in between)
+            and any(_precision_word(t) == "mixed" for t in self.tokens)
+        )
 
     def _precision_near(self, q: Quantity) -> str:
         """The precision ("fp32" or "mixed") named nearest to a time in its clause;

@@ -40,6 +40,14 @@ BASELINE_THEN_MIXED = [
     ("30 hrs in fp32 vs 20 hrs with bf16", "dm", 30, 1.5, None),
     ("التدريب ٣٠ ساعه، مع الـ AMP صار ٢٠ ساعه", "dm", 30, 1.5, None),
     ("التدريب بياخد ١٢ ساعة، ومع bf16 ٨ ساعات", "dm", 12, 1.5, None),
+    # A change "from X to Y" in a message naming a mixed precision: FP32 X, mixed Y
+    # ("ل" is "to" as "الى" is).
+    ("with amp it went from 10h to 6h", "dm", 10, 10 / 6, None),
+    ("after enabling bf16 training went from 36h down to 20h", "dm", 36, 1.8, None),
+    ("مع الـ amp التدريب نزل من ١٠ ساعات الى ٦ ساعات", "dm", 10, 10 / 6, None),
+    ("بعد ما شغلت الـ amp نزل من ١٠ ساعات ل ٦", "dm", 10, 10 / 6, None),
+    ("نزل من ١٠ ل ٦ ساعات مع الـ bf16", "dm", 10, 10 / 6, None),
+    ("from 10h to 6h", "dm", None, None, "ambiguous"),
     # Both unmarked stays a question.
     ("training takes 30h, then 20h", "dm", None, None, "ambiguous"),
 ]
