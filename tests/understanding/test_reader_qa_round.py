@@ -142,3 +142,18 @@ def test_name_suffix_numbers_are_not_unused(text):
 def test_gpu_times_count(text, gpus, ratio):
     q = understand(text, Channel.DM)
     assert (q.fp32.hours, q.num_gpus, q.ratio) == (20, gpus, ratio), q
+
+
+# GPU spelled in Arabic letters, spaced or not, singular or plural, counts cards.
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [
+        ("التدريب ٢٠ ساعه على ٤ جي بي يوهات V100", 4),
+        ("التدريب ٢٠ ساعه على ٤ جيبيوز A100", 4),
+        ("عندي ٨ جي بي يو H100 والتدريب ٢٠ ساعه", 8),
+        ("التدريب ٢٠ ساعه على ٣ جي بي يوز 3090", 3),
+    ],
+)
+def test_arabic_gpu_spellings_count(text, gpus):
+    q = understand(text, Channel.DM)
+    assert (q.fp32.hours, q.num_gpus) == (20, gpus), q
