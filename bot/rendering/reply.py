@@ -672,7 +672,8 @@ class _Words:
             _(
                 "whether your FP32 run keeps the GPU busy (utilisation near 100%%, not "
                 "waiting on data loading)"
-            ),
+            )
+            % {},  # python-format: "%%" is a literal percent sign only once formatted
         )
 
     def family(self, code: object) -> str:
