@@ -127,7 +127,7 @@ COVERAGE_FLOOR = 1 - ALPHA
 COVERAGE_WEIGHT = 2.0
 # A band must beat the rule by this margin on the misses it was chosen on: chosen on
 # them, it does a little worse on the next setup (held-out splits of the bench).
-RULE_MARGIN = 0.9
+RULE_MARGIN = 0.85
 
 
 @dataclass(frozen=True)

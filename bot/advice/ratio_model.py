@@ -48,10 +48,12 @@ RIDGE_PRIOR = {"peak": 0.3}
 # Real projects' offset from the tuned fit, by empirical Bayes: the practice rows come
 # from threads where something disappointed (selection-biased low), so each source
 # counts once, the pooled offset is shrunk towards 0 as if PRIOR_SOURCES sources had
-# seen no gap, and one GPU's own offset towards the pooled one the same way. (How far
-# below the tuned figure the *point* may go is the predictor's: this offset anchors the
-# range's low end, where those disappointments belong.)
+# seen no gap, and one GPU's own offset towards the pooled one the same way; no offset
+# goes below MAX_PRACTICE_GAP: a Tensor Core GPU is not predicted a slowdown from
+# reports of broken pipelines, and the calibrated range's low end (sized on those
+# same rows held out) is what still says how low projects can land.
 PRIOR_SOURCES = 5.0
+MAX_PRACTICE_GAP = math.log(0.75)
 ROBUST_ROUNDS = 4
 ROBUST_FLOOR = 0.05
 # Rows on it / a measured GPU with a peak ratio within NEAR of its own / only its spec
@@ -254,15 +256,19 @@ def practice_offset(residuals: Sequence[tuple[Row, float]]) -> PracticeOffset:
         by_source.setdefault(row.source, []).append(residual)
         gpu_of.setdefault(row.job.gpu or "", set()).add(row.source)
     per_source = {s: median(v) for s, v in by_source.items()}
-    pooled = max(math.log(0.65), min(0.0, _shrunk(list(per_source.values()), 0.0)))
+    pooled = _capped(_shrunk(list(per_source.values()), 0.0))
     per_gpu = {}
     for gpu, sources in gpu_of.items():
         mine = [
             median(res for row, res in residuals if row.source == s and row.job.gpu == gpu)
             for s in sorted(sources)
         ]
-        per_gpu[gpu] = max(math.log(0.65), min(0.0, _shrunk(mine, pooled)))
+        per_gpu[gpu] = _capped(_shrunk(mine, pooled))
     return PracticeOffset(pooled, per_gpu)
+
+
+def _capped(offset: float) -> float:
+    return min(0.0, max(MAX_PRACTICE_GAP, offset))
 
 
 def _robust(

@@ -696,6 +696,7 @@ class _Words:
         _ = self._
         return {
             "measured": _("published measurements"),
+            "measured_realistic": _("published measurements, less what real projects lose"),
             "team": _("your team's measurements"),
             "modelled": _("modelled from GPU, task and setup"),
             "given": _("your ratio"),

@@ -17,13 +17,27 @@ COLUMNS = (
     "reported measure ratio conversion source_url setup_issue notes"
 ).split()
 FAMILIES = {
-    "cnn", "transformer/nlp", "detection", "segmentation", "speech", "gan", "rnn",
-    "diffusion", "mlp", "other",
+    "cnn",
+    "transformer/nlp",
+    "detection",
+    "segmentation",
+    "speech",
+    "gan",
+    "rnn",
+    "diffusion",
+    "mlp",
+    "other",
 }
 MEASURES = {"throughput", "step_time", "epoch_time", "total_time", "percent_claim"}
 CONVERSIONS = {
-    "time_ratio", "rate_ratio", "stated_ratio", "pct_faster", "pct_slower", "pct_less_time",
-    "per_sample_rate_ratio", "per_sample_time_ratio",
+    "time_ratio",
+    "rate_ratio",
+    "stated_ratio",
+    "pct_faster",
+    "pct_slower",
+    "pct_less_time",
+    "per_sample_rate_ratio",
+    "per_sample_time_ratio",
 }
 
 
