@@ -37,7 +37,7 @@ RIDGE = {
     "bf16": 2.0,
     "intensity": 2.0,
     "speed": 2.0,
-    "peak": 10.0,
+    "peak": 3.0,
 }
 # Where a ridge pulls a term when the rows cannot place it (otherwise 0). The peak
 # ratio's slope: a GPU with 4x the Tensor Core peak over its baseline reaches about
