@@ -12,10 +12,24 @@ import pytest
 
 DATA = Path(__file__).resolve().parents[2] / "bot" / "advice" / "data" / "practice_measurements.csv"
 
-COLUMNS = (
-    "gpu gpu_count model model_family framework precision baseline batch_fp32 batch_amp "
-    "reported measure ratio conversion source_url setup_issue notes"
-).split()
+COLUMNS = [
+    "gpu",
+    "gpu_count",
+    "model",
+    "model_family",
+    "framework",
+    "precision",
+    "baseline",
+    "batch_fp32",
+    "batch_amp",
+    "reported",
+    "measure",
+    "ratio",
+    "conversion",
+    "source_url",
+    "setup_issue",
+    "notes",
+]
 FAMILIES = {
     "cnn",
     "transformer/nlp",
