@@ -12,23 +12,18 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
 
 from slack_bolt import App, BoltRequest, BoltResponse
 from slack_bolt.oauth.oauth_settings import OAuthSettings
-from slack_sdk.errors import SlackApiError
 from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
 from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
-from sqlalchemy.exc import SQLAlchemyError
 
 from bot.settings import Settings
+from bot.slack import rooms
 from bot.slack.clients import web_client
-from bot.slack.handlers import Handlers
-from bot.slack.listeners import in_pool
+from bot.slack.identity import BotIdentity
+from bot.slack.listeners import Handoff, InPool
 from bot.store import Store
-
-if TYPE_CHECKING:
-    from bot.slack.workers import WorkQueue
 
 EVENTS_PATH = "/slack/events"
 INSTALL_PATH = "/slack/install"
@@ -41,21 +36,19 @@ WORKERS = 5
 log = logging.getLogger(__name__)
 
 
-def create_app(
-    settings: Settings, store: Store, workers: WorkQueue | None = None, *, in_worker: bool = False
-) -> App:
+def create_app(settings: Settings, store: Store, handoff: Handoff | None = None) -> App:
     """The configured app; in OAuth mode installations live in ``store``'s database.
 
     Where the work after each ack runs: by default in this process's thread
-    pool; with ``workers`` (``mpbot serve``) in worker processes fed from that
-    queue; ``in_worker`` builds the app those processes re-dispatch into.
+    pool; ``mpbot serve`` passes a ``handoff`` that commits each as a job for
+    its worker processes (:mod:`bot.slack.workers`).
     """
     secret = settings.slack_signing_secret
     options: dict = {
         "signing_secret": secret.get_secret_value() if secret else "",
         "logger": logging.getLogger("slack_bolt"),
-        # Respond as soon as the ack function returns (handlers.register puts
-        # the work in the listener pool), not after Bolt's 10 ms ack polling.
+        # Respond as soon as the ack function returns (Kit.listen hands the
+        # work on), not after Bolt's 10 ms ack polling.
         "process_before_response": True,
     }
     if settings.oauth_enabled:
@@ -77,23 +70,17 @@ def create_app(
         )
     else:
         token = settings.slack_bot_token.get_secret_value()  # type: ignore[union-attr]
-        options["client"] = web_client(settings, token=token)
-        # Start even while Slack is unreachable; the first request checks the
-        # token (Bolt's authorization), and check_slack() reports it at startup.
-        options["token_verification_enabled"] = False
-    # One pool runs all after-ack work; Bolt's own (for records' listeners) too.
+        # No token on the app's client: Bolt would then authorize with auth.test
+        # on the first request's ack path. The identity answers from memory.
+        options["client"] = web_client(settings)
+        identity = BotIdentity(web_client(settings), token)
+        options["authorize"] = identity.authorizer()
+        identity.start()
+    # One pool runs all after-ack work in this process (Bolt's listener pool).
     pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="mpbot-work")
     app = App(**options, listener_executor=pool)
     app.use(answer_each_event_once(store))
-    if in_worker:
-        handoff = None
-    elif workers is not None:
-        handoff = workers.handoff
-        # Bolt's own lazy listeners (records') go to the workers too.
-        app.listener_runner.lazy_listener_runner = workers.lazy_runner(app.logger)
-    else:
-        handoff = in_pool(pool)
-    Handlers(settings, store).register(app, handoff)
+    rooms.register(app, rooms.Kit.build(settings, store, handoff or InPool(pool)))
     return app
 
 
@@ -101,48 +88,23 @@ def answer_each_event_once(store: Store) -> Callable:
     """Ack Slack's redeliveries of an event we already took, without running it again.
 
     The event id is recorded in the database, so a retry that lands on another
-    replica is caught too. If the database is unreachable we answer anyway:
-    a rare double answer beats a silent bot.
+    replica is caught too. The database gets a small budget here (this runs
+    before the ack); past it, or while it is unavailable, only this replica's
+    memory of recent ids decides (logged by the store): a rare double answer
+    beats a silent bot or a late ack.
     """
 
     def middleware(req: BoltRequest, resp: BoltResponse, next: Callable) -> BoltResponse | None:
         body = req.body or {}
         event_id = body.get("event_id") if body.get("type") == "event_callback" else None
-        # A worker re-dispatching an event we took (``lazy_only``) must run it.
-        if event_id and not req.lazy_only:
-            try:
-                first = store.first_delivery(event_id)
-            except SQLAlchemyError as error:
-                log.warning(
-                    "event dedupe unavailable (event_id=%s): %s", event_id, type(error).__name__
-                )
-                first = True
-            if not first:
-                log.info(
-                    "event_id=%s already taken (retry %s, %s): not answered again",
-                    event_id,
-                    req.headers.get("x-slack-retry-num", ["?"])[0],
-                    req.headers.get("x-slack-retry-reason", ["?"])[0],
-                )
-                return BoltResponse(status=200, body="")
+        if event_id and not store.first_delivery(event_id):
+            log.info(
+                "event_id=%s already taken (retry %s, %s): not answered again",
+                event_id,
+                req.headers.get("x-slack-retry-num", ["?"])[0],
+                req.headers.get("x-slack-retry-reason", ["?"])[0],
+            )
+            return BoltResponse(status=200, body="")
         return next()
 
     return middleware
-
-
-def check_slack(app: App) -> None:
-    """Say at startup whether Slack accepts the bot token; serve either way."""
-    if app.client.token is None:  # OAuth: each workspace's token is checked per request
-        return
-    try:
-        identity = app.client.auth_test()
-    except SlackApiError as error:
-        log.error("Slack rejected SLACK_BOT_TOKEN: %s", error.response.get("error"))
-    except OSError as error:
-        log.error(
-            "Slack API unreachable at SLACK_API_URL: %s; serving anyway", type(error).__name__
-        )
-    else:
-        log.info(
-            "connected to Slack as %s in team %s", identity.get("user_id"), identity.get("team_id")
-        )

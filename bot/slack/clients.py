@@ -20,8 +20,6 @@ from slack_sdk.webhook import WebhookClient
 from bot.settings import Settings
 from bot.slack.logs import remember_response_url
 
-TIMEOUT_S = 10
-
 
 def retry_handlers(settings: Settings) -> list[RetryHandler]:
     backoff = BackoffRetryIntervalCalculator(backoff_factor=settings.slack_retry_backoff_s)
@@ -37,7 +35,7 @@ def web_client(settings: Settings, token: str | None = None) -> WebClient:
     return WebClient(
         token=token,
         base_url=settings.slack_api_url,
-        timeout=TIMEOUT_S,
+        timeout=settings.slack_timeout_s,
         retry_handlers=retry_handlers(settings),
     )
 
@@ -49,4 +47,6 @@ def webhook_client(url: str, settings: Settings) -> WebhookClient:
     (slack-sdk logs it when it retries).
     """
     remember_response_url(url)
-    return WebhookClient(url=url, timeout=TIMEOUT_S, retry_handlers=retry_handlers(settings))
+    return WebhookClient(
+        url=url, timeout=settings.slack_timeout_s, retry_handlers=retry_handlers(settings)
+    )

@@ -13,7 +13,8 @@ from datetime import UTC, datetime, timedelta
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from bot.models import Lang
+from bot.conversation import Turn
+from bot.models import Intent, Lang
 from bot.store import Store
 
 LOCALE_TTL = timedelta(days=1)
@@ -36,6 +37,10 @@ class LanguagePreferences:
             return chosen
         if cached is not None and datetime.now(UTC) - cached.checked_at < LOCALE_TTL:
             return lang_of_locale(cached.locale)
+        if self.store.degraded is not None:
+            # Nowhere to keep Slack's answer: asking users.info on every message
+            # would spend its rate limit. The default language it is.
+            return None
         answered, locale = self._slack_locale(client, user_id)
         if answered:
             self.store.cache_locale(team_id, user_id, locale)
@@ -46,6 +51,12 @@ class LanguagePreferences:
         chosen, _ = self.store.user_language(team_id, user_id)
         self.store.set_lang_preference(team_id, user_id, lang)
         return chosen is not lang
+
+    def remember_choice(self, turn: Turn, team_id: str, user_id: str) -> None:
+        """``lang ar`` / ``lang en`` (in any wording the reader knows) is kept as the choice."""
+        choice = turn.query.lang_choice
+        if turn.query.intent is Intent.SET_LANG and choice is not None:
+            self.choose(team_id, user_id, choice)
 
     @staticmethod
     def _slack_locale(client: WebClient, user_id: str) -> tuple[bool, str | None]:

@@ -37,6 +37,8 @@ _GIVEN_URLS: OrderedDict[str, None] = OrderedDict()
 _GIVEN_URLS_KEPT = 4096
 _GIVEN_LOCK = threading.Lock()
 REDACTED = "[redacted]"
+# One log line at most (tracebacks included): a huge value must not flood the log.
+MAX_LINE_CHARS = 8192
 
 
 class ScrubbingFormatter(logging.Formatter):
@@ -45,23 +47,38 @@ class ScrubbingFormatter(logging.Formatter):
         self._secrets = [s for s in secrets if len(s) >= 8]
         self._as_json = as_json
 
-    def scrub(self, line: str) -> str:
+    def scrub(self, line: str, limit: int | None = MAX_LINE_CHARS) -> str:
+        """``line`` without secrets, cut to ``limit`` characters.
+
+        It is cut before scrubbing too (with room to spare), so scrubbing stays
+        cheap whatever the line's size.
+        """
+        if limit is not None:
+            line = line[: 2 * limit]
         for secret in self._secrets:
             line = line.replace(secret, REDACTED)
-        return _URL.sub(_redact_hook, _TOKEN.sub(REDACTED, line))
+        line = _URL.sub(_redact_hook, _TOKEN.sub(REDACTED, line))
+        return line if limit is None else _cut(line, limit)
 
     def format(self, record: logging.LogRecord) -> str:
         if not self._as_json:
             return self.scrub(super().format(record))
+        # Cut field by field, so the line stays one valid JSON object.
+        field = MAX_LINE_CHARS // 2
         entry = {
             "time": datetime.fromtimestamp(record.created, UTC).isoformat(),
             "level": record.levelname,
             "logger": record.name,
-            "message": record.getMessage(),
+            "message": _cut(record.getMessage()[: 2 * field], field),
         }
         if record.exc_info:
-            entry["exception"] = self.formatException(record.exc_info)
-        return self.scrub(json.dumps(entry, ensure_ascii=False))
+            entry["exception"] = _cut(self.formatException(record.exc_info), field)
+        return self.scrub(json.dumps(entry, ensure_ascii=False), limit=None)
+
+
+def _cut(text: str, limit: int) -> str:
+    marker = " …[cut]"
+    return text if len(text) <= limit else text[: limit - len(marker)] + marker
 
 
 def remember_response_url(url: str) -> None:

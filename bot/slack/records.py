@@ -3,7 +3,8 @@
 ``/mpestimate record ...``, ``history [page]`` and ``delete N`` (and their
 Arabic forms) are answered by :mod:`bot.records.service`, as in the console;
 this module only adds Slack's chrome (blocks, buttons, the modal) and asks
-Slack whether someone is a workspace admin. History is an ephemeral message with "Newer" /
+Slack whether someone is a workspace admin; its listeners are in
+:mod:`bot.slack.rooms.records`. History is an ephemeral message with "Newer" /
 "Older" buttons and a delete button (with a confirmation) on each record;
 deleting is allowed to the person who recorded it or a workspace admin
 (``users.info``: ``is_admin``/``is_owner``), checked again on every click.
@@ -13,11 +14,9 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from slack_bolt import Ack, App, BoltContext
+from slack_bolt import BoltContext
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 from slack_sdk.models.blocks import (
@@ -38,15 +37,12 @@ from slack_sdk.models.views import View
 from bot.models import Lang
 from bot.records import RecordDraft, RecordReason
 from bot.records.models import MAX_GPU_CHARS, MAX_MODEL_CHARS, Record, RecordPage
-from bot.records.service import RecordsKind, TeamRecordsService, deletion_reply
+from bot.records.service import RecordsKind, TeamRecordsService
 from bot.rendering.records import RecordWords
 from bot.slack.labels import ADMIN_CHECK_FAILED, label
 from bot.store import Store
 from bot.store.records import DeleteOutcome
-from bot.understanding.record_command import DeleteCommand, read_command, read_fields
-
-if TYPE_CHECKING:
-    from bot.slack.handlers import Handlers
+from bot.understanding.record_command import DeleteCommand, read_command
 
 ACTION_RECORD = "mp_record_open"
 ACTION_NEWER = "mp_records_newer"
@@ -81,23 +77,11 @@ def with_record_button(message: dict, lang: Lang) -> dict:
 
 
 class TeamRecords:
-    """Listeners and command handling; reuses the app's replies, guard and store."""
+    """Records commands and lookups as Slack messages; the listeners live in
+    :mod:`bot.slack.rooms.records`."""
 
-    def __init__(self, handlers: Handlers) -> None:
-        self.handlers = handlers
-        self.store: Store = handlers.store
-        self.service = TeamRecordsService(self.store.engine)
-
-    def register(self, app: App) -> None:
-        """Ack at once; the work (database, Web API with retries) runs lazily after it."""
-        for action, work in (
-            (ACTION_RECORD, self.on_record_button),
-            (ACTION_NEWER, self.on_page),
-            (ACTION_OLDER, self.on_page),
-            (ACTION_DELETE, self.on_delete),
-        ):
-            app.action(action)(ack=_ack_now, lazy=[work])
-        app.view(RECORD_MODAL)(ack=self.check_modal, lazy=[self.on_modal_submit])
+    def __init__(self, store: Store) -> None:
+        self.service = TeamRecordsService(store.engine)
 
     def for_team(self, team_id: str | None) -> list[Record]:
         """The workspace's records for estimates; none (logged) when the database fails."""
@@ -115,12 +99,12 @@ class TeamRecords:
             command = read_command(text)
             if not isinstance(command, DeleteCommand):  # only deleting asks Slack
                 raise
-            return _text(_admin_check_failed(command.lang, command.record_id))
+            return text_reply(admin_check_failed(command.lang, command.record_id))
         if reply is None:
             return None
         if reply.kind is RecordsKind.HISTORY and reply.page is not None:
             return history_message(reply.page, reply.lang)
-        message = _text(reply.text)
+        message = text_reply(reply.text)
         return with_record_button(message, reply.lang) if reply.refused else message
 
     def add(self, team_id: str, user_id: str, draft: RecordDraft) -> Record:
@@ -134,71 +118,6 @@ class TeamRecords:
 
     def history(self, team_id: str, page: int, lang: Lang, notice: str | None = None) -> dict:
         return history_message(self.service.history(team_id, page), lang, notice)
-
-    # -- buttons -----------------------------------------------------------------------
-    def _apology(self, url: str | None, ids: dict) -> Callable[[dict], None]:
-        def apologize(message: dict) -> None:
-            reply = {**message, "response_type": "ephemeral", "replace_original": False}
-            self.handlers.respond(url, reply, ids)
-
-        return apologize
-
-    def on_page(self, action: dict, body: dict, context: BoltContext) -> None:
-        value = _decode(action.get("value"))
-        lang = value.lang
-        url = body.get("response_url")
-        ids = {"team": context.team_id, "user": context.user_id, "action": action.get("action_id")}
-        with self.handlers.guard(ids, lambda: lang, self._apology(url, ids)):
-            message = self.history(context.team_id, value.page, lang)
-            self.handlers.respond(url, _in_place(message, body), ids)
-
-    def on_delete(self, action: dict, body: dict, client: WebClient, context: BoltContext) -> None:
-        value = _decode(action.get("value"))
-        url = body.get("response_url")
-        ids = {"team": context.team_id, "user": context.user_id, "action": ACTION_DELETE}
-        with self.handlers.guard(ids, lambda: value.lang, self._apology(url, ids)):
-            if value.record_id is None:
-                return
-            try:
-                outcome = self.delete(client, context.team_id, context.user_id, value.record_id)
-            except AdminCheckFailed:
-                notice = _admin_check_failed(value.lang, value.record_id)
-            else:
-                notice = deletion_reply(RecordWords(value.lang), outcome, value.record_id).text
-            message = self.history(context.team_id, value.page, value.lang, notice)
-            self.handlers.respond(url, _in_place(message, body), ids)
-
-    def on_record_button(
-        self, action: dict, body: dict, client: WebClient, context: BoltContext
-    ) -> None:
-        value = action.get("value")
-        lang = Lang(value) if value in (Lang.AR.value, Lang.EN.value) else Lang.EN
-        ids = {"team": context.team_id, "user": context.user_id, "action": ACTION_RECORD}
-        with self.handlers.guard(ids, lambda: lang, None):
-            client.views_open(trigger_id=body["trigger_id"], view=record_modal(lang))
-
-    # -- the modal ---------------------------------------------------------------------
-    def check_modal(self, ack: Ack, view: dict) -> None:
-        """Refusals go back under their fields, in the user's language, before closing."""
-        fields = _modal_values(view)
-        result = read_fields(**fields)
-        if isinstance(result, RecordDraft):
-            ack()
-        else:
-            ack(response_action="errors", errors=field_errors(result, fields, _modal_lang(view)))
-
-    def on_modal_submit(self, view: dict, client: WebClient, context: BoltContext) -> None:
-        """After a clean submission: store it and confirm in a DM."""
-        result = read_fields(**_modal_values(view))
-        if not isinstance(result, RecordDraft):
-            return  # refused in check_modal
-        lang = _modal_lang(view)
-        ids = {"team": context.team_id, "user": context.user_id, "view": RECORD_MODAL}
-        with self.handlers.guard(ids, lambda: lang, None):
-            record = self.add(context.team_id, context.user_id, result)
-            client.chat_postMessage(
-                channel=context.user_id, **_text(RecordWords(lang).recorded(record))
-            )
 
 
 def history_message(page: RecordPage, lang: Lang, notice: str | None = None) -> dict:
@@ -337,7 +256,7 @@ def _block_for(reason: RecordReason, fields: dict) -> str:
     return FP32
 
 
-def _modal_values(view: dict) -> dict:
+def modal_values(view: dict) -> dict:
     values = view.get("state", {}).get("values", {})
 
     def element(block: str) -> dict:
@@ -356,17 +275,7 @@ def _modal_values(view: dict) -> dict:
     }
 
 
-def _in_place(message: dict, body: dict) -> dict:
-    """A private history is updated in place; one posted in a channel gets a private copy."""
-    private = bool((body.get("container") or {}).get("is_ephemeral"))
-    return {**message, "response_type": "ephemeral", "replace_original": private}
-
-
-def _ack_now(ack: Ack) -> None:
-    ack()
-
-
-def _modal_lang(view: dict) -> Lang:
+def modal_lang(view: dict) -> Lang:
     metadata = view.get("private_metadata")
     return Lang(metadata) if metadata in (Lang.AR.value, Lang.EN.value) else Lang.EN
 
@@ -391,7 +300,7 @@ def _is_admin(client: WebClient, user_id: str) -> bool:
     return bool(user.get("is_admin") or user.get("is_owner") or user.get("is_primary_owner"))
 
 
-def _admin_check_failed(lang: Lang, record_id: int) -> str:
+def admin_check_failed(lang: Lang, record_id: int) -> str:
     number = f"\u2068{record_id}\u2069" if lang is Lang.AR else str(record_id)
     return label(lang, ADMIN_CHECK_FAILED, record=number)
 
@@ -409,7 +318,7 @@ def _encode(lang: Lang, page: int, record_id: int | None = None) -> str:
     return json.dumps({"l": lang.value, "p": page, "r": record_id}, separators=(",", ":"))
 
 
-def _decode(value: str | None) -> _Value:
+def decode_value(value: str | None) -> _Value:
     """Read a button value back; anything we did not write shows page 1 in English."""
     try:
         data = json.loads(value or "")
@@ -427,5 +336,5 @@ def _section(mrkdwn: str) -> SectionBlock:
     return SectionBlock(text=MarkdownTextObject(text=mrkdwn))
 
 
-def _text(mrkdwn: str) -> dict:
+def text_reply(mrkdwn: str) -> dict:
     return {"text": mrkdwn, "blocks": [_section(mrkdwn).to_dict()]}

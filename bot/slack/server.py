@@ -1,8 +1,20 @@
-"""HTTP mode: the Bolt app behind waitress, plus ``GET /healthz``.
+"""HTTP mode: the Bolt app behind waitress, plus the health endpoints.
 
 One WSGI callable serves Slack's requests on ``/slack/events`` (commands,
-events, interactivity), Bolt's OAuth pages when OAuth is on, and the health
-check that load balancers and Kubernetes probe.
+events, interactivity; checked first by :mod:`bot.slack.edge`), Bolt's OAuth
+pages when OAuth is on, and the health checks:
+
+- ``/livez``: the process serves HTTP (Kubernetes' liveness probe);
+- ``/readyz``: it can ack and its worker processes run; the database answers,
+  or (``READY_WITHOUT_DATABASE``, the default) its absence is declared in the
+  body: ``ready (degraded: ...)``, since every replica would fail alike and
+  the answers go out without it;
+- ``/healthz``: the same as ``/readyz`` (older probes and the Dockerfile).
+
+waitress itself keeps idle and slow connections from starving the acks: it
+holds up to ``HTTP_CONNECTION_LIMIT`` connections without a thread each,
+closes one idle for ``HTTP_CHANNEL_TIMEOUT_S``, and refuses a body over
+``HTTP_MAX_BODY_BYTES`` before reading it.
 """
 
 from __future__ import annotations
@@ -11,6 +23,8 @@ import logging
 import signal
 import threading
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Self
 
 import waitress
@@ -19,63 +33,117 @@ from slack_bolt.adapter.wsgi import SlackRequestHandler
 from waitress import wasyncore
 from waitress.server import create_server
 
+from bot.jobs import JobStore
 from bot.settings import Settings
-from bot.slack.app import EVENTS_PATH, check_slack, create_app
-from bot.slack.workers import WorkQueue
-from bot.store import Store, connect
+from bot.slack.app import EVENTS_PATH, create_app
+from bot.slack.edge import guarded
+from bot.slack.listeners import InPool
+from bot.slack.workers import JobIntake, WorkerPool
+from bot.store import Store, open_store
 
+LIVE_PATH = "/livez"
+READY_PATH = "/readyz"
 HEALTH_PATH = "/healthz"
 # Enough to keep both cores busy while some requests wait on the database.
 THREADS = 16
+# Slack's own headers are small; a few KB of cookies at most behind a proxy.
+MAX_HEADER_BYTES = 32 * 1024
 log = logging.getLogger(__name__)
 
 
-def wsgi_app(app: App, store: Store, workers_alive: Callable[[], bool] = lambda: True) -> Callable:
+@dataclass(frozen=True)
+class Health:
+    """What the health endpoints look at."""
+
+    store: Store
+    workers_alive: Callable[[], bool] = lambda: True
+    ready_without_database: bool = True
+
+    def ready(self) -> tuple[bool, str]:
+        if not self.workers_alive():
+            return False, "a worker process stopped"
+        if self.store.ping():
+            return True, "ready"
+        reason = f"database unavailable: {self.store.degraded or 'no answer'}"
+        if self.ready_without_database:
+            return True, f"ready (degraded: {reason})"
+        return False, reason
+
+
+def wsgi_app(app: App, health: Health, settings: Settings) -> Callable:
     slack = SlackRequestHandler(app, path=EVENTS_PATH)
+    secret = settings.slack_signing_secret
+    events = guarded(
+        slack, secret.get_secret_value() if secret else "", settings.http_max_body_bytes
+    )
 
     def application(environ: dict, start_response: Callable) -> Iterable[bytes]:
-        if environ.get("PATH_INFO") == HEALTH_PATH and environ.get("REQUEST_METHOD") in (
-            "GET",
-            "HEAD",
-        ):
-            problem = None
-            if not store.ping():
-                problem = b"database unreachable\n"
-            elif not workers_alive():
-                problem = b"a worker process stopped\n"
-            status = "503 Service Unavailable" if problem else "200 OK"
-            start_response(status, [("Content-Type", "text/plain; charset=utf-8")])
-            return [problem or b"ok\n"]
-        return slack(environ, start_response)
+        path, method = environ.get("PATH_INFO"), environ.get("REQUEST_METHOD")
+        if method in ("GET", "HEAD") and path == LIVE_PATH:
+            return _plain(start_response, True, "live")
+        if method in ("GET", "HEAD") and path in (READY_PATH, HEALTH_PATH):
+            return _plain(start_response, *health.ready())
+        if method == "POST" and path == EVENTS_PATH:
+            return events(environ, start_response)
+        return slack(environ, start_response)  # OAuth pages; Bolt answers 404 to the rest
 
     return application
+
+
+def _plain(start_response: Callable, ok: bool, text: str) -> list[bytes]:
+    status = "200 OK" if ok else "503 Service Unavailable"
+    body = (text + "\n").encode()
+    start_response(status, [("Content-Type", "text/plain; charset=utf-8")])
+    return [body]
+
+
+def server_options(settings: Settings) -> dict:
+    """waitress's limits: see the module's docstring."""
+    timeout = settings.http_channel_timeout_s
+    return {
+        "threads": THREADS,
+        "ident": "mpbot",
+        "connection_limit": settings.http_connection_limit,
+        "channel_timeout": timeout,
+        # How often idle connections are looked for (waitress's default is 30 s).
+        "cleanup_interval": max(1, timeout // 2),
+        "max_request_body_size": settings.http_max_body_bytes,
+        "max_request_header_size": MAX_HEADER_BYTES,
+        # poll(), not select(): past 1,024 open sockets select() cannot wait on them.
+        "asyncore_use_poll": True,
+    }
 
 
 def serve(settings: Settings, host: str, port: int) -> int:
     """Run until interrupted or terminated (the ``mpbot serve`` command).
 
-    This process verifies and acks; ``WORK_PROCESSES`` worker processes do the
-    work after each ack (:mod:`bot.slack.workers`). On SIGTERM or Ctrl-C the
-    server stops taking requests and the workers finish what is queued.
+    This process verifies, commits each request's job and acks;
+    ``WORK_PROCESSES`` worker processes do the work (:mod:`bot.slack.workers`).
+    On SIGTERM or Ctrl-C the server stops taking requests and the workers
+    finish or hand back their jobs within ``SHUTDOWN_GRACE_S``.
     """
-    store = connect(settings.database_url.get_secret_value())
+    store = open_store(settings)
     processes = settings.work_processes
-    workers = WorkQueue(settings, processes)
-    app = create_app(settings, store, workers)
-    check_slack(app)
+    workers = WorkerPool(settings, processes)
+    # When the database cannot take a job, this process answers it (degraded).
+    fallback = InPool(ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="mpbot-degraded"))
+    intake = JobIntake(JobStore(store.engine), fallback, workers.wake, gate=store.gate)
+    app = create_app(settings, store, intake)
     workers.start()
-    application = wsgi_app(app, store, workers.alive)
+    health = Health(store, workers.alive, settings.ready_without_database)
+    application = wsgi_app(app, health, settings)
     signal.signal(signal.SIGTERM, _exit_on_sigterm)  # waitress closes on SystemExit
     log.info(
-        "serving Slack on http://%s:%s%s (health: %s) with %d worker process(es)",
+        "serving Slack on http://%s:%s%s (health: %s, %s) with %d worker process(es)",
         host,
         port,
         EVENTS_PATH,
-        HEALTH_PATH,
+        LIVE_PATH,
+        READY_PATH,
         processes,
     )
     try:
-        waitress.serve(application, host=host, port=port, threads=THREADS, ident="mpbot")
+        waitress.serve(application, host=host, port=port, **server_options(settings))
     finally:
         workers.stop()
     return 0
@@ -88,10 +156,17 @@ def _exit_on_sigterm(_signum: int, _frame: object) -> None:
 class BackgroundServer:
     """The same server on a free port in a thread (tests and the benchmark)."""
 
-    def __init__(self, application: Callable, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self,
+        application: Callable,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        settings: Settings | None = None,
+    ) -> None:
+        options = server_options(settings or Settings(_env_file=None))
         self._sockets: dict = {}  # waitress's socket map, so stopping can empty it
         self._server = create_server(
-            application, map=self._sockets, host=host, port=port, threads=THREADS, ident="mpbot"
+            application, map=self._sockets, host=host, port=port, **options
         )
         self.port = self._server.effective_port
         self.url = f"http://{host}:{self.port}"

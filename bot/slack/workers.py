@@ -1,16 +1,20 @@
-"""Worker processes for the work after each ack (``mpbot serve``).
+"""Worker processes that run the jobs ``mpbot serve`` took before each ack.
 
-In one process, the acks (Bolt's signature check and a 200, ~0.15 ms of CPU)
-and the answers (database, the core, Block Kit, the ``response_url`` POST,
-~1.7 ms) share one GIL, so under load every ack waits behind answers. Slack
-needs the ack within 3 s but takes an answer on ``response_url`` later, so the
-HTTP process only acks and queues the request (its raw body and headers, a few
-hundred bytes); worker processes, at a lower CPU priority so the acks win a
-busy machine, each build their own app, store and clients once and
-re-dispatch every request through Bolt as a ``lazy_only`` request naming the
-work to run. That is how Bolt's AWS Lambda adapter runs lazy listeners: Bolt
-verifies the signature again, authorizes, skips the ack and runs only that
-listener, with fresh ``client``/``context``/``body`` of the worker's own.
+In one process, the acks (Bolt's signature check, a job insert and a 200) and
+the answers (database, the core, Block Kit, the POST to Slack) would share one
+GIL, so under load every ack would wait behind answers. So the HTTP process
+only verifies, commits the job (:mod:`bot.jobs`) and acks; worker processes
+claim jobs from the database and run the listener's work with the request's parsed body, context
+and a client of their own. Nothing goes through Bolt a second time: the
+signature was checked once, at the edge, so a job is good however long it
+waited.
+
+A live worker keeps renewing the leases of what it runs, however long Slack
+takes. The HTTP process supervises its workers: one that dies is replaced,
+and its leases are handed back at once (a dead replica's lapse after
+``JOB_LEASE_S``).
+On SIGTERM workers stop claiming, finish what they run within
+``SHUTDOWN_GRACE_S``, and hand back the rest for any replica to take.
 """
 
 from __future__ import annotations
@@ -19,136 +23,386 @@ import logging
 import multiprocessing
 import os
 import signal
+import socket
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from logging import Logger
-from multiprocessing.connection import wait
+from concurrent.futures import ThreadPoolExecutor
+from multiprocessing.connection import Connection, wait
 
-from slack_bolt import App, BoltRequest
-from slack_bolt.lazy_listener import LazyListenerRunner
-from slack_bolt.util.utils import get_name_for_callable
+from slack_bolt import App, BoltContext
+from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
+from sqlalchemy.exc import SQLAlchemyError
 
+from bot.jobs import ClaimedJob, JobStore, OutboxStore
 from bot.settings import Settings
+from bot.slack.clients import retry_handlers
+from bot.slack.listeners import Given, Handoff, run_logged, work_name
+from bot.slack.outbox import JobScope, OutboxClient, Postman, in_job
+from bot.store.gate import Gate
 
-# Lower priority than the HTTP process: on a saturated machine the acks get the CPU.
-NICE = 19
-# Threads per worker process, as the in-process pool: the work mostly waits on Slack.
-THREADS = 5
-STOP_TIMEOUT_S = 10.0
+# Threads per worker process: the work mostly waits on Slack and the database.
+THREADS = 8
+# At most this many of them send answers the delivery loop retries.
+DELIVERY_THREADS = 4
+# How often a worker looks for answers whose retry time has come, and sweeps old ones.
+OUTBOX_POLL_S = 0.25
+SWEEP_EVERY_S = 30.0
+# A live worker renews its leases this many times per lease.
+RENEWALS_PER_LEASE = 3
+# What a worker keeps of Bolt's context for a job: ids only, never tokens.
+CONTEXT_KEYS = (
+    "enterprise_id",
+    "is_enterprise_install",
+    "team_id",
+    "user_id",
+    "channel_id",
+    "bot_id",
+    "bot_user_id",
+    "actor_enterprise_id",
+    "actor_team_id",
+    "actor_user_id",
+)
+# Of the grace period, what a worker keeps to hand back its jobs and exit.
+STOP_MARGIN_S = 2.0
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class Job:
-    """A request the HTTP process acked, and the name of the work it still needs."""
-
-    body: str
-    headers: dict[str, list[str]]
-    work: str
+def worker_id(pid: int) -> str:
+    """Who holds a lease: unique across replicas (a pod's hostname) and restarts (the pid)."""
+    return f"{socket.gethostname()}:{pid}"
 
 
-class WorkQueue:
-    """The HTTP process's side: worker processes and the queue that feeds them."""
+class JobIntake:
+    """The :class:`Handoff` of ``mpbot serve``: commit the job before the ack leaves.
 
-    def __init__(self, settings: Settings, processes: int, threads: int = THREADS) -> None:
+    If the database cannot take it (down, read-only, too slow), the work is
+    done in this process after the ack instead (``degraded``, logged): the
+    answer does not need the database, so a user still gets it. With the
+    store's ``gate`` the commit gets the gate's budget, so a frozen database
+    cannot hold the ack (:mod:`bot.store.gate`).
+    """
+
+    def __init__(
+        self,
+        jobs: JobStore,
+        fallback: Handoff | None = None,
+        wake: Callable[[], None] = lambda: None,
+        gate: Gate | None = None,
+    ) -> None:
+        self.jobs = jobs
+        self.fallback = fallback
+        self.wake = wake
+        self.gate = gate
+        self.works: dict[str, Callable[..., None]] = {}
+
+    def register(self, work: Callable[..., None]) -> None:
+        self.works[work_name(work)] = work
+        if self.fallback is not None:
+            self.fallback.register(work)
+
+    def __call__(self, work: Callable[..., None], given: Given) -> None:
+        name = work_name(work)
+        try:
+            committed = self._commit(name, job_request(given))
+        except SQLAlchemyError as error:
+            if self.fallback is None:
+                raise
+            committed, why = False, type(error).__name__
+        else:
+            why = self.gate.degraded if self.gate is not None else None
+        if committed:
+            self.wake()
+            return
+        if self.fallback is None:
+            raise RuntimeError(f"the database did not take the job for {name}: {why}")
+        log.warning(
+            "degraded: the database did not take the job for %s (%s); answering in-process",
+            name,
+            why,
+        )
+        self.fallback(work, given)
+
+    def _commit(self, name: str, request: dict) -> bool:
+        if self.gate is None:
+            self.jobs.add(name, request)
+            return True
+        return self.gate.run("job intake", lambda: self.jobs.add(name, request) > 0, False)
+
+
+def job_request(given: Given) -> dict:
+    context = {key: given.context.get(key) for key in CONTEXT_KEYS}
+    return {
+        "body": given.body,
+        "payload": given.payload,
+        "context": {key: value for key, value in context.items() if value is not None},
+    }
+
+
+class WorkerPool:
+    """The HTTP process's side: start, watch, replace and stop the worker processes.
+
+    It shares no lock with them: a worker frozen or killed while holding one
+    would stall every ack (a ``multiprocessing.Queue`` did). Wake-ups are one
+    byte down each worker's pipe, written without blocking; stopping is SIGTERM.
+    """
+
+    def __init__(self, settings: Settings, processes: int) -> None:
         # spawn: a fresh interpreter, not a fork of a process with live sockets and threads.
-        context = multiprocessing.get_context("spawn")
-        self._queue = context.Queue()
-        self._threads = threads
-        self._processes = [
-            context.Process(
-                target=run_worker,
-                args=(settings, self._queue, threads),
-                name=f"mpbot-worker-{index}",
-                daemon=True,
-            )
-            for index in range(processes)
-        ]
+        self._context = multiprocessing.get_context("spawn")
+        self.settings = settings
+        self._processes: list = [None] * processes
+        self._wakers: list = [None] * processes
+        self._stopping = threading.Event()
+        self._supervisor = threading.Thread(
+            target=self._supervise, name="mpbot-supervisor", daemon=True
+        )
 
     def start(self) -> None:
-        for process in self._processes:
-            process.start()
+        for index in range(len(self._processes)):
+            self._spawn(index)
+        self._supervisor.start()
 
-    def handoff(self, work: Callable[..., None], _kwargs: dict, request: BoltRequest) -> None:
-        """A :data:`bot.slack.listeners.Handoff`: the worker rebuilds the arguments itself."""
-        self.put(request, get_name_for_callable(work))
-
-    def put(self, request: BoltRequest, work: str) -> None:
-        headers = {name: list(values) for name, values in request.headers.items()}
-        self._queue.put(Job(body=request.raw_body, headers=headers, work=work))
-
-    def lazy_runner(self, logger: Logger) -> LazyListenerRunner:
-        """For Bolt's own lazy listeners: Bolt names the function on the request."""
-        return _QueueRunner(self, logger)
+    def wake(self) -> None:
+        """Tell idle workers a job is waiting (they also look every ``JOB_POLL_S``)."""
+        for waker in self._wakers:
+            try:
+                os.write(waker.fileno(), b"j")
+            except (BlockingIOError, OSError):  # a full pipe is already a wake-up
+                pass
 
     def alive(self) -> bool:
-        return all(process.is_alive() for process in self._processes)
+        return all(process is not None and process.is_alive() for process in self._processes)
 
-    def stop(self, timeout: float = STOP_TIMEOUT_S) -> None:
-        """Let the workers finish what is queued (up to ``timeout``), then end them."""
-        for _ in range(len(self._processes) * self._threads):
-            self._queue.put(None)
-        deadline = time.monotonic() + timeout
+    def stop(self) -> None:
+        """Workers finish or hand back their jobs within the grace period, then end."""
+        self._stopping.set()
+        for process in self._processes:
+            process.terminate()  # SIGTERM: the worker drains (see JobRunner.run)
+        deadline = time.monotonic() + self.settings.shutdown_grace_s
         for process in self._processes:
             process.join(max(0.0, deadline - time.monotonic()))
             if process.is_alive():
-                log.warning("%s did not finish its queue in %g s; stopped", process.name, timeout)
-                process.terminate()
+                log.warning("%s did not stop within the grace period; killed", process.name)
+                process.kill()
                 process.join()
 
+    def _spawn(self, index: int) -> None:
+        reader, writer = self._context.Pipe(duplex=False)
+        os.set_blocking(writer.fileno(), False)
+        process = self._context.Process(
+            target=run_worker,
+            args=(self.settings, reader),
+            name=f"mpbot-worker-{index}",
+            daemon=True,
+        )
+        process.start()
+        reader.close()
+        old = self._wakers[index]
+        self._processes[index], self._wakers[index] = process, writer
+        if old is not None:
+            old.close()
 
-class _QueueRunner(LazyListenerRunner):
-    def __init__(self, queue: WorkQueue, logger: Logger) -> None:
-        self.queue = queue
-        self.logger = logger
+    def _supervise(self) -> None:
+        while not self._stopping.is_set():
+            wait([process.sentinel for process in self._processes], timeout=1.0)
+            for index, process in enumerate(self._processes):
+                if process.is_alive() or self._stopping.is_set():
+                    continue
+                log.error(
+                    "worker process %s (pid %s) exited with %s; starting another",
+                    process.name,
+                    process.pid,
+                    process.exitcode,
+                )
+                self._hand_back(process.pid)
+                self._spawn(index)
 
-    def start(self, function: Callable[..., None], request: BoltRequest) -> None:
-        self.queue.put(request, request.lazy_function_name or get_name_for_callable(function))
+    def _hand_back(self, pid: int) -> None:
+        """A dead worker's leases go back now, not when they run out."""
+        from bot.store import make_engine
 
-
-def run_worker(settings: Settings, queue: multiprocessing.Queue, threads: int) -> None:
-    """A worker process: build the app once, then run queued work until told to stop."""
-    from bot.slack.app import create_app  # the app imports this module
-    from bot.slack.logs import configure_logging
-    from bot.store import Store, make_engine
-
-    os.nice(NICE)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the HTTP process stops us in order
-    configure_logging(settings)
-    store = Store(make_engine(settings.database_url.get_secret_value()))  # migrated by serve
-    app = create_app(settings, store, in_worker=True)
-    runners = [
-        threading.Thread(target=_run_jobs, args=(app, queue), daemon=True) for _ in range(threads)
-    ]
-    for runner in runners:
-        runner.start()
-    parent = multiprocessing.parent_process()
-    while any(runner.is_alive() for runner in runners):
-        if parent is not None and wait([parent.sentinel], timeout=1.0):
-            log.error("the HTTP process is gone; worker %s stops", os.getpid())
-            return
-        for runner in runners:
-            runner.join(timeout=0)
-
-
-def _run_jobs(app: App, queue: multiprocessing.Queue) -> None:
-    while (job := queue.get()) is not None:
+        engine = make_engine(self.settings.database_url.get_secret_value())
         try:
-            redispatch(app, job)
+            jobs = JobStore(engine).release(worker_id(pid))
+            OutboxStore(engine).release(worker_id(pid))
+            if jobs:
+                log.warning("%d job(s) of the dead worker handed back", jobs)
+        except SQLAlchemyError as error:
+            log.error("could not hand back the dead worker's jobs: %s", type(error).__name__)
+        finally:
+            engine.dispose()
+
+
+def run_worker(settings: Settings, wake: Connection) -> None:
+    """A worker process: build the app once, then run jobs until SIGTERM."""
+    from bot.slack.app import create_app  # the app imports the listeners this module feeds
+    from bot.slack.logs import configure_logging
+    from bot.store import DatabaseLimits, Store, make_engine
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the HTTP process stops us in order
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    configure_logging(settings)
+    limits = DatabaseLimits.of(settings)
+    url = settings.database_url.get_secret_value()
+    store = Store(make_engine(url, limits), limits)  # migrated by serve
+    intake = JobIntake(JobStore(store.engine))
+    app = create_app(settings, store, intake)
+    runner = JobRunner(settings, app, intake.works, store.engine)
+    runner.run(wake, stop)
+
+
+class JobRunner:
+    """Claims jobs and due answers and runs them in a thread pool, until stopped."""
+
+    def __init__(self, settings: Settings, app: App, works: dict, engine) -> None:
+        self.settings = settings
+        self.app = app
+        self.works = works
+        self.name = worker_id(os.getpid())
+        self.jobs = JobStore(engine)
+        self.postman = Postman(settings, OutboxStore(engine), self.token_for, self.name)
+        self.pool = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="mpbot-job")
+        self._busy = 0
+        self._sending = 0
+        self._lock = threading.Lock()
+        self._idle = threading.Condition(self._lock)
+        self._handlers = [
+            handler
+            for handler in retry_handlers(settings)
+            if not isinstance(handler, RateLimitErrorRetryHandler)  # no sleeping on a 429
+        ]
+
+    def run(self, wake: Connection, stop: threading.Event) -> None:
+        parent = multiprocessing.parent_process()
+        next_outbox = next_sweep = next_renewal = time.monotonic()
+        while not stop.is_set():
+            if parent is not None and not parent.is_alive():
+                log.error("the HTTP process is gone; worker %s stops", self.name)
+                break
+            claimed = self._claim_jobs()
+            if time.monotonic() >= next_outbox:
+                next_outbox = time.monotonic() + OUTBOX_POLL_S
+                self._claim_answers()
+            if time.monotonic() >= next_renewal:
+                next_renewal = time.monotonic() + self.settings.job_lease_s / RENEWALS_PER_LEASE
+                self._guarded(self._renew)
+            if time.monotonic() >= next_sweep:
+                next_sweep = time.monotonic() + SWEEP_EVERY_S
+                self._guarded(self.postman.sweep)
+            if not claimed and wake.poll(min(self.settings.job_poll_s, OUTBOX_POLL_S)):
+                os.read(wake.fileno(), 4096)  # every wake-up so far
+        self._drain()
+
+    def _renew(self) -> None:
+        """Keep the leases of what this worker runs: only a dead worker's run out."""
+        self.jobs.renew(self.name, self.settings.job_lease_s)
+        self.postman.outbox.renew(self.name, self.settings.job_lease_s)
+
+    def _claim_jobs(self) -> int:
+        with self._lock:
+            free = THREADS - self._busy
+        if free <= 0:
+            return 0
+        jobs = self._guarded(
+            lambda: self.jobs.claim(self.name, free, self.settings.job_lease_s), default=[]
+        )
+        for job in jobs:
+            self._submit(self.run_job, job)
+        return len(jobs)
+
+    def _claim_answers(self) -> None:
+        with self._lock:
+            free = min(THREADS - self._busy, DELIVERY_THREADS - self._sending)
+        if free <= 0:
+            return
+        for row in self._guarded(lambda: self.postman.due(free), default=[]):
+            with self._lock:
+                self._sending += 1
+            self._submit(self._deliver, row)
+
+    def _deliver(self, row) -> None:
+        try:
+            self.postman.deliver(row)
+        finally:
+            with self._lock:
+                self._sending -= 1
+
+    def _submit(self, function: Callable, item) -> None:
+        with self._lock:
+            self._busy += 1
+        self.pool.submit(self._counted, function, item)
+
+    def _counted(self, function: Callable, item) -> None:
+        try:
+            function(item)
         except Exception:
-            log.exception("after-ack work %s failed", job.work)
+            log.exception("worker %s: %s failed", self.name, function.__name__)
+        finally:
+            with self._lock:
+                self._busy -= 1
+                self._idle.notify_all()
 
+    def run_job(self, job: ClaimedJob) -> None:
+        work = self.works.get(job.work)
+        if work is None:
+            log.error("job %s names unknown work %s; dropped", job.id, job.work)
+        elif job.attempts > self.settings.job_max_attempts:
+            log.error("job %s (%s) given up after %d runs", job.id, job.work, job.attempts - 1)
+        else:
+            context = job.request["context"]
+            scope = JobScope(
+                job.id,
+                job.created_at,
+                context.get("team_id"),
+                context.get("enterprise_id"),
+                self.postman,
+                first_run=job.attempts == 1,
+            )
+            with in_job(scope):
+                run_logged(work, self.given(job))
+        self.jobs.finish(job.id)
 
-def redispatch(app: App, job: Job) -> None:
-    """Run ``job``'s work through Bolt: signature, authorization, then only that listener."""
-    headers = {
-        **job.headers,
-        "x-slack-bolt-lazy-only": ["1"],
-        "x-slack-bolt-lazy-function-name": [job.work],
-    }
-    response = app.dispatch(BoltRequest(body=job.body, headers=headers))
-    if response.status != 200:
-        # 401 here: the request waited past Bolt's 5-minute signature window.
-        log.error("after-ack work %s not run: Bolt answered %s", job.work, response.status)
+    def given(self, job: ClaimedJob) -> Given:
+        context = BoltContext(job.request["context"])
+        client = OutboxClient(
+            token=self.token_for(context.team_id, context.enterprise_id),
+            base_url=self.settings.slack_api_url,
+            timeout=self.settings.slack_timeout_s,
+            retry_handlers=self._handlers,
+        )
+        context["client"] = client
+        return Given(
+            body=job.request["body"], payload=job.request["payload"], context=context, client=client
+        )
+
+    def token_for(self, team_id: str | None, enterprise_id: str | None) -> str | None:
+        """The workspace's bot token: the one bot token, or the installation's (OAuth)."""
+        if self.settings.slack_bot_token is not None and not self.settings.oauth_enabled:
+            return self.settings.slack_bot_token.get_secret_value()
+        store = self.app.installation_store
+        bot = store.find_bot(enterprise_id=enterprise_id, team_id=team_id) if store else None
+        return bot.bot_token if bot else None
+
+    def _drain(self) -> None:
+        """Finish the running jobs within the grace period, then hand back what is left."""
+        # Leave time to hand back the rest before the HTTP process's own deadline.
+        deadline = time.monotonic() + max(0.0, self.settings.shutdown_grace_s - STOP_MARGIN_S)
+        with self._lock:
+            while self._busy and time.monotonic() < deadline:
+                self._idle.wait(timeout=0.1)
+        jobs = self._guarded(lambda: self.jobs.release(self.name), default=0)
+        self._guarded(lambda: self.postman.outbox.release(self.name))
+        log.info("worker %s stopped; %d unfinished job(s) handed back", self.name, jobs)
+        logging.shutdown()
+        os._exit(0)  # the pool's threads may still be running what was handed back
+
+    def _guarded(self, action: Callable, default=None):
+        """Database trouble in the loop is logged and waited out, never fatal."""
+        try:
+            return action()
+        except SQLAlchemyError as error:
+            log.error("worker %s: database unavailable (%s)", self.name, type(error).__name__)
+            time.sleep(self.settings.job_poll_s)
+            return default

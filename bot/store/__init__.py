@@ -5,6 +5,22 @@ itself stays stateless and scales out behind a load balancer. SQLite by
 default, PostgreSQL in production; the schema is managed by Alembic.
 """
 
-from bot.store.db import Store, connect, make_engine, migrate
+from bot.store.db import (
+    DatabaseLimits,
+    Store,
+    connect,
+    connect_or_degrade,
+    make_engine,
+    migrate,
+    open_store,
+)
 
-__all__ = ["Store", "connect", "make_engine", "migrate"]
+__all__ = [
+    "DatabaseLimits",
+    "Store",
+    "connect",
+    "connect_or_degrade",
+    "make_engine",
+    "migrate",
+    "open_store",
+]

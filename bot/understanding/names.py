@@ -21,7 +21,7 @@ GPU_ALIASES: dict[str, str] = {
     "v100s": "V100",
     "t4": "T4",
     "a10": "A10",
-    "a10g": "A10",
+    "a10g": "A10G",
     "a100": "A100",
     "l4": "L4",
     "l40s": "L40S",
@@ -39,6 +39,33 @@ GPU_ALIASES: dict[str, str] = {
     "4090": "RTX 4090",
     "3090ti": "RTX 3090",
     "4090ti": "RTX 4090",
+    "k80": "K80",
+    "p40": "P40",
+    "p4": "P4",
+    "a30": "A30",
+    "a40": "A40",
+    "l40": "L40",
+    "gh200": "GH200",
+    "titanv": "TITAN V",
+    "titanrtx": "TITAN RTX",
+    "a4000": "RTX A4000",
+    "a5000": "RTX A5000",
+    "a6000": "RTX A6000",
+    "rtxa4000": "RTX A4000",
+    "rtxa5000": "RTX A5000",
+    "rtxa6000": "RTX A6000",
+    **{
+        f"{lead}{number}{ti}": f"{prefix.upper()} {number}{' Ti' if ti else ''}"
+        for prefix, number, ti in (
+            *(("gtx", n, "") for n in (1060, 1070, 1080, 1650, 1660)),
+            ("gtx", 1080, "ti"),
+            ("gtx", 1660, "ti"),
+            *(("rtx", n, "") for n in (2060, 2070, 2080, 3060, 3070, 3080, 4060, 4070, 4080)),
+            *(("rtx", n, "") for n in (5070, 5080, 5090)),
+            *(("rtx", n, "ti") for n in (3060, 3080, 4070, 5070)),
+        )
+        for lead in (prefix, "")  # "rtx 3080" and "on a 3080"
+    },
     # Names the shipped gpu_specs.csv has no row for, read as the listed GPU
     # they are a variant of: A800 and H800 are the export versions of A100 and
     # H100, the same GA100/GH100 chips and memory sizes with slower NVLink
@@ -159,6 +186,8 @@ NEGATIONS = frozenset(
 )
 
 assert set(GPU_ALIASES.values()) <= set(GPU_NAMES)
+# Model numbers a card is known by alone ("on a 3080", "2080 Ti").
+CARD_NUMBERS = frozenset(float(key) for key in GPU_ALIASES if key.isdigit())
 assert set(MODEL_ALIASES.values()) <= set(MODEL_NAMES)
 
 
@@ -212,7 +241,8 @@ def find_names(tokens: list[Token]) -> Names:
             if gpu is None and model is None and i + 1 < n:
                 gpu, model, span = _two_token_name(tokens, i)
         elif _bare_card_number(tokens, i):
-            gpu = GPU_ALIASES[str(int(tok.value)) + ("ti" if tok.value == 2080 else "")]
+            ti = "ti" if tok.suffix == "ti" or _ti_after(tokens, i) else ""
+            gpu = GPU_ALIASES.get(f"{int(tok.value)}{ti}") or GPU_ALIASES[f"{int(tok.value)}"]
             span = 2 if _ti_after(tokens, i) else 1
         elif _variant_code(tokens, i):
             tok.role = tokens[i + 1].role = "name"
@@ -271,7 +301,7 @@ def join_precisions(tokens: list[Token]) -> None:
 def _bare_card_number(tokens: list[Token], i: int) -> bool:
     """ "2080 Ti", "on a 3090": a model number written without "RTX"."""
     tok = tokens[i]
-    if tok.kind != NUM or tok.extra.get("spelled") or tok.value not in (2080, 3090, 4090):
+    if tok.kind != NUM or tok.extra.get("spelled") or tok.value not in CARD_NUMBERS:
         return False
     return tok.suffix == "ti" or _ti_after(tokens, i) or _card_before(tokens, i)
 
@@ -354,7 +384,8 @@ def _two_token_name(tokens: list[Token], i: int) -> tuple[str | None, str | None
 
 # "80 GB", "80 جيجا", "٨٠ جيجابايت", Gulf "قيقا": gigabytes written as a word.
 GIGABYTE_WORDS = frozenset(["gb", "جيجا", "جيجابايت", "غيغا", "غيغابايت", "قيقا", "جيجه"])
-_SIZES = (16.0, 24.0, 32.0, 40.0, 48.0, 80.0, 94.0, 96.0, 141.0, 180.0, 192.0)
+_SIZES = (4.0, 6.0, 8.0, 10.0, 11.0, 12.0, 16.0, 20.0, 24.0, 32.0, 40.0, 48.0, 80.0, 94.0, 96.0,
+          141.0, 144.0, 180.0, 192.0)
 
 
 def _memory_size(tokens: list[Token], i: int, span: int) -> float | None:

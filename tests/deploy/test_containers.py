@@ -31,6 +31,8 @@ DEPLOY = REPO / "deploy"
 K8S = DEPLOY / "k8s"
 
 HEALTH_PATH = "/healthz"
+# Liveness: the process serves; readiness: it can ack and its workers run.
+PROBE_PATHS = {"startupProbe": "/livez", "readinessProbe": "/readyz", "livenessProbe": "/livez"}
 PORT = 3000
 SERVE_CMD = ["mpbot", "serve", "--host", "0.0.0.0", "--port", str(PORT)]
 # The bot's settings (issue 3); bot/settings.py is checked against this list below.
@@ -444,11 +446,11 @@ def k8s_problems(objects: dict[str, dict]) -> list[str]:
 
     container = _container(deployment)
     ports = {p.get("name"): p["containerPort"] for p in container.get("ports", [])}
-    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+    for probe, path in PROBE_PATHS.items():
         get = container.get(probe, {}).get("httpGet", {})
         port = ports.get(get.get("port"), get.get("port"))
-        if get.get("path") != HEALTH_PATH or port != PORT:
-            problems.append(f"{probe} must GET {HEALTH_PATH} on container port {PORT}")
+        if get.get("path") != path or port != PORT:
+            problems.append(f"{probe} must GET {path} on container port {PORT}")
     for port in service["spec"]["ports"]:
         if ports.get(port["targetPort"], port["targetPort"]) != PORT:
             problems.append("Service targetPort is not the container port")

@@ -294,5 +294,12 @@ def test_the_app_serves_the_paths_the_manifest_and_probes_use():
     """Renaming a route in bot/slack would leave Slack and the probes calling
     nothing; the paths are matched as literals in the Slack package's source."""
     source = "\n".join(p.read_text(encoding="utf-8") for p in (REPO / "bot" / "slack").glob("*.py"))
-    for path in (EVENTS_PATH, OAUTH_REDIRECT_PATH, "/slack/install", "/healthz"):
+    for path in (
+        EVENTS_PATH,
+        OAUTH_REDIRECT_PATH,
+        "/slack/install",
+        "/healthz",
+        "/livez",
+        "/readyz",
+    ):
         assert f'"{path}"' in source, path

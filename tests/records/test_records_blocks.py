@@ -11,8 +11,8 @@ from bot.slack.records import (
     GPU,
     MIXED,
     RATIO,
-    _decode,
     _encode,
+    decode_value,
     field_errors,
     history_message,
     record_modal,
@@ -26,9 +26,9 @@ def test_a_full_page_has_one_delete_button_per_record_and_both_paging_buttons(ma
     message = history_message(RecordPage(records=records, page=2, pages=3, total=30), Lang.EN)
     accessories = [b["accessory"] for b in message["blocks"] if "accessory" in b]
     assert [a["action_id"] for a in accessories] == [ACTION_DELETE] * 10
-    assert {_decode(a["value"]).record_id for a in accessories} == {r.id for r in records}
+    assert {decode_value(a["value"]).record_id for a in accessories} == {r.id for r in records}
     paging = message["blocks"][-1]["elements"]
-    assert [(b["action_id"], _decode(b["value"]).page) for b in paging] == [
+    assert [(b["action_id"], decode_value(b["value"]).page) for b in paging] == [
         (ACTION_NEWER, 1),
         (ACTION_OLDER, 3),
     ]
@@ -36,10 +36,10 @@ def test_a_full_page_has_one_delete_button_per_record_and_both_paging_buttons(ma
 
 
 def test_button_values_round_trip_and_forged_ones_fall_back():
-    assert _decode(_encode(Lang.AR, 4, 12)) == _decode('{"l":"ar","p":4,"r":12}')
-    assert _decode(_encode(Lang.AR, 4, 12)).record_id == 12
+    assert decode_value(_encode(Lang.AR, 4, 12)) == decode_value('{"l":"ar","p":4,"r":12}')
+    assert decode_value(_encode(Lang.AR, 4, 12)).record_id == 12
     for forged in (None, "", "not json", '{"l":"fr","p":1}', '{"l":"en","p":"x"}', "[1]"):
-        value = _decode(forged)
+        value = decode_value(forged)
         assert (value.lang, value.page, value.record_id) == (Lang.EN, 1, None)
 
 

@@ -2,8 +2,9 @@
 
 ``FakeSlack`` is a small http.server standing in for both the Web API
 (``SLACK_API_URL``) and the ``response_url`` endpoints. It records every
-call and can be told to answer 429 with Retry-After, 500, or to drop the
-connection. ``SlackClient`` sends requests exactly as Slack does: form-encoded
+call and can be told to answer 429 with Retry-After, 500, to drop the
+connection or hang (scripted per path), to answer everything with one
+failure for a while (``outage``), or to take its time (``hold``). ``SlackClient`` sends requests exactly as Slack does: form-encoded
 slash commands, JSON event callbacks and ``payload=`` interactivity, each
 signed with the signing secret (v0 HMAC-SHA256, as Slack documents it).
 """
@@ -27,8 +28,8 @@ from slackmsg import BOT_TOKEN, BOT_USER, SIGNING_SECRET, TEAM
 
 from bot.settings import Settings
 from bot.slack.app import create_app
-from bot.slack.server import BackgroundServer, wsgi_app
-from bot.store import connect
+from bot.slack.server import BackgroundServer, Health, wsgi_app
+from bot.store import open_store
 
 
 @dataclass
@@ -38,6 +39,8 @@ class Call:
     body: dict
     # Which attempt of a scripted failure answered it (0: a normal answer).
     scripted: bool = False
+    # When the fake Slack took it (time.monotonic()).
+    at: float = field(default_factory=time.monotonic)
 
     @property
     def method(self) -> str:
@@ -52,6 +55,10 @@ class FakeSlack:
     script: dict[str, list[tuple]] = field(default_factory=dict)
     locales: dict[str, str] = field(default_factory=dict)
     down: bool = False
+    # While set, every call gets this (status, headers, body), recorded as scripted.
+    outage: tuple | None = None
+    # Seconds to wait before answering (and recording) calls whose path starts so.
+    hold: dict[str, float] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     url: str = ""
 
@@ -76,8 +83,13 @@ class FakeSlack:
         )
 
     def answer(self, path: str, body: dict) -> tuple[int, dict, bytes]:
-        """(status, headers, body) for one call; scripted failures come first."""
+        """(status, headers, body) for one call; scripted failures come first.
+
+        Status 0 drops the connection unanswered; -1 hangs ``headers["hang_s"]`` first.
+        """
         with self.lock:
+            if self.outage is not None:
+                return self.outage
             for suffix, queue in self.script.items():
                 if path.endswith(suffix) and queue:
                     return queue.pop(0)
@@ -115,11 +127,16 @@ def _handler(slack: FakeSlack) -> type[BaseHTTPRequestHandler]:
                 body = json.loads(raw or "{}")
             else:
                 body = {k: v[0] for k, v in urllib.parse.parse_qs(raw).items()}
+            for prefix, seconds in slack.hold.items():
+                if self.path.startswith(prefix):
+                    time.sleep(seconds)
             status, headers, payload = slack.answer(self.path, body)
             scripted = status != 200 or headers.get("X-Scripted") == "1"
             with slack.lock:
                 slack.calls.append(Call(self.path, dict(self.headers), body, scripted))
-            if slack.down or status == 0:  # drop the connection without answering
+            if status == -1:  # a hang: taken, then no answer in time
+                time.sleep(headers["hang_s"])
+            if slack.down or status in (0, -1):  # drop the connection without answering
                 self.close_connection = True
                 self.connection.close()
                 return
@@ -302,8 +319,10 @@ def start_app(slack: FakeSlack, database_url: str) -> Iterator[Callable[..., Run
             "slack_retry_backoff_s": 0.05,
         }
         settings = Settings(_env_file=None, **(values | overrides))
-        store = connect(settings.database_url.get_secret_value())
-        server = BackgroundServer(wsgi_app(create_app(settings, store), store)).__enter__()
+        store = open_store(settings)
+        health = Health(store, ready_without_database=settings.ready_without_database)
+        application = wsgi_app(create_app(settings, store), health, settings)
+        server = BackgroundServer(application, settings=settings).__enter__()
         servers.append(server)
         return Running(slack, SlackClient(server.url), server.url, settings)
 

@@ -7,7 +7,7 @@ from concurrent.futures import Executor, Future
 
 import pytest
 
-from bot.slack.listeners import ack_then, in_pool
+from bot.slack.listeners import InPool, ack_then
 
 
 class Later(Executor):
@@ -29,13 +29,11 @@ def test_ack_runs_now_and_the_work_later_with_the_requests_own_arguments():
     seen: list = []
     pool = Later()
     listener = ack_then(
-        in_pool(pool),
+        InPool(pool),
         lambda ack: seen.append(("ack", ack)),
         lambda command, context: seen.append(("work", command, context)),
     )
-    listener(
-        ack="ACK", body={"b": 1}, payload={"text": "100 2"}, client="C", context="CTX", request=None
-    )
+    listener(ack="ACK", body={"b": 1}, payload={"text": "100 2"}, client="C", context="CTX")
     assert seen == [("ack", "ACK")]
     pool.run()
     assert seen[1] == ("work", {"text": "100 2"}, "CTX")
@@ -46,8 +44,8 @@ def test_a_failing_work_is_logged_not_lost(caplog):
         raise RuntimeError("boom")
 
     pool = Later()
-    listener = ack_then(in_pool(pool), lambda ack: None, work)
-    listener(ack=None, body={}, payload={}, client=None, context={}, request=None)
+    listener = ack_then(InPool(pool), lambda ack: None, work)
+    listener(ack=None, body={}, payload={}, client=None, context={})
     with caplog.at_level(logging.ERROR):
         pool.run()
     assert "work" in caplog.text and "boom" in caplog.text
@@ -55,4 +53,4 @@ def test_a_failing_work_is_logged_not_lost(caplog):
 
 def test_a_listener_asking_for_an_unknown_argument_is_refused_at_registration():
     with pytest.raises(TypeError, match="say"):
-        ack_then(in_pool(Later()), lambda ack: None, lambda say: None)
+        ack_then(InPool(Later()), lambda ack: None, lambda say: None)

@@ -20,9 +20,11 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from aiohttp import WSMsgType, web
+from netfaults import Relay
 from slackmsg import BOT_TOKEN, BOT_USER, TEAM, block_text, mention_event
 
 APP_TOKEN = "xapp-1-A0APP-1234-socketmodeapptoken"
@@ -107,12 +109,26 @@ def socket_slack() -> Iterator[FakeSocketSlack]:
 
 
 @pytest.fixture
-def mpbot_socket(slack, socket_slack, database_url, tmp_path) -> Iterator[Path]:
+def relay(socket_slack) -> Iterator[Relay]:
+    """The first WebSocket's path: through a relay that a test can make go silent."""
+    parts = urlsplit(socket_slack.url)
+    opened = Relay(parts.hostname, parts.port)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def mpbot_socket(slack, socket_slack, relay, database_url, tmp_path) -> Iterator[Path]:
     """``mpbot socket`` in a child process; yields the file its stderr goes to."""
     # Each call hands out a fresh URL, as Slack does; a few spare ones for reconnects.
+    # The first WebSocket runs through the relay, so a test can make it go silent.
+    relayed = socket_slack.link(1).replace(
+        f":{urlsplit(socket_slack.url).port}/", f":{relay.port}/"
+    )
+    urls = [relayed, *(socket_slack.link(n) for n in range(2, 6))]
     slack.script["apps.connections.open"] = [
         (200, {"Content-Type": "application/json"}, json.dumps({"ok": True, "url": url}).encode())
-        for url in (socket_slack.link(n) for n in range(1, 5))
+        for url in urls
     ]
     env = {
         name: value
@@ -267,3 +283,35 @@ def test_socket_mode_session_acks_answers_and_reconnects(slack, socket_slack, mp
 
     output = log.read_text(errors="replace")
     assert APP_TOKEN not in output and BOT_TOKEN not in output
+
+
+def test_a_silently_dropped_socket_is_replaced_within_15_seconds(
+    slack, socket_slack, relay, mpbot_socket
+):
+    """Nothing closes, nothing arrives: only the client's own pings can tell."""
+    log = mpbot_socket
+    try:
+        wait_for(lambda: socket_slack.sessions[:1], "the app to open a WebSocket")
+        time.sleep(1.0)  # a ping or two answered first, as on a healthy connection
+        relay.freeze()
+        frozen_at = time.monotonic()
+        second = wait_for(lambda: socket_slack.sessions[1:2], "a new WebSocket", timeout=15)[0]
+        noticed_s = time.monotonic() - frozen_at
+        assert second.ticket == "2"
+        assert len(slack.api("apps.connections.open")) >= 2
+        # The new connection works: a command sent on it is acked and answered.
+        socket_slack.send(
+            second,
+            {
+                "envelope_id": "env-after-drop",
+                "type": "slash_commands",
+                "accepts_response_payload": True,
+                "payload": _command("100 2", slack.response_url("hook-drop")),
+            },
+        )
+        assert _acked(second, "env-after-drop") == {"envelope_id": "env-after-drop"}
+        slack.wait(lambda: slack.responses("hook-drop"))
+    except AssertionError:
+        print(log.read_text(errors="replace"))
+        raise
+    print(f"silent drop noticed and replaced in {noticed_s:.1f} s")

@@ -12,16 +12,23 @@ from bot.understanding import understand
         ("10 hours on v 100", "V100"),
         ("10h tesla v 100", "V100"),
         ("١٠ ساعات على v 100", "V100"),
-        # Same chip, another card (12 GB, 48 GB): not named or sized as the sibling.
-        ("10h on titan v", None),
-        ("10h on a6000", None),
-        ("10h RTX A6000", None),
+        # Same chip, another card (12 GB, 48 GB): its own name, never the sibling's.
+        ("10h on titan v", "TITAN V"),
+        ("10h on a6000", "RTX A6000"),
+        ("10h RTX A6000", "RTX A6000"),
         ("10h on A800", "A100"),  # export variant, same GA100
         ("10h A800-80gb", "A100"),
         ("10h on H800", "H100"),  # export variant, same GH100
-        ("10h on GH200", None),  # a Hopper with 96 GB or more: not an 80 GB H100
-        ("10h on P40", None),  # no sibling in the data: unread
-        ("10h on K80", None),
+        ("10h on GH200", "GH200"),  # a Hopper with 96 GB or more: not an 80 GB H100
+        ("10h on P40", "P40"),
+        ("10h on K80", "K80"),
+        ("10h on a10g", "A10G"),  # not the A10: 70 vs 125 TFLOPS
+        ("2x RTX A6000, 10h", "RTX A6000"),
+        ("3x GTX 1080 Ti 10h", "GTX 1080 Ti"),
+        ("on a 3080, 10h", "RTX 3080"),
+        ("10h rtx 3080 ti", "RTX 3080 Ti"),
+        ("on my 2080, 10h", "RTX 2080"),
+        ("١٠ ساعات على كرت 3060", "RTX 3060"),
         ("10h on a 100 node cluster", None),  # "a 100" is an article and a number
     ],
 )

@@ -18,7 +18,7 @@ from bot.understanding import understand
         ("RTX 3090", "RTX 3090"),
         ("GeForce RTX 4090", "RTX 4090"),
         ("A10", "A10"),
-        ("a10g", "A10"),
+        ("a10g", "A10G"),
         ("L40S", "L40S"),
         ("H100 SXM", "H100"),
         ("h200", "H200"),

@@ -1,0 +1,323 @@
+"""The queries behind jobs and the outbox; each runs in its own short transaction.
+
+Claims are one statement: rows whose lease is empty or past get this worker's
+name and a new lease, and come back. On PostgreSQL the candidate rows are
+picked ``FOR UPDATE SKIP LOCKED``, so replicas claiming at once take different
+rows without waiting on each other; SQLite runs one writer at a time, so its
+``UPDATE ... RETURNING`` is atomic by itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import Engine, and_, delete, exists, insert, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.sql import Select
+
+from bot.jobs.tables import jobs, outbox
+
+
+@dataclass(frozen=True)
+class ClaimedJob:
+    id: int
+    work: str
+    request: dict
+    created_at: datetime
+    attempts: int
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    id: int | None  # None: not stored yet (a first run sends before it stores)
+    job_id: int
+    kind: str
+    target: str
+    message: dict
+    team_id: str | None
+    enterprise_id: str | None
+    expires_at: datetime
+    attempts: int
+    done: bool
+    result: dict | None
+    # Whether this caller holds the row's lease and may send it now.
+    ours: bool = False
+    seq: int = 0
+
+
+class JobStore:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def add(self, work: str, request: dict) -> int:
+        """Commit a job (before its request is acked); its id."""
+        with self.engine.begin() as connection:
+            return connection.execute(
+                insert(jobs)
+                .values(work=work, request=request, created_at=now(), attempts=0)
+                .returning(jobs.c.id)
+            ).scalar_one()
+
+    def claim(self, worker: str, limit: int, lease_s: float) -> list[ClaimedJob]:
+        """Up to ``limit`` free jobs, oldest first, leased to ``worker`` for ``lease_s``."""
+        moment = now()
+        free = _free(select(jobs.c.id), jobs.c.lease_until, moment).order_by(jobs.c.id).limit(limit)
+        statement = (
+            update(jobs)
+            .where(jobs.c.id.in_(self._locked(free).scalar_subquery()))
+            .values(
+                lease_until=moment + timedelta(seconds=lease_s),
+                claimed_by=worker,
+                attempts=jobs.c.attempts + 1,
+            )
+            .returning(jobs.c.id, jobs.c.work, jobs.c.request, jobs.c.created_at, jobs.c.attempts)
+        )
+        with self.engine.begin() as connection:
+            rows = connection.execute(statement).all()
+        claimed = [
+            ClaimedJob(row.id, row.work, row.request, aware(row.created_at), row.attempts)
+            for row in rows
+        ]
+        return sorted(claimed, key=lambda job: job.id)
+
+    def finish(self, job_id: int) -> None:
+        """The job is done (or given up): forget it and the answers it already sent."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                delete(outbox).where(outbox.c.job_id == job_id, outbox.c.done_at.is_not(None))
+            )
+            connection.execute(delete(jobs).where(jobs.c.id == job_id))
+
+    def release(self, worker: str, job_ids: list[int] | None = None) -> int:
+        """Give ``worker``'s leases back (all, or ``job_ids``), for any replica to claim now."""
+        condition = jobs.c.claimed_by == worker
+        if job_ids is not None:
+            condition = and_(condition, jobs.c.id.in_(job_ids))
+        with self.engine.begin() as connection:
+            return connection.execute(
+                update(jobs).where(condition).values(lease_until=None, claimed_by=None)
+            ).rowcount
+
+    def renew(self, worker: str, lease_s: float) -> None:
+        """Extend ``worker``'s leases: it is alive and still running those jobs."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(jobs)
+                .where(jobs.c.claimed_by == worker)
+                .values(lease_until=now() + timedelta(seconds=lease_s))
+            )
+
+    def pending(self) -> int:
+        with self.engine.connect() as connection:
+            return len(connection.execute(select(jobs.c.id)).all())
+
+    def _locked(self, candidates: Select) -> Select:
+        if self.engine.dialect.name == "postgresql":
+            return candidates.with_for_update(skip_locked=True)
+        return candidates
+
+
+class OutboxStore:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def stage(
+        self,
+        job_id: int,
+        seq: int,
+        row: dict,
+        *,
+        worker: str,
+        lease_s: float,
+    ) -> OutboxRow:
+        """The job's ``seq``-th answer: stored once, leased to ``worker`` if it may send now.
+
+        ``row`` holds kind, target, message, team_id, enterprise_id and
+        expires_at. A job run again gets its earlier row back: done (sent) rows
+        are not sent again, and rows another worker holds are left to it. An
+        answer waits for the job's earlier unsent ones, so they arrive in order.
+        """
+        moment = now()
+        lease = moment + timedelta(seconds=lease_s)
+        values = {
+            **row,
+            "job_id": job_id,
+            "seq": seq,
+            "created_at": moment,
+            "next_at": moment,
+            "lease_until": lease,
+            "claimed_by": worker,
+            "attempts": 0,
+        }
+        dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
+        with self.engine.begin() as connection:
+            connection.execute(dialect.insert(outbox).values(**values).on_conflict_do_nothing())
+            taken = connection.execute(
+                update(outbox)
+                .where(
+                    outbox.c.job_id == job_id,
+                    outbox.c.seq == seq,
+                    outbox.c.done_at.is_(None),
+                    or_(outbox.c.claimed_by == worker, _lease_free(outbox.c.lease_until, moment)),
+                    ~_earlier_unsent(moment),
+                )
+                .values(lease_until=lease, claimed_by=worker)
+                .returning(outbox.c.id)
+            ).scalar_one_or_none()
+            if taken is None:  # not ours to send now: free its lease if we held it
+                connection.execute(
+                    update(outbox)
+                    .where(outbox.c.job_id == job_id, outbox.c.seq == seq)
+                    .where(outbox.c.claimed_by == worker, outbox.c.done_at.is_(None))
+                    .values(lease_until=None, claimed_by=None)
+                )
+            found = connection.execute(
+                select(outbox).where(outbox.c.job_id == job_id, outbox.c.seq == seq)
+            ).one()
+        return _row(found, ours=taken is not None)
+
+    def add(
+        self, row: OutboxRow, *, result: dict | None = None, next_at: datetime | None = None
+    ) -> None:
+        """Store an answer a job's first run tried without staging: taken (``result``), or due again."""
+        moment = now()
+        with self.engine.begin() as connection:
+            connection.execute(
+                insert(outbox).values(
+                    job_id=row.job_id,
+                    seq=row.seq,
+                    kind=row.kind,
+                    target=row.target,
+                    message=row.message,
+                    team_id=row.team_id,
+                    enterprise_id=row.enterprise_id,
+                    created_at=moment,
+                    expires_at=row.expires_at,
+                    next_at=next_at or moment,
+                    attempts=1,
+                    done_at=None if next_at else moment,
+                    result=result,
+                )
+            )
+
+    def claim_due(self, worker: str, limit: int, lease_s: float) -> list[OutboxRow]:
+        """Unsent answers whose retry time has come, leased to ``worker``."""
+        moment = now()
+        due = _free(select(outbox.c.id), outbox.c.lease_until, moment).where(
+            outbox.c.done_at.is_(None),
+            outbox.c.next_at <= moment,
+            outbox.c.expires_at > moment,
+            ~_earlier_unsent(moment),
+        )
+        due = due.order_by(outbox.c.next_at).limit(limit)
+        if self.engine.dialect.name == "postgresql":
+            due = due.with_for_update(skip_locked=True)
+        statement = (
+            update(outbox)
+            .where(outbox.c.id.in_(due.scalar_subquery()))
+            .values(lease_until=moment + timedelta(seconds=lease_s), claimed_by=worker)
+            .returning(*outbox.c)
+        )
+        with self.engine.begin() as connection:
+            rows = connection.execute(statement).all()
+        return [_row(row, ours=True) for row in rows]
+
+    def sent(self, row_id: int, result: dict | None) -> None:
+        """Slack took it (or refused it for good): never send it again."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(outbox)
+                .where(outbox.c.id == row_id)
+                .values(
+                    done_at=now(), result=result, lease_until=None, attempts=outbox.c.attempts + 1
+                )
+            )
+
+    def retry_at(self, row_id: int, moment: datetime) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(outbox)
+                .where(outbox.c.id == row_id)
+                .values(
+                    next_at=moment,
+                    lease_until=None,
+                    claimed_by=None,
+                    attempts=outbox.c.attempts + 1,
+                )
+            )
+
+    def release(self, worker: str) -> int:
+        with self.engine.begin() as connection:
+            return connection.execute(
+                update(outbox)
+                .where(outbox.c.claimed_by == worker, outbox.c.done_at.is_(None))
+                .values(lease_until=None, claimed_by=None)
+            ).rowcount
+
+    def renew(self, worker: str, lease_s: float) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(outbox)
+                .where(outbox.c.claimed_by == worker, outbox.c.done_at.is_(None))
+                .where(outbox.c.lease_until.is_not(None))
+                .values(lease_until=now() + timedelta(seconds=lease_s))
+            )
+
+    def expired(self) -> list[OutboxRow]:
+        """Forget unsent answers past their life, and sent ones of finished jobs; the former."""
+        moment = now()
+        lapsed = and_(outbox.c.done_at.is_(None), outbox.c.expires_at <= moment)
+        orphaned = and_(
+            outbox.c.done_at.is_not(None), ~exists().where(jobs.c.id == outbox.c.job_id)
+        )
+        with self.engine.begin() as connection:
+            gone = connection.execute(select(outbox).where(lapsed)).all()
+            connection.execute(delete(outbox).where(or_(lapsed, orphaned)))
+        return [_row(row) for row in gone]
+
+
+def _free(query: Select, lease_until, moment: datetime) -> Select:
+    return query.where(_lease_free(lease_until, moment))
+
+
+def _lease_free(lease_until, moment: datetime):
+    return or_(lease_until.is_(None), lease_until < moment)
+
+
+def _earlier_unsent(moment: datetime):
+    """An earlier answer of the same job is still to be sent."""
+    earlier = outbox.alias("earlier")
+    return exists().where(
+        earlier.c.job_id == outbox.c.job_id,
+        earlier.c.seq < outbox.c.seq,
+        earlier.c.done_at.is_(None),
+        earlier.c.expires_at > moment,
+    )
+
+
+def _row(row, *, ours: bool = False) -> OutboxRow:
+    return OutboxRow(
+        id=row.id,
+        job_id=row.job_id,
+        kind=row.kind,
+        target=row.target,
+        message=row.message,
+        team_id=row.team_id,
+        enterprise_id=row.enterprise_id,
+        expires_at=aware(row.expires_at),
+        attempts=row.attempts,
+        done=row.done_at is not None,
+        result=row.result,
+        ours=ours,
+        seq=row.seq,
+    )
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def aware(moment: datetime) -> datetime:
+    """SQLite hands back naive datetimes; they were stored in UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

@@ -1,0 +1,128 @@
+"""The jobs table and the outbox on SQLite always, and on PostgreSQL with TEST_DATABASE_URL."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import MetaData
+
+from bot.jobs import JobStore, OutboxStore
+from bot.jobs.store import now
+from bot.store import connect, make_engine
+
+
+def _wipe(url: str) -> None:
+    engine = make_engine(url)
+    metadata = MetaData()
+    metadata.reflect(engine)
+    metadata.drop_all(engine)
+    engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def engine(request, tmp_path) -> Iterator:
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'jobs.db'}"
+    else:
+        url = os.environ.get("TEST_DATABASE_URL")
+        if not url:
+            pytest.skip("set TEST_DATABASE_URL to run against PostgreSQL")
+        _wipe(url)
+    store = connect(url)
+    yield store.engine
+    store.engine.dispose()
+    if request.param == "postgresql":
+        _wipe(url)
+
+
+def _answer(minutes: float = 30) -> dict:
+    return {
+        "kind": "response_url",
+        "target": "http://slack.invalid/hook",
+        "message": {"text": "hi"},
+        "team_id": "T1",
+        "enterprise_id": None,
+        "expires_at": now() + timedelta(minutes=minutes),
+    }
+
+
+def test_concurrent_claims_take_each_job_once(engine):
+    jobs = JobStore(engine)
+    added = {jobs.add("work", {"n": n}) for n in range(60)}
+
+    def claim_all(worker: str) -> list[int]:
+        taken = []
+        while batch := jobs.claim(worker, 4, lease_s=30):
+            taken += [job.id for job in batch]
+        return taken
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(claim_all, ["a", "b", "c", "d"]))
+    claimed = [job for result in results for job in result]
+    assert sorted(claimed) == sorted(added)  # every job, none twice
+
+
+def test_a_lapsed_lease_is_claimed_again_and_a_released_one_at_once(engine):
+    jobs = JobStore(engine)
+    first, second = jobs.add("work", {}), jobs.add("work", {})
+    assert [job.id for job in jobs.claim("dead", 1, lease_s=0.3)] == [first]
+    assert [job.id for job in jobs.claim("other", 5, lease_s=30)] == [second]
+    assert jobs.claim("other", 5, lease_s=30) == []
+    time.sleep(0.4)
+    (again,) = jobs.claim("other", 5, lease_s=30)
+    assert (again.id, again.attempts) == (first, 2)
+    assert jobs.release("other", [second]) == 1
+    assert [job.id for job in jobs.claim("third", 5, lease_s=30)] == [second]
+
+
+def test_a_finished_jobs_id_is_never_given_to_another(engine):
+    jobs = JobStore(engine)
+    job = jobs.add("work", {})
+    jobs.claim("w", 1, lease_s=30)
+    jobs.finish(job)
+    assert jobs.add("work", {}) > job  # its id keys answers in the outbox
+
+
+def test_an_answer_sent_once_is_not_ours_to_send_again(engine):
+    jobs, outbox = JobStore(engine), OutboxStore(engine)
+    job = jobs.add("work", {})
+    row = outbox.stage(job, 1, _answer(), worker="w1", lease_s=30)
+    assert row.ours and not row.done
+    # Another worker running the same job meanwhile must leave it alone...
+    assert not outbox.stage(job, 1, _answer(), worker="w2", lease_s=30).ours
+    outbox.sent(row.id, {"ok": True})
+    # ...and once it is sent, nobody sends it again.
+    again = outbox.stage(job, 1, _answer(), worker="w2", lease_s=30)
+    assert again.done and not again.ours and again.result == {"ok": True}
+    assert outbox.claim_due("w3", 10, lease_s=30) == []
+
+
+def test_a_jobs_answers_go_out_in_order(engine):
+    jobs, outbox = JobStore(engine), OutboxStore(engine)
+    job = jobs.add("work", {})
+    first = outbox.stage(job, 1, _answer(), worker="w", lease_s=30)
+    outbox.retry_at(first.id, now() + timedelta(seconds=0.3))
+    second = outbox.stage(job, 2, _answer(), worker="w", lease_s=30)
+    assert not second.ours  # waits for the first
+    assert outbox.claim_due("w", 10, lease_s=30) == []  # the first is not due yet
+    time.sleep(0.35)
+    assert [row.id for row in outbox.claim_due("w", 10, lease_s=30)] == [first.id]
+    outbox.sent(first.id, None)
+    assert [row.id for row in outbox.claim_due("w", 10, lease_s=30)] == [second.id]
+
+
+def test_answers_past_their_life_are_dropped_and_sent_ones_of_finished_jobs_forgotten(engine):
+    jobs, outbox = JobStore(engine), OutboxStore(engine)
+    job, done_job = jobs.add("work", {}), jobs.add("work", {})
+    lapsed = outbox.stage(job, 1, _answer(minutes=-1), worker="w", lease_s=30)
+    sent = outbox.stage(done_job, 1, _answer(), worker="w", lease_s=30)
+    outbox.sent(sent.id, None)
+    jobs.finish(done_job)
+    assert [row.id for row in outbox.expired()] == [lapsed.id]
+    assert outbox.claim_due("w", 10, lease_s=0) == []
+    assert outbox.expired() == []

@@ -1,0 +1,321 @@
+"""Nothing acked is lost: ``mpbot serve`` under kills, restarts, Slack outages and replicas.
+
+Each test runs real ``mpbot serve`` process groups on loopback against the
+recording fake Slack (tests/slack/conftest.py), with short leases and
+backoffs so each fault plays out in seconds. A command's answer is counted
+on its own ``response_url`` (one per command), so a lost answer and an answer
+sent twice both show.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from served import Served
+from slackmsg import dm_event
+from sqlalchemy import MetaData
+
+from bot.slack.workers import THREADS
+from bot.store import make_engine
+
+POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
+# Each job asks users.info for the user's locale before it answers.
+SLOW_LOOKUP = "/api/users.info"
+# Short enough that a fault plays out in seconds.
+FAST = {
+    "job_lease_s": 2,
+    "job_poll_s": 0.1,
+    "outbox_backoff_s": 0.25,
+    "outbox_backoff_max_s": 2,
+    "shutdown_grace_s": 4,
+    "slack_timeout_s": 2,
+    "slack_retry_backoff_s": 0.05,
+}
+
+
+def _wipe(url: str) -> None:
+    engine = make_engine(url)
+    metadata = MetaData()
+    metadata.reflect(engine)
+    metadata.drop_all(engine)
+    engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path) -> Iterator[str]:
+    """Both stores where the store matters (overrides conftest's SQLite-only fixture)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'bot.db'}"
+        return
+    if not POSTGRES_URL:
+        pytest.skip("set TEST_DATABASE_URL to run against PostgreSQL")
+    _wipe(POSTGRES_URL)
+    yield POSTGRES_URL
+    _wipe(POSTGRES_URL)
+
+
+@pytest.fixture
+def sqlite_url(tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'bot.db'}"
+
+
+@pytest.fixture
+def replicas(slack, tmp_path) -> Iterator[Callable[..., Served]]:
+    """Start ``mpbot serve`` replicas (``replica(url, **settings)``); all killed at the end."""
+    started: list[Served] = []
+
+    def replica(database_url: str, **settings: object) -> Served:
+        log = tmp_path / f"serve-{len(started)}.log"
+        served = Served(slack.url, database_url, log, **(FAST | settings))
+        started.append(served)
+        return served.start()
+
+    yield replica
+    for served in started:
+        served.close()
+
+
+def _hook(index: int) -> str:
+    return f"h{index:04d}x"
+
+
+def _answers(slack) -> Counter:
+    """Answers taken per command (by its response_url's hook)."""
+    return Counter(
+        call.path.split("/")[1]
+        for call in slack.calls
+        if call.path.startswith("/h") and not call.scripted
+    )
+
+
+def _send(client, slack, indexes, *, timestamp: int | None = None) -> list[int]:
+    """Send one command per index, 8 at a time; the statuses of their acks."""
+
+    def one(index: int) -> int:
+        return client.command(
+            "100 2",
+            response_url=slack.response_url(_hook(index)),
+            user=f"U{index:04d}",  # each user's locale is looked up once (users.info)
+            timestamp=timestamp,
+        ).status
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        return list(pool.map(one, indexes))
+
+
+def _wait_answered(slack, count: int, timeout: float) -> Counter:
+    deadline = time.monotonic() + timeout
+    while len(answers := _answers(slack)) < count and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return answers
+
+
+def _client(signed_client, served: Served):
+    return signed_client(served.url)
+
+
+def _assert_each_once(answers: Counter, count: int, *, twice_at_most: int = 0) -> None:
+    missing = [_hook(i) for i in range(count) if answers[_hook(i)] == 0]
+    assert not missing, f"{len(missing)} of {count} acked commands never answered: {missing[:5]}"
+    twice = [hook for hook, times in answers.items() if times > 1]
+    assert len(twice) <= twice_at_most, f"answered more than once: {twice}"
+
+
+def test_pod_killed_mid_burst_then_restarted_answers_every_acked_command(
+    slack, replicas, database_url, signed_client
+):
+    # Slack takes its time to look up each user, so a backlog builds. (Slow
+    # answer posts would leave posts in flight at the kill: taken by Slack, not
+    # yet confirmed, so sent again after the restart, as any client would.)
+    slack.hold[SLOW_LOOKUP] = 0.15
+    served = replicas(database_url, work_processes=1)
+    served.wait_for_workers(1)
+    count = 60
+    assert _send(_client(signed_client, served), slack, range(count)) == [200] * count
+    _wait_answered(slack, 3, timeout=30)  # the worker is at it
+    served.kill_group()
+    before = len(_answers(slack))
+    assert before < count, "the kill came too late to test anything"
+
+    replicas(database_url, work_processes=1)
+    # The dead pod's claimed jobs wait out their lease (2 s); the rest start at once.
+    # A post on the wire at the kill may be sent again: Slack took it, we never heard.
+    # At most one per worker thread (so well under 1% of a real burst).
+    _assert_each_once(_wait_answered(slack, count, timeout=40), count, twice_at_most=THREADS)
+
+
+def test_sigterm_with_a_backlog_exits_within_the_grace_period_and_loses_nothing(
+    slack, replicas, sqlite_url, signed_client
+):
+    slack.hold[SLOW_LOOKUP] = 0.2
+    served = replicas(sqlite_url, work_processes=1)
+    served.wait_for_workers(1)
+    count = 60
+    assert _send(_client(signed_client, served), slack, range(count)) == [200] * count
+    _wait_answered(slack, 3, timeout=30)  # the worker is at it
+    started = time.monotonic()
+    served.process.send_signal(signal.SIGTERM)
+    assert served.process.wait(timeout=FAST["shutdown_grace_s"] + 6) == 0
+    assert time.monotonic() - started < FAST["shutdown_grace_s"] + 5
+    assert len(_answers(slack)) < count, "the backlog was gone before SIGTERM"
+    assert "did not stop within the grace period" not in served.log()
+    assert "unfinished job(s) handed back" in served.log()
+
+    replicas(sqlite_url, work_processes=1)
+    _assert_each_once(_wait_answered(slack, count, timeout=40), count, twice_at_most=1)
+
+
+def test_a_killed_worker_is_replaced_health_recovers_and_its_jobs_are_done(
+    slack, replicas, sqlite_url, signed_client
+):
+    slack.hold[SLOW_LOOKUP] = 0.3
+    served = replicas(sqlite_url, work_processes=2)
+    first = served.wait_for_workers(2)
+    client = _client(signed_client, served)
+    assert _send(client, slack, range(30)) == [200] * 30
+    os.kill(first[0], signal.SIGKILL)
+
+    deadline = time.monotonic() + 30
+    while not (
+        served.health() == 200 and len(served.workers()) == 2 and first[0] not in served.workers()
+    ):
+        assert time.monotonic() < deadline, served.log()
+        time.sleep(0.1)
+    assert _send(client, slack, range(30, 40)) == [200] * 10
+    _assert_each_once(_wait_answered(slack, 40, timeout=30), 40, twice_at_most=1)
+    assert "starting another" in served.log()
+
+
+def test_slack_down_for_20_seconds_then_back_gets_every_answer_once(
+    slack, replicas, database_url, signed_client
+):
+    served = replicas(database_url)
+    served.wait_for_workers(2)
+    client = _client(signed_client, served)
+    # Bolt checks the token with auth.test on the first request (issue11b moves
+    # that to start-up); let it pass before Slack goes down.
+    _send(client, slack, [99])
+    _wait_answered(slack, 1, timeout=10)
+    slack.calls.clear()
+    slack.outage = (503, {"Content-Type": "text/plain"}, b"Service Unavailable")
+    down_since = time.monotonic()
+    assert _send(client, slack, range(20)) == [200] * 20
+    for index in range(5):
+        event = dm_event("100 2", ts=f"1700000000.{index:06d}", channel=f"D0DM{index}")
+        assert client.event(event, event_id=f"EvDown{index}").status == 200
+    time.sleep(max(0.0, 20 - (time.monotonic() - down_since)))
+    assert not _answers(slack)
+    slack.outage = None
+
+    answers = _wait_answered(slack, 20, timeout=20)
+    _assert_each_once(answers, 20)
+    deadline = time.monotonic() + 20
+    while len(slack.api("chat.postMessage")) < 5 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(1)  # any second copy would have come by now
+    channels = Counter(call.body["channel"] for call in slack.api("chat.postMessage"))
+    all_posts = [(c.body.get("channel"), c.scripted) for c in slack.calls if "chat.post" in c.path]
+    assert channels == Counter({f"D0DM{index}": 1 for index in range(5)}), all_posts
+
+
+def test_429_waits_its_retry_after_without_holding_up_other_answers(
+    slack, replicas, sqlite_url, signed_client
+):
+    served = replicas(sqlite_url)
+    served.wait_for_workers(2)
+    client = _client(signed_client, served)
+    limited = range(20)  # more than all workers' threads together
+    for index in limited:
+        path = f"/{_hook(index)}/T0TEAM/1234/abcd"
+        slack.script[path] = [(429, {"Retry-After": "3"}, b"rate limited")]
+    assert _send(client, slack, limited) == [200] * 20
+    assert _send(client, slack, range(20, 25)) == [200] * 5
+    # The first answers to arrive are the others': none waited behind a 429's pause.
+    others = _wait_answered(slack, 5, timeout=10)
+    assert set(others) == {_hook(i) for i in range(20, 25)}, "answers waited behind the 429s"
+
+    _assert_each_once(_wait_answered(slack, 25, timeout=20), 25)
+    limited_hooks = {_hook(i) for i in limited}
+    first_429 = min(call.at for call in slack.calls if call.scripted)
+    first_retry = min(at for hook, at in _answer_times(slack) if hook in limited_hooks)
+    assert first_retry - first_429 >= 3, "Retry-After was not waited for"
+
+
+def _answer_times(slack) -> list[tuple[str, float]]:
+    return [
+        (call.path.split("/")[1], call.at)
+        for call in slack.calls
+        if call.path.startswith("/h") and not call.scripted
+    ]
+
+
+def test_an_answer_slack_took_is_not_sent_again(slack, replicas, sqlite_url, signed_client):
+    served = replicas(sqlite_url)
+    served.wait_for_workers(2)
+    client = _client(signed_client, served)
+    # Slack takes each post, then drops the connection, or hangs past our timeout.
+    slack.script[f"/{_hook(0)}/T0TEAM/1234/abcd"] = [(0, {}, b"")]
+    slack.script[f"/{_hook(1)}/T0TEAM/1234/abcd"] = [(-1, {"hang_s": 4}, b"")]
+    slack.script["/api/chat.postMessage"] = [(0, {}, b"")]
+    assert _send(client, slack, range(2)) == [200, 200]
+    assert client.event(dm_event("100 2"), event_id="EvTaken").status == 200
+    time.sleep(FAST["slack_timeout_s"] + 4)  # well past every retry today's code made
+    taken = Counter(call.path.split("/")[1] for call in slack.calls if call.path.startswith("/h"))
+    assert taken == Counter({_hook(0): 1, _hook(1): 1})
+    assert len([c for c in slack.calls if c.path == "/api/chat.postMessage"]) == 1
+
+
+def test_a_backlog_older_than_five_minutes_is_still_answered(
+    slack, replicas, sqlite_url, signed_client
+):
+    served = replicas(sqlite_url)
+    workers = served.wait_for_workers(2)
+    client = _client(signed_client, served)
+    # Signed 294 s ago: Slack's 5-minute window still takes it at the edge...
+    old = int(time.time()) - 294
+    served.signal_workers(signal.SIGSTOP)
+    try:
+        assert _send(client, slack, range(5), timestamp=old) == [200] * 5
+        time.sleep(8)  # ...and the work waits until the request is over 5 minutes old
+    finally:
+        for pid in workers:
+            os.kill(pid, signal.SIGCONT)
+    _assert_each_once(_wait_answered(slack, 5, timeout=15), 5)
+
+
+@pytest.mark.skipif(not POSTGRES_URL, reason="set TEST_DATABASE_URL to run against PostgreSQL")
+def test_two_replicas_share_the_work_and_one_finishes_what_a_dead_one_claimed(
+    slack, replicas, signed_client
+):
+    _wipe(POSTGRES_URL)
+    try:
+        first = replicas(POSTGRES_URL, work_processes=1)
+        second = replicas(POSTGRES_URL, work_processes=1)
+        first_workers = first.wait_for_workers(1)
+        second.wait_for_workers(1)
+        to_first = _client(signed_client, first)
+
+        # The first replica's workers are frozen: what it acks, the second one answers.
+        first.signal_workers(signal.SIGSTOP)
+        assert _send(to_first, slack, range(10)) == [200] * 10
+        _assert_each_once(_wait_answered(slack, 10, timeout=15), 10)
+        for pid in first_workers:
+            os.kill(pid, signal.SIGCONT)
+
+        # Both take jobs from a slow Slack; the first dies holding some of them.
+        slack.hold[SLOW_LOOKUP] = 0.3
+        to_second = _client(signed_client, second)
+        assert _send(to_first, slack, range(10, 40, 2)) == [200] * 15
+        assert _send(to_second, slack, range(11, 40, 2)) == [200] * 15
+        time.sleep(0.5)
+        first.kill_group()
+        assert len(_answers(slack)) < 40
+        _assert_each_once(_wait_answered(slack, 40, timeout=40), 40, twice_at_most=1)
+    finally:
+        _wipe(POSTGRES_URL)
