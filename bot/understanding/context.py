@@ -33,7 +33,6 @@ from bot.understanding.lexicon import (
     lookup,
     model_word_family,
 )
-from bot.understanding.names import GPU_PREFIX_WORDS
 from bot.understanding.ratios import slash_fraction
 from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
 
@@ -808,15 +807,10 @@ def _noun_role(noun: str) -> str:
     return "count"
 
 
-# Words that start a GPU's name, so "Nx" before them counts cards.
-GPU_LINE_WORDS = GPU_PREFIX_WORDS | {"quadro", "radeon", "instinct"}
-
-
 def _count_after(tokens: list[Token], j: int) -> str:
-    """ "8x A100", "4x8 GPUs", "2x larger batch", "2x RTX A6000" (a card line the reader
-    has no alias for still names GPUs): the x joins counts, not a speedup."""
+    """ "8x A100", "4x8 GPUs", "2x larger batch": the x joins counts, not a speedup."""
     for tok in tokens[j : j + 2]:
-        if tok.role == "gpu" or tok.text in GPU_LINE_WORDS:
+        if tok.role == "gpu":
             return "gpus"
         if tok.kind == NUM and tok.glued:
             tok.role = "count"
