@@ -282,7 +282,7 @@ class Advice(BaseModel):
     model: str | None = None
     reason: Reason | None = None
     candidates: list[str] = Field(default_factory=list)
-    basis: str | None = None  # measured | team | modelled | typical | given
+    basis: str | None = None  # measured | measured_realistic | team | modelled | typical | given
     sources: list[str] = Field(default_factory=list)
     # The setup a suggested ratio assumed where the user was silent (e.g. the
     # family of a named model, a TF32 baseline on A100); else what they said.

@@ -127,7 +127,8 @@ def test_the_price_carries_to_later_follow_ups():
 @pytest.mark.parametrize("small_talk", ["thanks!", "شكرا", "lol"])
 def test_small_talk_leaves_the_thread_as_it_was(small_talk):
     got = _thread("BERT on A100, 36 hours in fp32", small_talk, "and on V100?")[-1]
-    assert (got["model"], got["gpu"], got["basis"]) == ("BERT", "V100", "measured")
+    assert (got["model"], got["gpu"]) == ("BERT", "V100")
+    assert got["basis"] in ("measured", "measured_realistic")  # published rows of it
 
 
 @pytest.mark.parametrize(

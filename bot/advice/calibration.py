@@ -127,7 +127,7 @@ COVERAGE_FLOOR = 1 - ALPHA
 COVERAGE_WEIGHT = 2.0
 # A band must beat the rule by this margin on the misses it was chosen on: chosen on
 # them, it does a little worse on the next setup (held-out splits of the bench).
-RULE_MARGIN = 0.9
+RULE_MARGIN = 0.85
 
 
 @dataclass(frozen=True)
@@ -197,17 +197,33 @@ def band_of(misses: Sequence[Miss], levels_present: Sequence[str] = (TUNED,)) ->
 
 
 def bands(misses: Sequence[Miss]) -> dict[tuple[str, str], Band]:
-    """A band for every stratum whose misses cover each level the evidence has."""
-    by_stratum: dict[tuple[str, str], list[Miss]] = {}
+    """A band for every stratum, each level's misses its own where they come from enough
+    setups, else borrowed from the coarser strata of :func:`fallbacks`, then from every
+    stratum with the same GPU state (dense tuned evidence on a model is not thrown away
+    because few real projects ran that very model)."""
+    by_level: dict[tuple[tuple[str, str], str], list[Miss]] = {}
     for m in misses:
-        by_stratum.setdefault(m.stratum, []).append(m)
+        by_level.setdefault((m.stratum, m.level), []).append(m)
+        by_level.setdefault(((m.stratum[0], "*"), m.level), []).append(m)
     present = sorted({m.level for m in misses})
     out = {}
-    for stratum, own in by_stratum.items():
+    for stratum in sorted({m.stratum for m in misses}):
+        own = [m for level in present for m in _enough(by_level, stratum, level)]
         band = band_of(own, present)
         if band is not None:
             out[stratum] = band
     return out
+
+
+def _enough(
+    by_level: dict[tuple[tuple[str, str], str], list[Miss]], stratum: tuple[str, str], level: str
+) -> list[Miss]:
+    """The level's misses in the stratum or the first coarser one with MIN_CLUSTERS setups."""
+    for s in (*fallbacks(stratum), (stratum[0], "*")):
+        found = by_level.get((s, level), [])
+        if len({m.cluster for m in found}) >= MIN_CLUSTERS:
+            return found
+    return []
 
 
 def fallbacks(stratum: tuple[str, str]) -> list[tuple[str, str]]:

@@ -184,14 +184,3 @@ def terms(job: Job, batch_default: float) -> dict[str, float] | None:
     if job.framework:
         out["fw:" + job.framework] = 1.0
     return out
-
-
-# What can move a real project's ratio away from the benchmark's: the GPU, its count,
-# the task group, the framework and format; not one model's own term (too few rows).
-_PRACTICE_TERMS = frozenset({"1", "peak", "speed", "intensity", "gpus", "bf16", "rnn"})
-_PRACTICE_PREFIXES = ("g:", "fw:", "d:")
-
-
-def practice_terms(t: dict[str, float]) -> dict[str, float]:
-    """The terms of :func:`terms` that the practice offset is fitted over."""
-    return {n: v for n, v in t.items() if n in _PRACTICE_TERMS or n.startswith(_PRACTICE_PREFIXES)}

@@ -11,7 +11,8 @@ In order of evidence:
 1. ``team``: the team's own records for a matching setup (:mod:`bot.advice.team`),
    with the published or modelled figure kept beside them;
 2. ``measured``: a benchmark table measured this model on this GPU and
-   baseline: its rows are the tuned figure (:mod:`bot.advice.measured`);
+   baseline: its rows are the tuned figure (:mod:`bot.advice.measured`); the
+   basis is ``measured_realistic`` when the realistic figure leads, below it;
 3. ``modelled``: the fit at the user's GPU (or over every measured GPU when
    none is named);
 4. ``typical``: the guide's 1.2-2.5 when nothing narrows it (a GPU count or a
@@ -37,7 +38,7 @@ from bot.advice.catalog import PRACTICE, TUNED, GpuSpec, family_of_model, gpu_sp
 from bot.advice.features import Job, amp_peak, batch_change, default_baseline, framework_key
 from bot.advice.features import peak_ratio as _peak_ratio
 from bot.advice.measured import match, sources
-from bot.advice.ratio_model import TYPICAL_HIGH, TYPICAL_LOW
+from bot.advice.ratio_model import MAX_PRACTICE_GAP, TYPICAL_HIGH, TYPICAL_LOW
 from bot.advice.ratio_types import (
     NAMES_SEPARATOR,
     Basis,
@@ -289,7 +290,11 @@ def _modelled(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction:
         low = min(math.log(TYPICAL_LOW), practice, tuned)
         high = max(math.log(TYPICAL_HIGH), practice, tuned)
         factors.append(FactorNote(code=Factor.TYPICAL))
-    point = min(max(practice, low), high)
+    # The practice offset is capped (ratio_model.MAX_PRACTICE_GAP), but the levels'
+    # usual batch changes differ too: the point stays within the cap of the tuned figure.
+    point = min(max(practice, tuned + MAX_PRACTICE_GAP, low), high)
+    if basis == Basis.MEASURED and tuned - point > BEST_CASE_GAP:
+        basis = Basis.MEASURED_REALISTIC  # the figure is not the published one: say so
     if tuned - point > BEST_CASE_GAP:
         params = {"tuned": _round(math.exp(tuned)), "realistic": _round(math.exp(point))}
         factors.append(FactorNote(code=Factor.TUNED_BEST_CASE, params=params))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from statistics import median
 
@@ -21,7 +21,6 @@ from bot.advice.features import (
     default_baseline,
     job_of,
     peak_ratio,
-    practice_terms,
     terms,
 )
 
@@ -38,10 +37,23 @@ RIDGE = {
     "bf16": 2.0,
     "intensity": 2.0,
     "speed": 2.0,
+    "peak": 3.0,
 }
-# The practice offset over the tuned fit: its intercept is free, every other term is
-# pulled to 0 harder (real projects are few and noisy).
-PRACTICE_RIDGE = 3.0
+# Where a ridge pulls a term when the rows cannot place it (otherwise 0). The peak
+# ratio's slope: a GPU with 4x the Tensor Core peak over its baseline reaches about
+# 1.5x the ratio (V100 FP16/FP32 8x: ~3; Ampere FP16/TF32 2x: ~1.9, facts sheet);
+# without that pull, leaving V100 out leaves nearly every row at a peak of 2 and the
+# slope comes out of noise (negative).
+RIDGE_PRIOR = {"peak": 0.3}
+# Real projects' offset from the tuned fit, by empirical Bayes: the practice rows come
+# from threads where something disappointed (selection-biased low), so each source
+# counts once, the pooled offset is shrunk towards 0 as if PRIOR_SOURCES sources had
+# seen no gap, and one GPU's own offset towards the pooled one the same way; no offset
+# goes below MAX_PRACTICE_GAP: a Tensor Core GPU is not predicted a slowdown from
+# reports of broken pipelines, and the calibrated range's low end (sized on those
+# same rows held out) is what still says how low projects can land.
+PRIOR_SOURCES = 5.0
+MAX_PRACTICE_GAP = math.log(0.75)
 ROBUST_ROUNDS = 4
 ROBUST_FLOOR = 0.05
 # Rows on it / a measured GPU with a peak ratio within NEAR of its own / only its spec
@@ -119,17 +131,6 @@ def _ridge(name: str) -> float:
     return next((v for prefix, v in RIDGE.items() if name.startswith(prefix)), 1e-3)
 
 
-def _practice_ridge(name: str) -> float:
-    """The intercept is free; the GPU's numbers move it a little; one GPU, framework or
-    task group only with many rows behind it."""
-    if name == "1":
-        return 1e-3
-    return PRACTICE_RIDGE / 6 if name in _GPU_NUMBERS else PRACTICE_RIDGE
-
-
-_GPU_NUMBERS = frozenset({"peak", "speed", "intensity", "gpus"})
-
-
 def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     """Gaussian elimination with partial pivoting (ridge keeps the system regular)."""
     size = len(vector)
@@ -168,6 +169,7 @@ def _least_squares(
                 row[b] += w * xa * xb
     for name, i in index.items():
         xtx[i][i] += ridge(name)
+        xty[i] += ridge(name) * RIDGE_PRIOR.get(name, 0.0)
     return dict(zip(names, _solve(xtx, xty), strict=True))
 
 
@@ -189,7 +191,7 @@ class Model:
     """Fitted coefficients and what they were fitted on."""
 
     coefficients: dict[str, float]  # tuned benchmarks
-    practice: dict[str, float]  # real projects' offset from them (over practice_terms)
+    practice: PracticeOffset  # real projects' offset from them
     batch_default: dict[str, float]
     reference: tuple[GpuSpec, ...]  # every GPU with rows: a job with no GPU averages them
     gpus: frozenset[str]
@@ -204,7 +206,7 @@ class Model:
         t = terms(job, self.batch_default[job.level])
         if t is None:
             return None
-        offset = _dot(self.practice, practice_terms(t)) if job.level == PRACTICE else 0.0
+        offset = self.practice.at(job.gpu) if job.level == PRACTICE else 0.0
         return _dot(self.coefficients, t) + offset
 
     def term(self, name: str) -> float:
@@ -228,6 +230,47 @@ class Model:
         return "far"
 
 
+@dataclass(frozen=True)
+class PracticeOffset:
+    """Real projects' log offset from the tuned fit: pooled, and per GPU where measured."""
+
+    pooled: float = 0.0
+    per_gpu: dict[str, float] = field(default_factory=dict)
+
+    def at(self, gpu: str | None) -> float:
+        return self.per_gpu.get(gpu or "", self.pooled)
+
+
+def _shrunk(values: Sequence[float], towards: float) -> float:
+    """The median of one value per source, pulled towards ``towards`` as if
+    PRIOR_SOURCES more sources had measured exactly that."""
+    n = len(values)
+    return towards + (median(values) - towards) * n / (n + PRIOR_SOURCES) if n else towards
+
+
+def practice_offset(residuals: Sequence[tuple[Row, float]]) -> PracticeOffset:
+    """Empirical-Bayes offset of real projects from the tuned fit, by independent source."""
+    by_source: dict[str, list[float]] = {}
+    gpu_of: dict[str, set[str]] = {}
+    for row, residual in residuals:
+        by_source.setdefault(row.source, []).append(residual)
+        gpu_of.setdefault(row.job.gpu or "", set()).add(row.source)
+    per_source = {s: median(v) for s, v in by_source.items()}
+    pooled = _capped(_shrunk(list(per_source.values()), 0.0))
+    per_gpu = {}
+    for gpu, sources in gpu_of.items():
+        mine = [
+            median(res for row, res in residuals if row.source == s and row.job.gpu == gpu)
+            for s in sorted(sources)
+        ]
+        per_gpu[gpu] = _capped(_shrunk(mine, pooled))
+    return PracticeOffset(pooled, per_gpu)
+
+
+def _capped(offset: float) -> float:
+    return min(0.0, max(MAX_PRACTICE_GAP, offset))
+
+
 def _robust(
     data: Sequence[tuple[dict[str, float], float, float]],
     rounds: int,
@@ -247,20 +290,17 @@ def _robust(
 
 
 def fit(rows: Sequence[Row], rounds: int = ROBUST_ROUNDS) -> Model:
-    """Two robust ridge fits on the log ratio: the tuned tables over every term, then
-    real projects' offset from that over a few (:func:`practice_terms`). A few extreme
-    rows (3D U-Net 5x, Tacotron 2 0.84x) do not drag the typical answer."""
+    """A robust ridge fit of the log ratio on the tuned tables over every term, then real
+    projects' shrunk offset from it (:func:`practice_offset`). A few extreme rows (3D
+    U-Net 5x, Tacotron 2 0.84x) do not drag the typical answer."""
     defaults = batch_defaults(rows)
     featured = [(r, terms(r.job, defaults[r.job.level]) or {}) for r in rows]
     tuned = _robust(
         [(t, r.log_ratio, r.weight) for r, t in featured if r.job.level == TUNED], rounds
     )
-    practice_data = [
-        (practice_terms(t), r.log_ratio - _dot(tuned, t), r.weight)
-        for r, t in featured
-        if r.job.level == PRACTICE
-    ]
-    practice = _robust(practice_data, rounds, _practice_ridge) if practice_data else {}
+    practice = practice_offset(
+        [(r, r.log_ratio - _dot(tuned, t)) for r, t in featured if r.job.level == PRACTICE and t]
+    )
     specs = {r.job.gpu: r.job.spec for r in rows if r.job.spec is not None and r.job.level == TUNED}
     return Model(
         coefficients=tuned,

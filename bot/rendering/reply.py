@@ -672,7 +672,8 @@ class _Words:
             _(
                 "whether your FP32 run keeps the GPU busy (utilisation near 100%%, not "
                 "waiting on data loading)"
-            ),
+            )
+            % {},  # python-format: "%%" is a literal percent sign only once formatted
         )
 
     def family(self, code: object) -> str:
@@ -695,6 +696,7 @@ class _Words:
         _ = self._
         return {
             "measured": _("published measurements"),
+            "measured_realistic": _("published measurements, less what real projects lose"),
             "team": _("your team's measurements"),
             "modelled": _("modelled from GPU, task and setup"),
             "given": _("your ratio"),

@@ -16,7 +16,6 @@ from bot.advice.features import (
     gpu_terms,
     model_key,
     peak_ratio,
-    practice_terms,
     terms,
 )
 
@@ -92,7 +91,6 @@ def test_job_terms_name_the_job_and_an_unsaid_batch_takes_the_default():
     )
     assert t["gpus"] == 3 and t["batch"] == 0.5 and t["m:BERT"] == 1 and t["g:text"] == 1
     assert t["peak"] == pytest.approx(math.log(125 / 15.7 / 4))
-    assert "m:BERT" not in practice_terms(t) and "peak" in practice_terms(t)
 
 
 def test_hiding_takes_away_what_a_user_did_not_say():

@@ -2,42 +2,23 @@
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import MetaData
 
 from bot.jobs import JobStore, OutboxStore
 from bot.jobs.store import now
-from bot.store import connect, make_engine
+from bot.store import connect
 
 
-def _wipe(url: str) -> None:
-    engine = make_engine(url)
-    metadata = MetaData()
-    metadata.reflect(engine)
-    metadata.drop_all(engine)
-    engine.dispose()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def engine(request, tmp_path) -> Iterator:
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'jobs.db'}"
-    else:
-        url = os.environ.get("TEST_DATABASE_URL")
-        if not url:
-            pytest.skip("set TEST_DATABASE_URL to run against PostgreSQL")
-        _wipe(url)
-    store = connect(url)
+@pytest.fixture
+def engine(any_database_url: str) -> Iterator:
+    store = connect(any_database_url)
     yield store.engine
     store.engine.dispose()
-    if request.param == "postgresql":
-        _wipe(url)
 
 
 def _answer(minutes: float = 30) -> dict:

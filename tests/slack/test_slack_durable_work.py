@@ -17,14 +17,12 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from databases import POSTGRES_URL, wipe
 from served import Served
 from slackmsg import dm_event
-from sqlalchemy import MetaData
 
 from bot.slack.workers import THREADS
-from bot.store import make_engine
 
-POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
 # Each job asks users.info for the user's locale before it answers.
 SLOW_LOOKUP = "/api/users.info"
 # Short enough that a fault plays out in seconds.
@@ -39,25 +37,10 @@ FAST = {
 }
 
 
-def _wipe(url: str) -> None:
-    engine = make_engine(url)
-    metadata = MetaData()
-    metadata.reflect(engine)
-    metadata.drop_all(engine)
-    engine.dispose()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request, tmp_path) -> Iterator[str]:
+@pytest.fixture
+def database_url(any_database_url: str) -> str:
     """Both stores where the store matters (overrides conftest's SQLite-only fixture)."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'bot.db'}"
-        return
-    if not POSTGRES_URL:
-        pytest.skip("set TEST_DATABASE_URL to run against PostgreSQL")
-    _wipe(POSTGRES_URL)
-    yield POSTGRES_URL
-    _wipe(POSTGRES_URL)
+    return any_database_url
 
 
 @pytest.fixture
@@ -293,7 +276,7 @@ def test_a_backlog_older_than_five_minutes_is_still_answered(
 def test_two_replicas_share_the_work_and_one_finishes_what_a_dead_one_claimed(
     slack, replicas, signed_client
 ):
-    _wipe(POSTGRES_URL)
+    wipe(POSTGRES_URL)
     try:
         first = replicas(POSTGRES_URL, work_processes=1)
         second = replicas(POSTGRES_URL, work_processes=1)
@@ -318,4 +301,4 @@ def test_two_replicas_share_the_work_and_one_finishes_what_a_dead_one_claimed(
         assert len(_answers(slack)) < 40
         _assert_each_once(_wait_answered(slack, 40, timeout=40), 40, twice_at_most=1)
     finally:
-        _wipe(POSTGRES_URL)
+        wipe(POSTGRES_URL)

@@ -2,35 +2,16 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
-from sqlalchemy import MetaData
 
-from bot.store import Store, connect, make_engine
-
-
-def _wipe(url: str) -> None:
-    """Drop every table so each test starts from an empty database."""
-    engine = make_engine(url)
-    metadata = MetaData()
-    metadata.reflect(engine)
-    metadata.drop_all(engine)
-    engine.dispose()
+from bot.store import Store, connect
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request, tmp_path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'store.db'}"
-        return
-    url = os.environ.get("TEST_DATABASE_URL")
-    if not url:
-        pytest.skip("TEST_DATABASE_URL is not set (.ci/run sets it to a local PostgreSQL)")
-    _wipe(url)
-    yield url
-    _wipe(url)
+@pytest.fixture
+def database_url(any_database_url: str) -> str:
+    return any_database_url
 
 
 @pytest.fixture

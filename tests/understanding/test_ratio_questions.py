@@ -52,7 +52,7 @@ def test_named_setup_without_time_says_the_ratio(text, kind, gpu, model, family)
     if family:
         assert got["family"] == family
     assert got["ratio_low"] <= got["ratio"] <= got["ratio_high"]
-    assert got["basis"] in ("measured", "modelled", "team")
+    assert got["basis"] in ("measured", "measured_realistic", "modelled", "team")
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,25 @@
+"""Fixtures every test folder shares: one database of each kind the bot runs on.
+
+SQLite always; PostgreSQL when ``TEST_DATABASE_URL`` is set (``.ci/run`` sets it to
+a local server). A PostgreSQL test starts and ends with every table dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from databases import POSTGRES_URL, wipe
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_database_url(request, tmp_path) -> Iterator[str]:
+    """A fresh database of each kind: a SQLite file, then the wiped PostgreSQL."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'bot.db'}"
+        return
+    if not POSTGRES_URL:
+        pytest.skip("TEST_DATABASE_URL is not set (.ci/run sets it to a local PostgreSQL)")
+    wipe(POSTGRES_URL)
+    yield POSTGRES_URL
+    wipe(POSTGRES_URL)
