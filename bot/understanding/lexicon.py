@@ -26,7 +26,8 @@ EN_UNITS: dict[str, str] = {}
 for _unit, _words in {
     "sec": "s sec secs second seconds",
     "min": "m min mins minute minutes mn",
-    "h": "h hr hrs hour hours hours'",
+    # GPU-hours scale like hours: the ratio divides them the same way.
+    "h": "h hr hrs hour hours hours' gpu-h gpu-hr gpu-hrs gpu-hour gpu-hours",
     "d": "d day days",
     "w": "w wk wks week weeks",
     "mo": "mo month months",

@@ -56,6 +56,8 @@ _AR_CURRENCY_BARE = re.compile(r"(?<=[0-9]) ?(دك|رس|رق|رع)(?![a-z\u0621-
 # "جي بي يو", "جي بي يوهات", "جيبيوز": GPU spelled out in Arabic letters, written as
 # one word (the singular "جيبيو", any plural "جيبيوهات") so it counts like "كروت".
 _AR_GPU_SPELLED = re.compile(r"(?<![\u0621-\u064a])جي ?بي ?ي?و(هات|ز|س)?(?![\u0621-\u064a])")
+# "384 GPU hours", "48 gpu hrs": one unit word "gpu-hours", never 384 GPUs.
+_GPU_HOURS = re.compile(r"\bgpu ?(hours?|hrs?|h)\b")
 _FRACTIONS = str.maketrans({"½": ".5", "¼": ".25", "¾": ".75"})
 # NFKC spells the rial sign out as the word "ریال", which would make a price
 # written with a sign ("15﷼/h") look like Arabic words; the sign is kept as a sign.
@@ -172,6 +174,7 @@ def normalise(text: str) -> str:
     text = _NAME_UNDERSCORE.sub("-", text)
     text = text.translate(_TABLE)
     text = _AR_CURRENCY.sub(_currency_words, text)
+    text = _GPU_HOURS.sub(r"gpu-\1", text)
     text = _AR_GPU_SPELLED.sub(lambda m: "جيبيوهات" if m.group(1) else "جيبيو", text)
     text = _AR_CURRENCY_BARE.sub(lambda m: f" {_AR_CURRENCY_WORDS[m.group(1)]} ", text)
     lines = (" ".join(line.split()) for line in text.split("\n"))

@@ -157,3 +157,11 @@ def test_gpu_times_count(text, gpus, ratio):
 def test_arabic_gpu_spellings_count(text, gpus):
     q = understand(text, Channel.DM)
     assert (q.fp32.hours, q.num_gpus) == (20, gpus), q
+
+
+@pytest.mark.parametrize(
+    "text", ["fp32 10 hours, at $2.5 per gpu hour, ratio 2", "fp32 10 hours, $3/gpu-hour, ratio 2"]
+)
+def test_price_per_gpu_hour_is_still_a_price(text):
+    q = understand(text, Channel.DM)
+    assert (q.fp32.hours, q.ratio, q.price.per_gpu) == (10, 2, True), q
