@@ -107,9 +107,19 @@ GLUED_LABELS = [
 ]
 
 
+# GPU-hours are a time (the ratio divides them alike), never a GPU count.
+GPU_HOURS = [
+    ("fp32 takes 384 gpu hours, amp 1.5x", "dm", 384, 1.5, None),
+    ("fp32 384 GPU-hours on 8 gpus, ratio 2", "dm", 384, 2, None),
+    ("fp32 needs 384 gpu hrs", "dm", 384, None, None),
+    ("التدريب ٣٨٤ gpu hours والنسبه ١٫٥", "dm", 384, 1.5, None),
+]
+
+
 @pytest.mark.parametrize(
     "case",
-    GLUED_LABELS
+    GPU_HOURS
+    + GLUED_LABELS
     + BARE_NEGATIONS
     + BASELINE_THEN_MIXED
     + UNIT_SLIPS
