@@ -183,9 +183,18 @@ def _precision_near(tokens: list[Token], i: int) -> str:
     for j in range(i - 1, max(-1, i - _LINE_SEARCH), -1):
         if _is_rate(tokens[j]):
             break
-        if mark := _precision_of(tokens, j):
+        if (mark := _precision_of(tokens, j)) and not _trails_rate(tokens, j):
             return mark
     return ""
+
+
+def _trails_rate(tokens: list[Token], j: int) -> bool:
+    """ "... 2.50it/s] fp32 and ... 5.00it/s] amp": a precision written right after a
+    rate (only marks between) is that rate's, not the next line's."""
+    k = j - 1
+    while k >= 0 and tokens[k].kind == SYM:
+        k -= 1
+    return k >= 0 and _is_rate(tokens[k])
 
 
 def _steps_before(tokens: list[Token], i: int, epochs: float | None) -> float | None:

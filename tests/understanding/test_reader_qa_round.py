@@ -175,3 +175,13 @@ def test_arabic_gpu_spellings_count(text, gpus):
 def test_price_per_gpu_hour_is_still_a_price(text):
     q = understand(text, Channel.DM)
     assert (q.fp32.hours, q.ratio, q.price.per_gpu) == (10, 2, True), q
+
+
+def test_a_precision_after_a_progress_line_is_never_given_to_the_next_line():
+    # The fp32 written after the first line's rate is that line's; the second line
+    # must not take it (which would invert the ratio to 0.5).
+    text = (
+        "45%|████▌ | 450/1000 [03:00<03:40, 2.50it/s] fp32 and "
+        "45%|████▌ | 450/1000 [01:30<01:50, 5.00it/s] amp"
+    )
+    assert understand(text, Channel.DM).ratio in (None, 2.0)
