@@ -6,6 +6,7 @@ a local server). A PostgreSQL test starts and ends with every table dropped.
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 
 import pytest
@@ -23,3 +24,19 @@ def any_database_url(request, tmp_path) -> Iterator[str]:
     wipe(POSTGRES_URL)
     yield POSTGRES_URL
     wipe(POSTGRES_URL)
+
+
+@pytest.fixture
+def frozen_url() -> Iterator[str]:
+    """A PostgreSQL URL whose server accepts connections and never says a word."""
+    with socket.create_server(("127.0.0.1", 0), backlog=64) as listener:
+        port = listener.getsockname()[1]
+        yield f"postgresql://mpbot:mpbot@127.0.0.1:{port}/mpbot"
+
+
+@pytest.fixture
+def refused_url() -> str:
+    """A PostgreSQL URL where nothing listens (connection refused)."""
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        port = listener.getsockname()[1]
+    return f"postgresql://mpbot:mpbot@127.0.0.1:{port}/mpbot"

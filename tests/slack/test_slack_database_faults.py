@@ -10,12 +10,10 @@ replica's memory), and the log, not the user, says the database is degraded.
 from __future__ import annotations
 
 import os
-import socket
 import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Iterator
 
 import pytest
 from netfaults import Relay
@@ -29,20 +27,6 @@ from bot.store import connect
 # Slack's deadline is 3 s; the database may take at most the dedupe budget of it.
 ACK_S = 1.0
 APOLOGY = labels.label(Lang.EN, labels.APOLOGY)
-
-
-@pytest.fixture
-def frozen_url() -> Iterator[str]:
-    """PostgreSQL that accepts connections and never answers."""
-    with socket.create_server(("127.0.0.1", 0), backlog=64) as listener:
-        yield f"postgresql://mpbot:mpbot@127.0.0.1:{listener.getsockname()[1]}/mpbot"
-
-
-@pytest.fixture
-def refused_url() -> str:
-    with socket.create_server(("127.0.0.1", 0)) as listener:
-        port = listener.getsockname()[1]
-    return f"postgresql://mpbot:mpbot@127.0.0.1:{port}/mpbot"
 
 
 def _timed(call):

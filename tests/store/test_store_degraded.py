@@ -8,9 +8,7 @@ server or a half-open network path looks to a client.
 from __future__ import annotations
 
 import logging
-import socket
 import time
-from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import text
@@ -26,22 +24,6 @@ FAST = DatabaseLimits(
     sqlite_busy_timeout_s=0.7,
     retry_after_s=30,
 )
-
-
-@pytest.fixture
-def frozen_url() -> Iterator[str]:
-    """A PostgreSQL URL whose server accepts connections and never says a word."""
-    with socket.create_server(("127.0.0.1", 0), backlog=64) as listener:
-        port = listener.getsockname()[1]
-        yield f"postgresql://mpbot:mpbot@127.0.0.1:{port}/mpbot"
-
-
-@pytest.fixture
-def closed_url() -> str:
-    """A PostgreSQL URL where nothing listens (connection refused)."""
-    with socket.create_server(("127.0.0.1", 0)) as listener:
-        port = listener.getsockname()[1]
-    return f"postgresql://mpbot:mpbot@127.0.0.1:{port}/mpbot"
 
 
 def _timed(call):
@@ -78,12 +60,12 @@ def test_health_check_of_a_frozen_database_answers_within_the_budget(frozen_url)
     assert healthy is False and waited < FAST.budget_s + 0.3
 
 
-def test_start_without_the_database_serves_degraded(closed_url, frozen_url):
-    for url in (closed_url, frozen_url):
+def test_start_without_the_database_serves_degraded(refused_url, frozen_url):
+    for url in (refused_url, frozen_url):
         store, waited = _timed(lambda url=url: connect_or_degrade(url, FAST))
         assert store.degraded is not None and waited < FAST.connect_timeout_s + 1
     with pytest.raises(OperationalError):  # connect() itself still insists
-        connect(closed_url, FAST)
+        connect(refused_url, FAST)
 
 
 def test_a_read_only_sqlite_database_still_reads_and_refuses_writes_quietly(tmp_path, caplog):
