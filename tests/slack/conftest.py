@@ -24,7 +24,10 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from databases import POSTGRES_URL
+from netfaults import Relay
 from slackmsg import BOT_TOKEN, BOT_USER, SIGNING_SECRET, TEAM
+from sqlalchemy.engine import make_url
 
 from bot.settings import Settings
 from bot.slack.app import create_app
@@ -340,3 +343,18 @@ def bot(start_app) -> Running:
 def signed_client() -> Callable[[str], SlackClient]:
     """Signs requests for an app at any base URL (an ``mpbot serve`` subprocess, say)."""
     return SlackClient
+
+
+@pytest.fixture
+def relayed_postgres() -> Iterator[tuple[str, Relay]]:
+    """The test PostgreSQL behind a relay that can go silent (``relay.freeze()``), for
+    a database that freezes mid-run with the bot's connections already open."""
+    if not POSTGRES_URL:
+        pytest.skip("TEST_DATABASE_URL is not set (.ci/run sets it to a local PostgreSQL)")
+    real = make_url(POSTGRES_URL)
+    relay = Relay(real.host or "127.0.0.1", real.port or 5432)
+    try:
+        relayed = real.set(host="127.0.0.1", port=relay.port)
+        yield relayed.render_as_string(hide_password=False), relay
+    finally:
+        relay.close()

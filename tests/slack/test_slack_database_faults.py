@@ -15,8 +15,6 @@ import urllib.error
 import urllib.request
 import uuid
 
-import pytest
-from netfaults import Relay
 from slackmsg import dm_event, posts
 from sqlalchemy.engine import make_url
 
@@ -127,25 +125,17 @@ def test_postgresql_frozen_from_the_start(start_app, frozen_url, caplog):
     _degraded_in_log(caplog)
 
 
-def test_postgresql_freezing_mid_run(start_app, caplog):
+def test_postgresql_freezing_mid_run(start_app, relayed_postgres, caplog):
     """Open pooled connections hang too: only the client's own budget helps."""
-    url = os.environ.get("TEST_DATABASE_URL")
-    if not url:
-        pytest.skip("TEST_DATABASE_URL is not set (.ci/run sets it to a local PostgreSQL)")
-    real = make_url(url)
-    relay = Relay(real.host or "127.0.0.1", real.port or 5432)
-    try:
-        relayed = real.set(host="127.0.0.1", port=relay.port)
-        bot = start_app(database_url=relayed.render_as_string(hide_password=False))
-        bot.client.event(
-            dm_event("100 2", ts="1700000000.000001"), event_id=f"EvWarm{uuid.uuid4().hex[:8]}"
-        )
-        bot.slack.wait(lambda: posts(bot))
-        relay.freeze()
-        _still_answers(bot, "midrun")
-        _degraded_in_log(caplog)
-    finally:
-        relay.close()
+    url, relay = relayed_postgres
+    bot = start_app(database_url=url)
+    bot.client.event(
+        dm_event("100 2", ts="1700000000.000001"), event_id=f"EvWarm{uuid.uuid4().hex[:8]}"
+    )
+    bot.slack.wait(lambda: posts(bot))
+    relay.freeze()
+    _still_answers(bot, "midrun")
+    _degraded_in_log(caplog)
 
 
 def test_a_records_command_says_the_records_cannot_be_reached(start_app, refused_url):

@@ -9,15 +9,12 @@ gate's budget, then the work is answered in-process (degraded, logged).
 
 from __future__ import annotations
 
-import os
 import socket
 import time
 from collections.abc import Callable, Iterator
 
 import pytest
-from netfaults import Relay
 from served import Served
-from sqlalchemy.engine import make_url
 
 ACK_S = 2.0  # within Slack's 3 s with room for a loaded machine
 
@@ -55,21 +52,13 @@ def test_serve_with_postgresql_frozen_from_the_start(slack, serve, signed_client
         assert "degraded" in served.log()
 
 
-def test_serve_with_postgresql_freezing_mid_run(slack, serve, signed_client):
-    url = os.environ.get("TEST_DATABASE_URL")
-    if not url:
-        pytest.skip("TEST_DATABASE_URL is not set (.ci/run sets it to a local PostgreSQL)")
-    real = make_url(url)
-    relay = Relay(real.host or "127.0.0.1", real.port or 5432)
-    try:
-        relayed = real.set(host="127.0.0.1", port=relay.port)
-        served = serve(relayed.render_as_string(hide_password=False))
-        served.wait_for_workers(1)
-        client = signed_client(served.url)
-        _acked_and_answered(slack, client, "warm")
-        relay.freeze()
-        for index in range(3):
-            _acked_and_answered(slack, client, f"midrun{index}")
-        assert "degraded" in served.log()
-    finally:
-        relay.close()
+def test_serve_with_postgresql_freezing_mid_run(slack, serve, signed_client, relayed_postgres):
+    url, relay = relayed_postgres
+    served = serve(url)
+    served.wait_for_workers(1)
+    client = signed_client(served.url)
+    _acked_and_answered(slack, client, "warm")
+    relay.freeze()
+    for index in range(3):
+        _acked_and_answered(slack, client, f"midrun{index}")
+    assert "degraded" in served.log()
