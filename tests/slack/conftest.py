@@ -22,12 +22,15 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import TYPE_CHECKING
 
 import pytest
 from databases import POSTGRES_URL
-from netfaults import Relay
 from slackmsg import BOT_TOKEN, BOT_USER, SIGNING_SECRET, TEAM
 from sqlalchemy.engine import make_url
+
+if TYPE_CHECKING:
+    from netfaults import Relay
 
 from bot.settings import Settings
 from bot.slack.app import create_app
@@ -348,7 +351,12 @@ def signed_client() -> Callable[[str], SlackClient]:
 @pytest.fixture
 def relayed_postgres() -> Iterator[tuple[str, Relay]]:
     """The test PostgreSQL behind a relay that can go silent (``relay.freeze()``), for
-    a database that freezes mid-run with the bot's connections already open."""
+    a database that freezes mid-run with the bot's connections already open.
+
+    ``netfaults`` is imported here, not at the top: tests/records loads this file by
+    path, from a folder where the Slack test helpers are not importable."""
+    from netfaults import Relay
+
     if not POSTGRES_URL:
         pytest.skip("TEST_DATABASE_URL is not set (.ci/run sets it to a local PostgreSQL)")
     real = make_url(POSTGRES_URL)
