@@ -180,6 +180,9 @@ class BackgroundServer:
         # Close the sockets from the server's own loop thread: closed from here, a
         # select() in progress there fails on a dead descriptor (EBADF). The loop
         # ends once its socket map is empty.
-        self._server.trigger.pull_trigger(lambda: wasyncore.close_all(self._sockets))
+        try:
+            self._server.trigger.pull_trigger(lambda: wasyncore.close_all(self._sockets))
+        except OSError:  # the loop already closed its trigger: nothing polls the map now
+            wasyncore.close_all(self._sockets)
         self._thread.join(timeout=5)
         self._server.task_dispatcher.shutdown()
