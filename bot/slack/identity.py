@@ -72,6 +72,13 @@ class BotIdentity:
         try:
             identity = self._client.auth_test(token=self._token)
         except SlackApiError as error:
+            if error.response.status_code >= 500 or error.response.status_code == 429:
+                log.error(
+                    "Slack answered auth.test with %d; serving anyway, retrying in %g s",
+                    error.response.status_code,
+                    RETRY_S,
+                )
+                return False
             log.error("Slack rejected SLACK_BOT_TOKEN: %s", error.response.get("error"))
             return True
         except OSError as error:
