@@ -234,6 +234,22 @@ class WorkerPool:
             engine.dispose()
 
 
+class StopRequest:
+    """When SIGTERM arrived: the grace period counts from then, not from when the
+    loop got round to noticing (it may have been waiting on the database)."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self.at: float | None = None
+
+    def set(self) -> None:
+        self.at = self.at or time.monotonic()
+        self._event.set()
+
+    def is_set(self) -> bool:
+        return self._event.is_set()
+
+
 def run_worker(settings: Settings, wake: Connection) -> None:
     """A worker process: build the app once, then run jobs until SIGTERM."""
     from bot.slack.app import create_app  # the app imports the listeners this module feeds
@@ -241,7 +257,7 @@ def run_worker(settings: Settings, wake: Connection) -> None:
     from bot.store import DatabaseLimits, Store, make_engine
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the HTTP process stops us in order
-    stop = threading.Event()
+    stop = StopRequest()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     configure_logging(settings)
     limits = DatabaseLimits.of(settings)
@@ -274,7 +290,7 @@ class JobRunner:
             if not isinstance(handler, RateLimitErrorRetryHandler)  # no sleeping on a 429
         ]
 
-    def run(self, wake: Connection, stop: threading.Event) -> None:
+    def run(self, wake: Connection, stop: StopRequest) -> None:
         parent = multiprocessing.parent_process()
         next_outbox = next_sweep = next_renewal = time.monotonic()
         while not stop.is_set():
@@ -293,7 +309,7 @@ class JobRunner:
                 self._guarded(self.postman.sweep)
             if not claimed and wake.poll(min(self.settings.job_poll_s, OUTBOX_POLL_S)):
                 os.read(wake.fileno(), 4096)  # every wake-up so far
-        self._drain()
+        self._drain(stop.at or time.monotonic())
 
     def _renew(self) -> None:
         """Keep the leases of what this worker runs: only a dead worker's run out."""
@@ -385,18 +401,36 @@ class JobRunner:
         bot = store.find_bot(enterprise_id=enterprise_id, team_id=team_id) if store else None
         return bot.bot_token if bot else None
 
-    def _drain(self) -> None:
-        """Finish the running jobs within the grace period, then hand back what is left."""
-        # Leave time to hand back the rest before the HTTP process's own deadline.
-        deadline = time.monotonic() + max(0.0, self.settings.shutdown_grace_s - STOP_MARGIN_S)
+    def _drain(self, stopped_at: float) -> None:
+        """Finish the running jobs within the grace period, then hand back what is left.
+
+        The hand-back gets the last ``STOP_MARGIN_S`` and no more: if the database
+        is slow to take it, the jobs come back when their leases run out instead,
+        and the process still ends before the HTTP process's deadline.
+        """
+        grace = self.settings.shutdown_grace_s
+        deadline = stopped_at + max(0.0, grace - STOP_MARGIN_S)
         with self._lock:
             while self._busy and time.monotonic() < deadline:
                 self._idle.wait(timeout=0.1)
-        jobs = self._guarded(lambda: self.jobs.release(self.name), default=0)
-        self._guarded(lambda: self.postman.outbox.release(self.name))
-        log.info("worker %s stopped; %d unfinished job(s) handed back", self.name, jobs)
+        handed_back: list[int] = []
+        hand_back = threading.Thread(target=lambda: handed_back.append(self._release()))
+        hand_back.start()
+        hand_back.join(max(0.1, stopped_at + grace - STOP_MARGIN_S / 4 - time.monotonic()))
+        if handed_back:
+            log.info("worker %s stopped; %d unfinished job(s) handed back", self.name, handed_back[0])
+        else:
+            log.warning(
+                "worker %s stopped; its unfinished jobs come back when their leases run out",
+                self.name,
+            )
         logging.shutdown()
         os._exit(0)  # the pool's threads may still be running what was handed back
+
+    def _release(self) -> int:
+        jobs = self._guarded(lambda: self.jobs.release(self.name), default=0)
+        self._guarded(lambda: self.postman.outbox.release(self.name))
+        return jobs
 
     def _guarded(self, action: Callable, default=None):
         """Database trouble in the loop is logged and waited out, never fatal."""
