@@ -9,7 +9,8 @@ nothing) is its *stratum*. Each stratum gets the band whose interval score on it
 misses is best relative to the guide's rule, with tuned benchmarks and real
 projects weighing the same: the low end sits below the realistic figure, the high
 end above the tuned one, so a range is narrow only where the evidence was dense. A
-stratum where no band beats the rule on both keeps the rule.
+stratum where no band beats the rule on both keeps the rule, its high end stretched
+to where held-out tables landed above the tuned figure (:func:`tuned_above`).
 """
 
 from __future__ import annotations
@@ -242,9 +243,41 @@ class Fitted:
     bands: dict[tuple[str, str], Band]
     no_tensor_cores: tuple[float, ...] = field(default=())  # their log ratios
     rows: tuple[Measurement, ...] = ()  # what it was fitted on (measured matches come from here)
+    # Per stratum: how far above the tuned figure held-out tables still landed (log units).
+    tuned_above: dict[tuple[str, str], float] = field(default_factory=dict)
 
     def band(self, stratum: tuple[str, str]) -> Band | None:
         return next((self.bands[s] for s in fallbacks(stratum) if s in self.bands), None)
+
+    def above_tuned(self, stratum: tuple[str, str]) -> float:
+        """How far the rule's stretched high end reaches above the tuned figure."""
+        return next((self.tuned_above[s] for s in fallbacks(stratum) if s in self.tuned_above), 0.0)
+
+
+def tuned_above(misses: Sequence[Miss]) -> dict[tuple[str, str], float]:
+    """Per stratum, how far above the tuned figure held-out tables landed: the excess
+    that 1 - ALPHA of them stayed under (0 when the tuned figure already held them),
+    each setup weighing the same; only strata with tables from MIN_CLUSTERS setups.
+
+    Where no band beats the rule, the rule's range is said, and its high end reaches
+    this far above the tuned figure: a setup measured only by its family on V100 or
+    against strict FP32 sits above 2.5, and the tuned figure is a centre, not a
+    ceiling."""
+    out = {}
+    for stratum in sorted({m.stratum for m in misses}):
+        own = [m for m in misses if m.stratum == stratum and m.level == TUNED]
+        if len({m.cluster for m in own}) < MIN_CLUSTERS:
+            continue
+        weighed = sorted(
+            (m.actual - m.tuned, w) for m, w in zip(own, _cluster_weights(own), strict=True)
+        )
+        total, seen = sum(w for _, w in weighed), 0.0
+        for excess, w in weighed:
+            seen += w
+            if seen >= (1 - ALPHA) * total:
+                out[stratum] = max(0.0, excess)
+                break
+    return out
 
 
 def fit_all(found: Evidence) -> Fitted:
@@ -257,6 +290,7 @@ def fit_all(found: Evidence) -> Fitted:
     return Fitted(
         model=model,
         bands=bands(misses),
+        tuned_above=tuned_above(misses),
         no_tensor_cores=tuple(r.log_ratio for r in found.no_tensor_cores),
         rows=tuple(r.measurement for r in found.rows),
     )
