@@ -127,3 +127,16 @@ def test_tuned_above_is_the_80_percent_excess_of_held_out_tables_per_setup():
 
 def test_every_shipped_stratum_with_a_band_beats_the_rule():
     assert all(band.beats_rule for band in calibration.fitted().bands.values())
+
+
+def test_a_gpu_only_real_projects_measured_is_not_seen():
+    """RTX 2080 Ti has practice rows but no tuned table: its tuned figure is extrapolated,
+    so it is ranged like an unmeasured GPU; V100 has tables."""
+    from bot.advice.catalog import gpu_spec
+    from bot.advice.features import Job
+
+    model = calibration.fitted().model
+    state = {
+        g: model.stratum(Job(spec=gpu_spec(g), family="cnn"))[0] for g in ("RTX 2080 Ti", "V100")
+    }
+    assert state["V100"] == "seen" and state["RTX 2080 Ti"] in ("near", "far")
