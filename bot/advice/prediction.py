@@ -98,6 +98,12 @@ def _named(setup: Setup) -> bool:
     return bool(setup.gpu or setup.model or setup.family)
 
 
+def _informative(setup: Setup) -> bool:
+    """A GPU the spec table does not know tells nothing on its own: with no model or
+    task beside it the answer is the rule's, and says the GPU is unknown."""
+    return bool(setup.model or setup.family or gpu_spec(setup.gpu))
+
+
 class _Context(BaseModel):
     """The setup with its gaps filled, and the notes on how they were filled."""
 
@@ -380,6 +386,9 @@ def predict(setup: Setup, team_records=(), *, fitted: Fitted | None = None) -> P
     """
     if not _named(setup):
         return _typical(setup)
+    if not _informative(setup):
+        unknown = FactorNote(code=Factor.UNKNOWN_GPU, params={"gpu": setup.gpu or ""})
+        return _typical(setup, named=True, factors=[unknown, FactorNote(code=Factor.TYPICAL)])
     fitted = fitted or calibration.fitted()
     published = _with_other_baseline(setup, _published(setup, fitted), fitted)
     return team_prediction(setup, team_records, published) or published
