@@ -23,6 +23,7 @@ from functools import cache
 from bot.advice.catalog import PRACTICE, TUNED, Measurement
 from bot.advice.features import Job
 from bot.advice.ratio_model import (
+    GPU_STATES,
     MODEL_STATES,
     TYPICAL_HIGH,
     TYPICAL_LOW,
@@ -250,8 +251,17 @@ class Fitted:
         return next((self.bands[s] for s in fallbacks(stratum) if s in self.bands), None)
 
     def above_tuned(self, stratum: tuple[str, str]) -> float:
-        """How far the rule's stretched high end reaches above the tuned figure."""
-        return next((self.tuned_above[s] for s in fallbacks(stratum) if s in self.tuned_above), 0.0)
+        """How far the rule's stretched high end reaches above the tuned figure: the
+        stratum's own stretch, else a coarser one's (:func:`fallbacks`), else that of a
+        GPU state that knows more (a GPU farther from the tables than any held out
+        is at least as uncertain as a near one; with V100 held out none is far)."""
+        gpu, model = stratum
+        known = GPU_STATES[: GPU_STATES.index(gpu)] if gpu in ("near", "far") else ()
+        for state in (gpu, *reversed(known)):
+            for s in fallbacks((state, model)):
+                if s in self.tuned_above:
+                    return self.tuned_above[s]
+        return 0.0
 
 
 def tuned_above(misses: Sequence[Miss]) -> dict[tuple[str, str], float]:

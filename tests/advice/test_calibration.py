@@ -140,3 +140,15 @@ def test_a_gpu_only_real_projects_measured_is_not_seen():
         g: model.stratum(Job(spec=gpu_spec(g), family="cnn"))[0] for g in ("RTX 2080 Ti", "V100")
     }
     assert state["V100"] == "seen" and state["RTX 2080 Ti"] in ("near", "far")
+
+
+def test_a_far_gpu_stretches_at_least_like_a_gpu_that_knows_more():
+    """With V100 held out no GPU is far from the tables, so 'far' has no stretch of its
+    own: it takes the near one's (never the other way round)."""
+    fitted = calibration.fitted()
+    stretched = calibration.Fitted(
+        model=fitted.model, bands={}, rows=fitted.rows, tuned_above={("near", "seen"): 0.4}
+    )
+    assert stretched.above_tuned(("far", "seen")) == 0.4
+    assert stretched.above_tuned(("seen", "seen")) == 0.0
+    assert stretched.above_tuned(("none", "seen")) == 0.0  # no GPU named is its own state
