@@ -10,7 +10,8 @@ misses is best relative to the guide's rule, with tuned benchmarks and real
 projects weighing the same: the low end sits below the realistic figure, the high
 end above the tuned one, so a range is narrow only where the evidence was dense. A
 stratum where no band beats the rule on both keeps the rule, its high end stretched
-to where held-out tables landed above the tuned figure (:func:`tuned_above`).
+to where held-out tables landed above the tuned figure and held-out projects below the
+realistic one (:func:`stretches`).
 """
 
 from __future__ import annotations
@@ -244,48 +245,61 @@ class Fitted:
     bands: dict[tuple[str, str], Band]
     no_tensor_cores: tuple[float, ...] = field(default=())  # their log ratios
     rows: tuple[Measurement, ...] = ()  # what it was fitted on (measured matches come from here)
-    # Per stratum: how far above the tuned figure held-out tables still landed (log units).
+    # Per stratum (log units): how far above the tuned figure held-out tables landed, and
+    # how far below the realistic figure held-out projects did (:func:`stretches`).
     tuned_above: dict[tuple[str, str], float] = field(default_factory=dict)
+    practice_below: dict[tuple[str, str], float] = field(default_factory=dict)
 
     def band(self, stratum: tuple[str, str]) -> Band | None:
         return next((self.bands[s] for s in fallbacks(stratum) if s in self.bands), None)
 
     def above_tuned(self, stratum: tuple[str, str]) -> float:
-        """How far the rule's stretched high end reaches above the tuned figure: the
-        stratum's own stretch, else a coarser one's (:func:`fallbacks`), else that of a
-        GPU state that knows more (a GPU farther from the tables than any held out
-        is at least as uncertain as a near one; with V100 held out none is far)."""
-        gpu, model = stratum
-        known = GPU_STATES[: GPU_STATES.index(gpu)] if gpu in ("near", "far") else ()
-        for state in (gpu, *reversed(known)):
-            for s in fallbacks((state, model)):
-                if s in self.tuned_above:
-                    return self.tuned_above[s]
-        return 0.0
+        """How far the rule's stretched high end reaches above the tuned figure."""
+        return _borrowed(self.tuned_above, stratum)
+
+    def below_practice(self, stratum: tuple[str, str]) -> float:
+        """How far the rule's stretched low end reaches below the realistic figure (<= 0)."""
+        return _borrowed(self.practice_below, stratum)
 
 
-def tuned_above(misses: Sequence[Miss]) -> dict[tuple[str, str], float]:
-    """Per stratum, how far above the tuned figure held-out tables landed: the excess
-    that 1 - ALPHA of them stayed under (0 when the tuned figure already held them),
-    each setup weighing the same; only strata with tables from MIN_CLUSTERS setups.
+def _borrowed(table: dict[tuple[str, str], float], stratum: tuple[str, str]) -> float:
+    """The stratum's own stretch, else a coarser one's (:func:`fallbacks`), else that of a
+    GPU state that knows more: a GPU farther from the tables than any held out is at
+    least as uncertain as a near one (with V100 held out, no GPU is far)."""
+    gpu, model = stratum
+    known = GPU_STATES[: GPU_STATES.index(gpu)] if gpu in ("near", "far") else ()
+    for state in (gpu, *reversed(known)):
+        for s in fallbacks((state, model)):
+            if s in table:
+                return table[s]
+    return 0.0
 
-    Where no band beats the rule, the rule's range is said, and its high end reaches
-    this far above the tuned figure: a setup measured only by its family on V100 or
-    against strict FP32 sits above 2.5, and the tuned figure is a centre, not a
-    ceiling."""
+
+def stretches(misses: Sequence[Miss], level: str) -> dict[tuple[str, str], float]:
+    """Per stratum with misses from MIN_CLUSTERS setups of ``level``, each setup weighing
+    the same: for tables, the excess over the tuned figure that 1 - ALPHA of them stayed
+    under (>= 0); for projects, the shortfall below the realistic figure that 1 - ALPHA
+    of them stayed above (<= 0).
+
+    Where no band beats the rule, the rule's range is said, stretched to these: a setup
+    known only by its family on V100 or against strict FP32 sits above 2.5, and real
+    projects often land below 1.2 (input pipelines, small batches); each end is sized
+    by the level it belongs to, as a band's are."""
     out = {}
     for stratum in sorted({m.stratum for m in misses}):
-        own = [m for m in misses if m.stratum == stratum and m.level == TUNED]
+        own = [m for m in misses if m.stratum == stratum and m.level == level]
         if len({m.cluster for m in own}) < MIN_CLUSTERS:
             continue
-        weighed = sorted(
-            (m.actual - m.tuned, w) for m, w in zip(own, _cluster_weights(own), strict=True)
-        )
+        if level == TUNED:
+            gaps = [m.actual - m.tuned for m in own]
+        else:  # measured from below: the same walk finds the low end
+            gaps = [m.practice - m.actual for m in own]
+        weighed = sorted(zip(gaps, _cluster_weights(own), strict=True))
         total, seen = sum(w for _, w in weighed), 0.0
-        for excess, w in weighed:
+        for gap, w in weighed:
             seen += w
             if seen >= (1 - ALPHA) * total:
-                out[stratum] = max(0.0, excess)
+                out[stratum] = max(0.0, gap) if level == TUNED else -max(0.0, gap)
                 break
     return out
 
@@ -300,7 +314,8 @@ def fit_all(found: Evidence) -> Fitted:
     return Fitted(
         model=model,
         bands=bands(misses),
-        tuned_above=tuned_above(misses),
+        tuned_above=stretches(misses, TUNED),
+        practice_below=stretches(misses, PRACTICE),
         no_tensor_cores=tuple(r.log_ratio for r in found.no_tensor_cores),
         rows=tuple(r.measurement for r in found.rows),
     )

@@ -292,11 +292,11 @@ def _modelled(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction:
         low, high = band.interval(tuned, practice)
     else:
         # Held-out evidence says no narrower range would beat the rule here: the rule's
-        # range, stretched to hold both figures when the evidence puts one outside it,
-        # the high end as far above the tuned figure as held-out tables landed.
-        above = fitted.above_tuned(model.stratum(job))
-        low = min(math.log(TYPICAL_LOW), practice, tuned)
-        high = max(math.log(TYPICAL_HIGH), practice, tuned + above)
+        # range, stretched as far above the tuned figure as held-out tables landed and
+        # as far below the realistic one as held-out projects did.
+        stratum = model.stratum(job)
+        low = min(math.log(TYPICAL_LOW), practice + fitted.below_practice(stratum), tuned)
+        high = max(math.log(TYPICAL_HIGH), practice, tuned + fitted.above_tuned(stratum))
         factors.append(FactorNote(code=Factor.TYPICAL))
     # The practice offset is capped (ratio_model.MAX_PRACTICE_GAP), but the levels'
     # usual batch changes differ too: the point stays within the cap of the tuned figure.

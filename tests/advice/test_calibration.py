@@ -14,7 +14,7 @@ from bot.advice.calibration import (
     bands,
     fallbacks,
     interval_score,
-    tuned_above,
+    stretches,
 )
 from bot.advice.prediction import Factor, Setup, predict
 
@@ -101,28 +101,33 @@ def test_without_a_band_the_rule_is_said_stretched_to_hold_both_figures():
     assert p.low <= p.ratio <= p.high
 
 
-def test_the_rules_high_end_reaches_where_held_out_tables_landed_above_the_tuned_figure():
+def test_the_rules_ends_reach_where_held_out_tables_and_projects_landed():
     fitted = calibration.fitted()
-    above = {("seen", "family"): math.log(1.3)}
     stretched = calibration.Fitted(
-        model=fitted.model, bands={}, rows=fitted.rows, tuned_above=above
+        model=fitted.model,
+        bands={},
+        rows=fitted.rows,
+        tuned_above={("seen", "family"): math.log(1.3)},
+        practice_below={("seen", "family"): math.log(0.5)},
     )
     p = predict(Setup(gpu="V100", family="image_classification"), fitted=stretched)
     assert Factor.TYPICAL in [f.code for f in p.factors]
     assert p.high > 2.5 and math.isclose(p.high, p.tuned * 1.3, abs_tol=0.02)
+    assert p.low < 1.2 and p.low <= 0.5 * p.ratio + 0.01  # half the realistic figure
 
 
-def test_tuned_above_is_the_80_percent_excess_of_held_out_tables_per_setup():
+def test_stretches_are_the_80_percent_ends_of_each_level_per_setup():
     # Ten setups whose tables landed 0.0, 0.1, ..., 0.9 above the tuned figure (the last
-    # with many rows: it still weighs one setup); practice rows do not count.
+    # with many rows: it still weighs one setup); projects' rows do not count for them.
     misses = [Miss(STRATUM, "tuned", k / 10, 0.0, 0.0, ("t", k)) for k in range(9)]
     misses += [Miss(STRATUM, "tuned", 0.9, 0.0, 0.0, ("t", 9))] * 50
-    misses += [Miss(STRATUM, "practice", 5.0, 0.0, 0.0, ("p", k)) for k in range(10)]
-    assert math.isclose(tuned_above(misses)[STRATUM], 0.7)
-    # Below the tuned figure: no stretch. Too few setups: no entry.
+    misses += [Miss(STRATUM, "practice", -k / 10, 0.0, 0.0, ("p", k)) for k in range(10)]
+    assert math.isclose(stretches(misses, "tuned")[STRATUM], 0.7)
+    assert math.isclose(stretches(misses, "practice")[STRATUM], -0.7)
+    # Inside the figures: no stretch. Too few setups: no entry.
     low = [Miss(STRATUM, "tuned", -1.0, 0.0, 0.0, ("t", k)) for k in range(MIN_CLUSTERS)]
-    assert tuned_above(low) == {STRATUM: 0.0}
-    assert tuned_above(low[: MIN_CLUSTERS - 1]) == {}
+    assert stretches(low, "tuned") == {STRATUM: 0.0}
+    assert stretches(low[: MIN_CLUSTERS - 1], "tuned") == {}
 
 
 def test_every_shipped_stratum_with_a_band_beats_the_rule():
