@@ -135,7 +135,9 @@ def test_a100_baseline_defaults_to_tf32_and_says_so():
     assert p.baseline == "tf32"
     note = params(p, Factor.TF32_BASELINE)
     assert note["assumed"] == 1
-    assert note["fp32_ratio"] > 1.5 * p.ratio  # against strict FP32 it is much larger
+    # Against strict FP32 it is larger (less so than the tuned figures: a real project
+    # gets the tuned speedup on only part of its step).
+    assert note["fp32_ratio"] > 1.25 * p.ratio
     assert params(p, Factor.NARROW_BY) == {"fact": "baseline"}
 
 
