@@ -219,7 +219,7 @@ class Model:
         if t is None:
             return None
         tuned = _dot(self.coefficients, t) + shift
-        return self.practice.log_ratio(job.gpu, tuned) if job.level == PRACTICE else tuned
+        return self.practice.log_ratio(job.spec, tuned) if job.level == PRACTICE else tuned
 
     def term(self, name: str) -> float:
         return self.coefficients.get(name, 0.0)
@@ -245,17 +245,21 @@ class Model:
 @dataclass(frozen=True)
 class PracticeShare:
     """The share of a real project's FP32 time that gets the tuned speedup (Amdahl):
-    pooled, and per GPU where projects measured it."""
+    pooled, per GPU segment (consumer / workstation / datacenter) and per GPU, each
+    where projects measured it."""
 
     pooled: float = 1.0
+    per_segment: dict[str, float] = field(default_factory=dict)
     per_gpu: dict[str, float] = field(default_factory=dict)
 
-    def at(self, gpu: str | None) -> float:
-        return self.per_gpu.get(gpu or "", self.pooled)
+    def at(self, spec: GpuSpec | None) -> float:
+        if spec is None:
+            return self.pooled
+        return self.per_gpu.get(spec.key, self.per_segment.get(spec.segment, self.pooled))
 
-    def log_ratio(self, gpu: str | None, tuned: float) -> float:
+    def log_ratio(self, spec: GpuSpec | None, tuned: float) -> float:
         """Real projects' log ratio where the tuned one is ``tuned``."""
-        return amdahl(tuned, self.at(gpu))
+        return amdahl(tuned, self.at(spec))
 
 
 def amdahl(tuned: float, share: float) -> float:
@@ -281,20 +285,32 @@ def _shrunk(values: Sequence[float], towards: float) -> float:
 
 def practice_share(fitted: Sequence[tuple[Row, float]]) -> PracticeShare:
     """Empirical-Bayes share of real projects (:class:`PracticeShare`), by independent
-    source, from (practice row, its tuned log ratio as fitted)."""
-    shares: dict[tuple[str, str], list[float]] = {}
+    source, from (practice row, its tuned log ratio as fitted): the pooled share, a
+    segment's shrunk towards it, a GPU's shrunk towards its segment's. Desktops
+    (consumer cards) run smaller jobs and slower input pipelines than datacenter GPUs,
+    so their projects keep less of the tuned gain; the shrinkage lets a segment or GPU
+    only a source or two measured stay near the pooled share."""
+    shares: dict[tuple[str, GpuSpec], list[float]] = {}
     for row, tuned in fitted:
         share = share_of(tuned, row.log_ratio)
-        if share is not None:
-            shares.setdefault((row.source, row.job.gpu or ""), []).append(share)
+        if share is not None and row.job.spec is not None:
+            shares.setdefault((row.source, row.job.spec), []).append(share)
     by_source: dict[str, list[float]] = {}
-    for (source, _), values in shares.items():
+    by_segment: dict[str, dict[str, list[float]]] = {}
+    by_gpu: dict[GpuSpec, list[float]] = {}
+    for (source, spec), values in shares.items():
         by_source.setdefault(source, []).extend(values)
+        by_segment.setdefault(spec.segment, {}).setdefault(source, []).extend(values)
+        by_gpu.setdefault(spec, []).append(median(values))
     pooled = _shrunk([median(v) for v in by_source.values()], 1.0)
-    per_gpu: dict[str, list[float]] = {}
-    for (_, gpu), values in sorted(shares.items()):
-        per_gpu.setdefault(gpu, []).append(median(values))
-    return PracticeShare(pooled, {g: _shrunk(v, pooled) for g, v in per_gpu.items()})
+    per_segment = {
+        segment: _shrunk([median(v) for v in sources.values()], pooled)
+        for segment, sources in by_segment.items()
+    }
+    per_gpu = {
+        spec.key: _shrunk(values, per_segment[spec.segment]) for spec, values in by_gpu.items()
+    }
+    return PracticeShare(pooled, per_segment, per_gpu)
 
 
 def _robust(

@@ -47,9 +47,29 @@ def test_each_source_counts_once_and_the_pooled_share_is_pulled_towards_no_gap()
     assert got.pooled == pytest.approx(
         1.0 + (median_share - 1.0) * sources / (sources + PRIOR_SOURCES)
     )
-    # V100's own share (one source saw 0) is pulled towards the pooled one.
-    assert 0.0 < got.at("v100") < got.pooled
-    assert got.at("h100") == got.pooled  # no project measured it
+    # V100's own share (one source saw 0) is pulled towards its segment's.
+    assert 0.0 < got.at(gpu_spec("V100")) < got.per_segment["datacenter"] < got.pooled
+    assert got.at(None) == got.pooled  # no GPU named
+
+
+def test_the_spec_file_says_each_gpus_segment():
+    assert gpu_spec("RTX 3090").segment == "consumer"
+    assert gpu_spec("TITAN V").segment == "consumer"
+    assert gpu_spec("RTX A6000").segment == "workstation"
+    assert gpu_spec("A100").segment == gpu_spec("T4").segment == "datacenter"
+
+
+def test_a_segment_keeps_its_own_share_and_an_unmeasured_gpu_of_it_gets_that():
+    tuned = math.log(3.0)
+    rows = [_row(f"desk{k}", "RTX 3090", tuned, 0.1) for k in range(6)]
+    rows += [_row(f"dc{k}", "A100", tuned, 0.7) for k in range(6)]
+    got = practice_share(rows)
+    consumer, datacenter = got.per_segment["consumer"], got.per_segment["datacenter"]
+    assert consumer < got.pooled < datacenter
+    assert got.at(gpu_spec("RTX 4070")) == consumer  # no project on it: its segment's
+    assert got.at(gpu_spec("H100")) == datacenter
+    # Shrunk towards the pooled share, as if PRIOR_SOURCES sources had measured that.
+    assert consumer == pytest.approx(got.pooled + (0.1 - got.pooled) * 6 / (6 + PRIOR_SOURCES))
 
 
 def test_a_tensor_core_gpu_is_never_predicted_a_slowdown_and_the_gap_grows_with_the_tuned_figure():
