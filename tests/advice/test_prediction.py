@@ -1,5 +1,6 @@
 """Ratio prediction: the right basis, honest ranges, the factors that drove it."""
 
+import dataclasses
 import importlib.util
 import math
 import sys
@@ -113,6 +114,23 @@ def test_no_tensor_cores_means_about_1x_or_a_slowdown(gpu):
     assert p.named and codes(p)[0] is Factor.NO_TENSOR_CORES
     assert p.low < 1 <= p.high <= 1.5 and p.ratio <= 1.1
     assert p.tuned is None  # one figure only: no benchmark table measured these
+
+
+def test_no_tensor_cores_range_holds_the_maintainers_reports_whatever_the_runs_say():
+    from bot.advice.calibration import fitted
+
+    # Runs that all landed at 0.9-1.0x would make a 0.9-1.0 range: the next GPU's run
+    # lands beyond a handful of runs' extremes as often as not.
+    narrow = dataclasses.replace(
+        fitted(), no_tensor_cores=tuple(math.log(0.9 + 0.02 * k) for k in range(6))
+    )
+    p = predict(Setup(gpu="GTX 1080 Ti", model="ResNet-50"), fitted=narrow)
+    assert (p.low, p.high) == (0.75, 1.3)
+    wide = dataclasses.replace(
+        fitted(), no_tensor_cores=tuple(math.log(0.3 + 0.3 * k) for k in range(6))
+    )
+    p = predict(Setup(gpu="GTX 1080 Ti", model="ResNet-50"), fitted=wide)
+    assert p.low == 0.3 and p.high == 1.8
 
 
 def test_an_unknown_gpu_is_said_to_be_unknown():
