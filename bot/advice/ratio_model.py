@@ -58,7 +58,8 @@ RIDGE_PRIOR = {"peak": 0.3}
 # project can land is the calibrated range's low end. The share is fitted by empirical
 # Bayes, each independent source counting once (the median of its rows' shares): the
 # pooled share is pulled towards 1 (no gap) as if PRIOR_SOURCES sources had seen none,
-# one GPU's own share towards the pooled one the same way.
+# a GPU segment's towards the pooled one and one GPU's towards its segment's the same
+# way (:func:`practice_share`).
 PRIOR_SOURCES = 5.0
 # Rows whose tuned figure is within this of 1x say nothing about the share.
 MIN_SHARE_SPEEDUP = math.log(1.05)
@@ -290,26 +291,26 @@ def practice_share(fitted: Sequence[tuple[Row, float]]) -> PracticeShare:
     (consumer cards) run smaller jobs and slower input pipelines than datacenter GPUs,
     so their projects keep less of the tuned gain; the shrinkage lets a segment or GPU
     only a source or two measured stay near the pooled share."""
-    shares: dict[tuple[str, GpuSpec], list[float]] = {}
+    shares: dict[tuple[str, str], list[float]] = {}  # by (source, GPU key)
+    segment_of: dict[str, str] = {}
     for row, tuned in fitted:
         share = share_of(tuned, row.log_ratio)
         if share is not None and row.job.spec is not None:
-            shares.setdefault((row.source, row.job.spec), []).append(share)
+            shares.setdefault((row.source, row.job.spec.key), []).append(share)
+            segment_of[row.job.spec.key] = row.job.spec.segment
     by_source: dict[str, list[float]] = {}
     by_segment: dict[str, dict[str, list[float]]] = {}
-    by_gpu: dict[GpuSpec, list[float]] = {}
-    for (source, spec), values in shares.items():
+    by_gpu: dict[str, list[float]] = {}
+    for (source, gpu), values in shares.items():
         by_source.setdefault(source, []).extend(values)
-        by_segment.setdefault(spec.segment, {}).setdefault(source, []).extend(values)
-        by_gpu.setdefault(spec, []).append(median(values))
+        by_segment.setdefault(segment_of[gpu], {}).setdefault(source, []).extend(values)
+        by_gpu.setdefault(gpu, []).append(median(values))
     pooled = _shrunk([median(v) for v in by_source.values()], 1.0)
     per_segment = {
         segment: _shrunk([median(v) for v in sources.values()], pooled)
         for segment, sources in by_segment.items()
     }
-    per_gpu = {
-        spec.key: _shrunk(values, per_segment[spec.segment]) for spec, values in by_gpu.items()
-    }
+    per_gpu = {gpu: _shrunk(v, per_segment[segment_of[gpu]]) for gpu, v in by_gpu.items()}
     return PracticeShare(pooled, per_segment, per_gpu)
 
 
