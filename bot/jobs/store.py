@@ -9,6 +9,7 @@ rows without waiting on each other; SQLite runs one writer at a time, so its
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -53,14 +54,20 @@ class JobStore:
         # Writes go through the engine's writer: on SQLite, a group commit (bot.store.writes).
         self.writes = writes(engine)
 
-    def add(self, work: str, request: dict) -> int:
-        """Commit a job (before its request is acked); its id."""
+    def add(self, work: str, request: dict, unless: Callable[[], bool] | None = None) -> int:
+        """Commit a job (before its request is acked); its id, or 0 if ``unless()`` by then."""
         statement = (
             insert(jobs)
             .values(work=work, request=request, created_at=now(), attempts=0)
             .returning(jobs.c.id)
         )
-        return self.writes.run(lambda connection: connection.execute(statement).scalar_one())
+
+        def write(connection: Connection) -> int:
+            if unless is not None and unless():
+                return 0
+            return connection.execute(statement).scalar_one()
+
+        return self.writes.run(write)
 
     def claim(self, worker: str, limit: int, lease_s: float) -> list[ClaimedJob]:
         """Up to ``limit`` free jobs, oldest first, leased to ``worker`` for ``lease_s``."""

@@ -127,7 +127,15 @@ class JobIntake:
         if self.gate is None:
             self.jobs.add(name, request)
             return True
-        return self.gate.run("job intake", lambda: self.jobs.add(name, request) > 0, False)
+        # Past the budget this process answers the request itself; the insert, if it
+        # has not run yet, then must not run at all (a worker would answer it again).
+        given_up = threading.Event()
+        committed = self.gate.run(
+            "job intake", lambda: self.jobs.add(name, request, unless=given_up.is_set) > 0, False
+        )
+        if not committed:
+            given_up.set()
+        return committed
 
 
 def job_request(given: Given) -> dict:
@@ -284,6 +292,9 @@ class JobRunner:
         self._sending = 0
         self._lock = threading.Lock()
         self._idle = threading.Condition(self._lock)
+        # The jobs running now: on SIGTERM, the answers they sent are written down
+        # before their jobs are handed back.
+        self._running: set[JobScope] = set()
         # A thread that finishes writes a byte here: the loop claims the next job at
         # once instead of at its next poll (which, with no new acks, is JOB_POLL_S away).
         self._freed_r, self._freed_w = os.pipe()
@@ -389,9 +400,15 @@ class JobRunner:
                 self.postman,
                 first_run=job.attempts == 1,
             )
-            with in_job(scope):
-                run_logged(work, self.given(job))
-        self.jobs.finish(job.id)
+            with self._lock:
+                self._running.add(scope)
+            try:
+                with in_job(scope):
+                    run_logged(work, self.given(job))
+            finally:
+                with self._lock:
+                    self._running.discard(scope)
+        self.jobs.finish(job.id)  # with it, the answers Slack took (scope.taken) are settled
 
     def given(self, job: ClaimedJob) -> Given:
         context = BoltContext(job.request["context"])
@@ -431,7 +448,9 @@ class JobRunner:
         hand_back.start()
         hand_back.join(max(0.1, stopped_at + grace - STOP_MARGIN_S / 4 - time.monotonic()))
         if handed_back:
-            log.info("worker %s stopped; %d unfinished job(s) handed back", self.name, handed_back[0])
+            log.info(
+                "worker %s stopped; %d unfinished job(s) handed back", self.name, handed_back[0]
+            )
         else:
             log.warning(
                 "worker %s stopped; its unfinished jobs come back when their leases run out",
@@ -441,6 +460,10 @@ class JobRunner:
         os._exit(0)  # the pool's threads may still be running what was handed back
 
     def _release(self) -> int:
+        with self._lock:
+            running = list(self._running)
+        for scope in running:
+            self._guarded(lambda scope=scope: self.postman.record_taken(scope))
         jobs = self._guarded(lambda: self.jobs.release(self.name), default=0)
         self._guarded(lambda: self.postman.outbox.release(self.name))
         return jobs
