@@ -13,7 +13,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Connection, Engine, and_, delete, exists, insert, or_, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    and_,
+    bindparam,
+    delete,
+    exists,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql import Select
 
@@ -53,6 +64,7 @@ class JobStore:
         self.engine = engine
         # Writes go through the engine's writer: on SQLite, a group commit (bot.store.writes).
         self.writes = writes(engine)
+        self._claim = self._claim_statement()
 
     def add(self, work: str, request: dict, unless: Callable[[], bool] | None = None) -> int:
         """Commit a job (before its request is acked); its id, or 0 if ``unless()`` by then."""
@@ -72,18 +84,13 @@ class JobStore:
     def claim(self, worker: str, limit: int, lease_s: float) -> list[ClaimedJob]:
         """Up to ``limit`` free jobs, oldest first, leased to ``worker`` for ``lease_s``."""
         moment = now()
-        free = _free(select(jobs.c.id), jobs.c.lease_until, moment).order_by(jobs.c.id).limit(limit)
-        statement = (
-            update(jobs)
-            .where(jobs.c.id.in_(self._locked(free).scalar_subquery()))
-            .values(
-                lease_until=moment + timedelta(seconds=lease_s),
-                claimed_by=worker,
-                attempts=jobs.c.attempts + 1,
-            )
-            .returning(jobs.c.id, jobs.c.work, jobs.c.request, jobs.c.created_at, jobs.c.attempts)
-        )
-        rows = self.writes.run(lambda connection: connection.execute(statement).all())
+        values = {
+            "moment": moment,
+            "limit": limit,
+            "lease": moment + timedelta(seconds=lease_s),
+            "worker": worker,
+        }
+        rows = self.writes.run(lambda connection: connection.execute(self._claim, values).all())
         claimed = [
             ClaimedJob(row.id, row.work, row.request, aware(row.created_at), row.attempts)
             for row in rows
@@ -121,6 +128,24 @@ class JobStore:
     def pending(self) -> int:
         with self.engine.connect() as connection:
             return len(connection.execute(select(jobs.c.id)).all())
+
+    def _claim_statement(self):
+        """The claim, built once (building it cost more than running it on SQLite)."""
+        free = (
+            _free(select(jobs.c.id), jobs.c.lease_until, bindparam("moment"))
+            .order_by(jobs.c.id)
+            .limit(bindparam("limit"))
+        )
+        return (
+            update(jobs)
+            .where(jobs.c.id.in_(self._locked(free).scalar_subquery()))
+            .values(
+                lease_until=bindparam("lease"),
+                claimed_by=bindparam("worker"),
+                attempts=jobs.c.attempts + 1,
+            )
+            .returning(jobs.c.id, jobs.c.work, jobs.c.request, jobs.c.created_at, jobs.c.attempts)
+        )
 
     def _locked(self, candidates: Select) -> Select:
         if self.engine.dialect.name == "postgresql":
