@@ -139,6 +139,8 @@ NUMBERED_STEMS = frozenset(
         "mistral",
         "qwen",
         "phi",
+        "radeon",  # AMD cards: "Radeon 8060S", "RX 7900" are names, not numbers
+        "rx",
     ]
 )
 GPU_PREFIX_WORDS = frozenset({"rtx", "geforce", "gtx", "nvidia", "tesla", "titan"})
