@@ -16,6 +16,14 @@ from dataclasses import dataclass
 from babel.numbers import is_currency
 
 from bot.models import Price
+from bot.understanding.currencies import (
+    CURRENCIES,
+    CURRENCY_QUALIFIERS,
+    CURRENCY_SYMBOLS,
+    PREFIXED_SYMBOLS,
+    UNSAID,
+    may_name,
+)
 from bot.understanding.lexicon import (
     AR_SUBSECOND_PREFIXES,
     AR_UNITS,
@@ -91,93 +99,6 @@ LABEL_FILLERS = frozenset(
     ["size", "of", "=", ":", "is", "global", "per", "local", "micro", "mini", "total"]
 )
 
-# A currency word alone names the currency most people writing it mean ("دينار"
-# is the Kuwaiti dinar, as before); a country adjective after it ("دينار عراقي")
-# or before it ("Iraqi dinars") names the country's own (CURRENCY_QUALIFIERS).
-# UNSAID marks a word that names no currency without its country: "ليرة" is the
-# Turkish, Lebanese or Syrian lira alike, so it is never billed as one of them
-# (the price is kept unreadable, and the reply asks for a currency).
-UNSAID = "?"
-CURRENCIES: dict[str, str] = {
-    "$": "USD",
-    "usd": "USD",
-    "dollar": "USD",
-    "dollars": "USD",
-    "buck": "USD",
-    "bucks": "USD",
-    "دولار": "USD",
-    "دولارات": "USD",
-    "€": "EUR",
-    "eur": "EUR",
-    "euro": "EUR",
-    "euros": "EUR",
-    "يورو": "EUR",
-    "£": "GBP",
-    "gbp": "GBP",
-    "pound": "GBP",
-    "pounds": "GBP",
-    "₹": "INR",
-    "₺": "TRY",
-    "sar": "SAR",
-    "riyal": "SAR",
-    "riyals": "SAR",
-    "ريال": "SAR",
-    "ريالات": "SAR",
-    "﷼": "SAR",
-    "aed": "AED",
-    "dirham": "AED",
-    "dirhams": "AED",
-    "درهم": "AED",
-    "دراهم": "AED",
-    "egp": "EGP",
-    "جنيه": "EGP",
-    "جنيهات": "EGP",
-    "qar": "QAR",
-    "kwd": "KWD",
-    "dinar": "KWD",
-    "dinars": "KWD",
-    "دينار": "KWD",
-    "دنانير": "KWD",
-    "ليره": UNSAID,
-    "ليرات": UNSAID,
-    "lira": UNSAID,
-    "liras": UNSAID,
-}
-_COUNTRY_CURRENCIES = {
-    # Arabic adjective (masculine; the feminine "ـيه" is added below), English adjective
-    ("سعودي", "saudi"): "SAR",
-    ("قطري", "qatari"): "QAR",
-    ("عماني", "omani"): "OMR",
-    ("يمني", "yemeni"): "YER",
-    ("كويتي", "kuwaiti"): "KWD",
-    ("بحريني", "bahraini"): "BHD",
-    ("عراقي", "iraqi"): "IQD",
-    ("اردني", "jordanian"): "JOD",
-    ("ليبي", "libyan"): "LYD",
-    ("تونسي", "tunisian"): "TND",
-    ("جزائري", "algerian"): "DZD",
-    ("مغربي", "moroccan"): "MAD",
-    ("اماراتي", "emirati"): "AED",
-    ("مصري", "egyptian"): "EGP",
-    ("سوداني", "sudanese"): "SDG",
-    ("لبناني", "lebanese"): "LBP",
-    ("سوري", "syrian"): "SYP",
-    ("تركي", "turkish"): "TRY",
-    ("استرليني", "sterling"): "GBP",
-    ("بريطاني", "british"): "GBP",
-    ("امريكي", "american"): "USD",
-    ("كندي", "canadian"): "CAD",
-    ("استرالي", "australian"): "AUD",
-    ("هندي", "indian"): "INR",
-    ("باكستاني", "pakistani"): "PKR",
-    ("ايراني", "iranian"): "IRR",
-    ("موريتاني", "mauritanian"): "MRU",
-}
-CURRENCY_QUALIFIERS: dict[str, str] = {
-    word: code
-    for (arabic, english), code in _COUNTRY_CURRENCIES.items()
-    for word in (arabic, arabic + "ه", english)
-} | {"امريكاني": "USD", "uae": "AED", "us": "USD"}
 # After a currency word, Arabic adjectives ending in -ي/-يه that are no country:
 # "٥ دولار يومي", "١٠ ريال إضافي". Any other such adjective is taken for a country
 # the table does not know ("دينار صربي"), and the price is not billed in the default.
@@ -211,20 +132,6 @@ NOT_COUNTRY_ADJECTIVES = frozenset(
 PRICE_CUES = frozenset(
     ["at", "@", "price", "cost", "costs", "rate", "pay", "paying", "سعر", "بسعر", "تكلفه"]
 )
-CURRENCY_SYMBOLS = frozenset("$€£﷼₹₺")
-# A letter glued before a symbol names the country: "E£200" is Egyptian pounds.
-PREFIXED_SYMBOLS = {
-    ("e", "£"): "EGP",
-    ("le", "£"): "EGP",
-    ("us", "$"): "USD",
-    ("a", "$"): "AUD",
-    ("au", "$"): "AUD",
-    ("c", "$"): "CAD",
-    ("ca", "$"): "CAD",
-    ("s", "$"): "SGD",
-    ("hk", "$"): "HKD",
-    ("nz", "$"): "NZD",
-}
 RATIO_LABEL_FILLERS = frozenset(["=", ":", "is", "of", "~", "about", "around"])
 # After the price: "$500 a day for the cluster", "$2,000 total" (billed once).
 WHOLE_JOB_WORDS = frozenset(["cluster", "total", "job", "all"])
@@ -964,7 +871,7 @@ def _currency(tokens: list[Token], i: int) -> str | None:
     advice reports the price unreadable instead of billing another country's money.
     """
     if (country := _english_country(tokens, i + 1)) and _currency_code(tokens, i + 2, i):
-        return country
+        return _of_country(tokens, i + 2, country, tokens[i + 1 : i + 3])
     for j in (i - 1, i + 1, i - 2):
         tok = _at(tokens, j)
         if tok is None:
@@ -983,13 +890,23 @@ def _qualified(tokens: list[Token], j: int, code: str) -> str:
     """The currency named at ``j`` with the country adjective after it, if any."""
     country = _arabic_country(tokens, j + 1)
     if country is not None:
-        return country
+        return _of_country(tokens, j, country, tokens[j : j + 2])
     nxt = _at(tokens, j + 1)
     unknown_country = tokens[j].kind == WORD and _country_like(nxt)
     if code == UNSAID or unknown_country:
         written = tokens[j : j + 2] if unknown_country else tokens[j : j + 1]
         return " ".join(t.text for t in written)
     return code
+
+
+def _of_country(tokens: list[Token], j: int, code: str, written: list[Token]) -> str:
+    """The country's currency ``code``, if the word at ``j`` may name it ("Iraqi
+    dinars"); else the words written ("دينار فلبيني": no ISO code, unreadable)."""
+    tok = tokens[j]
+    word = tok.text if tok.kind == SYM else _word_in(tok, CURRENCIES)
+    if word is None or may_name(word, code):
+        return code
+    return " ".join(t.text for t in written)
 
 
 def _arabic_country(tokens: list[Token], j: int) -> str | None:

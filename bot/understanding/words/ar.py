@@ -139,3 +139,26 @@ OFF_TOPIC_WORDS = (
 )
 # "الدقة" alone is precision (الدقة المختلطة); "الدقة النهائية" / "دقة النموذج" is accuracy.
 OFF_TOPIC_PHRASES = ("الدقة النهائية", "دقة النموذج", "معدل التعلم", "learning rate")
+
+# Currencies (rule ``currency``): CLDR gives the names ("ريال سعودي", "جنيهات
+# مصرية"); kept here are the defaults of words CLDR gives to several currencies,
+# plurals CLDR does not write ("دولارات", "دنانير"), and "?" for "ليرة" alone
+# (Turkish, Lebanese or Syrian: the reply asks which).
+CURRENCY_DEFAULTS = {
+    "دولار": "USD",
+    "دولارات": "USD",
+    "ريال": "SAR",
+    "ريالات": "SAR",
+    "دينار": "KWD",
+    "دنانير": "KWD",
+    "دينارات": "KWD",
+    "درهم": "AED",
+    "دراهم": "AED",
+    "جنيه": "EGP",
+    "جنيهات": "EGP",
+    "ليرة": "?",
+    "ليرات": "?",
+}
+CURRENCY_COUNTRY_EXTRAS = {"امريكاني": "USD", "بريطاني": "GBP"}
+# CLDR currency names that are everyday words ("ذهب" went, "سيدي" sir).
+CURRENCY_WORDS_NEEDING_COUNTRY = ("ذهب", "سيدي")

@@ -221,3 +221,54 @@ OFF_TOPIC_WORDS = (
     "optimizer",
 )
 OFF_TOPIC_PHRASES = ("learning rate", "weight decay", "final accuracy", "loss scale")
+
+# Currencies (rule ``currency``): names, plurals, symbols and country adjectives come
+# from Babel's CLDR data (``bot/understanding/currencies.py``). Kept here only what
+# CLDR cannot decide: the currency a word names when CLDR gives it to several
+# ("dollar" is the US dollar, "dinar" the Kuwaiti one), words CLDR does not know
+# ("bucks"), and "?" where no default is honest ("lira" alone: Turkish? the
+# Lebanese and Syrian pounds are called lira too; the reply asks which).
+CURRENCY_DEFAULTS = {
+    "dollar": "USD",
+    "dollars": "USD",
+    "buck": "USD",
+    "bucks": "USD",
+    "pound": "GBP",
+    "pounds": "GBP",
+    "riyal": "SAR",
+    "riyals": "SAR",
+    "dinar": "KWD",
+    "dinars": "KWD",
+    "dirham": "AED",
+    "dirhams": "AED",
+    "lira": "?",
+    "liras": "?",
+}
+# CLDR currency names that are everyday English words too ("10 real hours",
+# "we won 2x"): read as a currency only with their country ("Brazilian real").
+CURRENCY_WORDS_NEEDING_COUNTRY = (
+    "real",
+    "reals",
+    "won",
+    "rand",
+    "mark",
+    "marks",
+    "kip",
+    "som",
+    "dram",
+    "gold",
+)
+# ISO codes read as a currency with no price cue ("10 SAR"); any other code
+# needs one ("at 300 MAD"), so "try", "all" or "top" stay words.
+CURRENCY_CODES_ALWAYS = ("usd", "eur", "gbp", "sar", "aed", "egp", "qar", "kwd")
+# Country adjectives CLDR does not write in a currency's name ("American dollars").
+CURRENCY_COUNTRY_EXTRAS = {"american": "USD", "sterling": "GBP", "emirati": "AED"}
+# Symbols CLDR's English and Arabic data write as a code ("TRY", "ر.س."), and
+# country letters glued to a symbol that CLDR spells otherwise ("E£200", "C$5").
+CURRENCY_SYMBOL_EXTRAS = {"₺": "TRY", "﷼": "SAR"}
+PREFIXED_SYMBOL_EXTRAS = {
+    ("e", "£"): "EGP",
+    ("le", "£"): "EGP",
+    ("c", "$"): "CAD",
+    ("s", "$"): "SGD",
+}
