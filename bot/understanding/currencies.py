@@ -126,9 +126,7 @@ def _build() -> tuple[dict[str, str], dict[str, str], dict[str, frozenset[str]]]
         for word, code in module.CURRENCY_COUNTRY_EXTRAS.items():
             qualifiers |= dict.fromkeys(_both_genders(normalise(word)), code)
     defaults = {normalise(w): c for m in LANGUAGES for w, c in m.CURRENCY_DEFAULTS.items()}
-    needing_country = {
-        normalise(w) for m in LANGUAGES for w in m.CURRENCY_WORDS_NEEDING_COUNTRY
-    }
+    needing_country = {normalise(w) for m in LANGUAGES for w in m.CURRENCY_WORDS_NEEDING_COUNTRY}
     words = {
         head: next(iter(codes)) if len(codes) == 1 else UNSAID
         for head, codes in heads.items()
