@@ -77,20 +77,10 @@ def mark_context(tokens: list[Token], *, sizes_are_params: bool = False) -> Cont
                 nodes = _Count(2, i)
         if tok.kind != NUM or tok.role:
             continue
-        if sizes_are_params and tok.suffix in PARAM_SUFFIXES:
-            role = "params"
-        else:
-            role = classify(tokens, i)
-        # "memory 70B adam 64 H100", "8 V100 40h": a count ("ratio 2 A100" keeps its ratio)
-        if (
-            not role
-            and (sizes_are_params or timed)
-            and _gpu_after(tokens, i)
-            and not after_ratio_label(tokens, i)
-        ):
-            role = "gpus"
+        role, rule = _setup_role(tokens, i, sizes_are_params=sizes_are_params, timed=timed)
         if not role:
             continue
+        tok.extra["rule"] = rule
         tok.role = role
         if role == "gpus" and gpus is None:
             gpus = _Count(int(tok.value), i) if 1 <= tok.value < math.inf else None
@@ -118,6 +108,26 @@ def mark_context(tokens: list[Token], *, sizes_are_params: bool = False) -> Cont
 # The size that ends a model's name: "llama-2-13b", "qwen2.5-7b" (letters or a
 # hyphen before it, so "2-13b" is read as 13B and a bare "13b" is not a name).
 _NAME_SIZE = re.compile(r"[a-z-](\d{1,4}(?:\.\d{1,3})?)([bm])$")
+
+
+def _setup_role(
+    tokens: list[Token], i: int, *, sizes_are_params: bool, timed: bool
+) -> tuple[str, str]:
+    """(role, rule) of the number at ``i``: the setup-number rules, then rule
+    ``count_before_gpu`` ("memory 70B adam 64 H100", "8 V100 40h": with the time
+    written with its unit, or in a memory question, a bare number before a GPU
+    is how many; "100 V100" alone stays a time and a GPU, "ratio 2 A100" a ratio)."""
+    if sizes_are_params and tokens[i].suffix in PARAM_SUFFIXES:
+        return "params", "memory_question_size"
+    role, rule = classify(tokens, i)
+    if (
+        not role
+        and (sizes_are_params or timed)
+        and _gpu_after(tokens, i)
+        and not after_ratio_label(tokens, i)
+    ):
+        return "gpus", "count_before_gpu"
+    return role, rule
 
 
 def _size_in_name(tokens: list[Token]) -> float | None:

@@ -9,6 +9,7 @@ role (``""``: the number may be a value, left to the time and ratio rules).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from bot.understanding.currencies import CURRENCY_SYMBOLS
 from bot.understanding.lexicon import (
@@ -185,105 +186,211 @@ def _model_word(tok: Token | None) -> bool:
     return tok.role in ("model", "name") or model_word_family(tok.text) is not None
 
 
-def classify(tokens: list[Token], i: int) -> str:
-    """What a setup number is ("gpus", "batch", "date", ...), or "" when it may be a value."""
+Rule = Callable[[list[Token], int], "str | None"]
+
+
+def _tolerance(tokens: list[Token], i: int) -> str | None:
+    """ "10h ±1h", "(±10%)": an error bar, never a value."""
+    prev = at(tokens, i - 1)
+    return "tolerance" if prev is not None and prev.text == "±" else None
+
+
+def _sized_gpu_count(tokens: list[Token], i: int) -> str | None:
+    """ "4 x 80GB GPUs", "8x 80GB", "2x 24GB cards": how many, of what size."""
+    return "gpus" if _sized_gpus_after(tokens, i) else None
+
+
+def _gpu_times_count(tokens: list[Token], i: int) -> str | None:
+    """ "A100 x8", "a100 40gb x 8", "H100 ×4": how many of that card."""
+    return "gpus" if _times_after_gpu(tokens, i) else None
+
+
+def _number_times_number(tokens: list[Token], i: int) -> str | None:
+    """ "2 x 8 hours" (16 hours, read with the durations), "4 x 8 GPUs" (nodes
+    times GPUs), "224 x 224" (a size), "2 x A100": never a speed-up."""
+    nxt = at(tokens, i + 1)
+    if tokens[i].suffix.lstrip("-") or nxt is None or nxt.text != "x":
+        return None
+    after = at(tokens, i + 2)
+    if is_duration_at(tokens, i + 2):
+        return "multiplier"
+    if after is not None and after.kind == NUM:
+        noun = at(tokens, i + 3)
+        if noun is not None and (noun.role == "gpu" or word_in(noun, GPU_NOUNS)):
+            return "nodes"
+        after.role = after.role or "count"
+        return "count"
+    return "gpus" if after is not None and after.role == "gpu" else None
+
+
+def _step_time(tokens: list[Token], i: int) -> str | None:
+    """ "420 ms": one step, never the FP32 training time."""
+    return "step_time" if _subsecond(tokens, i) else None
+
+
+def _params_with_noun(tokens: list[Token], i: int) -> str | None:
+    """ "340M params": millions, not minutes."""
+    nxt = at(tokens, i + 1)
+    if tokens[i].suffix.lstrip("-") not in PARAM_SUFFIXES:
+        return None
+    return "params" if word_in(nxt, COUNT_NOUNS) or word_in(nxt, PARAM_NOUNS) else None
+
+
+def _dimension(tokens: list[Token], i: int) -> str | None:
+    """ "nnU-Net 3D", "3D CNN": three-dimensional, not three days."""
     tok = tokens[i]
-    nxt, prev = at(tokens, i + 1), at(tokens, i - 1)
-    suffix = tok.suffix.lstrip("-")
-    if prev is not None and prev.text == "±":
-        return "tolerance"  # "10h ±1h", "(±10%)": an error bar, never a value
-    if _sized_gpus_after(tokens, i):
-        return "gpus"  # "4 x 80GB GPUs", "8x 80GB", "2x 24GB cards": how many, of what size
-    if _times_after_gpu(tokens, i):
-        return "gpus"  # "A100 x8", "a100 40gb x 8", "H100 ×4": how many of that card
-    if not suffix and nxt is not None and nxt.text == "x":
-        after = at(tokens, i + 2)
-        if is_duration_at(tokens, i + 2):
-            return "multiplier"  # "2 x 8 hours": 16 hours in all, read with the durations
-        if after is not None and after.kind == NUM:
-            # "4 x 8 GPUs" (nodes times GPUs), "224 x 224" (a size): never a speed-up.
-            noun = at(tokens, i + 3)
-            if noun is not None and (noun.role == "gpu" or word_in(noun, GPU_NOUNS)):
-                return "nodes"
-            after.role = after.role or "count"
-            return "count"
-        if after is not None and after.role == "gpu":
-            return "gpus"  # "2 x A100"
-    if _subsecond(tokens, i):
-        return "step_time"  # "420 ms": one step, never the FP32 training time
-    if suffix in PARAM_SUFFIXES and (word_in(nxt, COUNT_NOUNS) or word_in(nxt, PARAM_NOUNS)):
-        return "params"  # "340M params": millions, not minutes
-    if suffix == "d" and tok.value in (2, 3) and _dimension_of(tokens, i):
-        return "dimension"  # "nnU-Net 3D", "3D CNN": three-dimensional, not three days
-    if suffix == "x" and is_duration_at(tokens, i + 1) and tokens[i + 1].glued:
-        return "multiplier"  # "2x8 hours"
+    if tok.suffix.lstrip("-") == "d" and tok.value in (2, 3) and _dimension_of(tokens, i):
+        return "dimension"
+    return None
+
+
+def _glued_multiplier(tokens: list[Token], i: int) -> str | None:
+    """ "2x8 hours": 16 hours in all."""
+    if tokens[i].suffix.lstrip("-") != "x" or not is_duration_at(tokens, i + 1):
+        return None
+    return "multiplier" if tokens[i + 1].glued else None
+
+
+def _unit_suffix(tokens: list[Token], i: int) -> str | None:
+    """What a glued suffix says: "100h" may be a time and "2x" a ratio (unless
+    "8x A100"), "1st" a date, "80gb" a memory size, "$1.5k" a price, "7b"
+    parameters, "8gpus" a count."""
+    suffix = tokens[i].suffix.lstrip("-")
     if suffix in EN_UNITS or (suffix == "x" and not _count_after(tokens, i + 1)):
-        return ""  # "100h" is a time, "2x" a ratio unless "8x A100"
+        return ""
     if suffix in ORDINAL_SUFFIXES:
         return "date"
     if suffix in MEMORY_SUFFIXES:
         return "memory"
-    if suffix in PRICE_SCALES and (
-        (prev is not None and prev.kind == SYM and prev.text in CURRENCY_SYMBOLS)
-        or currency_after(tokens, i)
-    ):
+    if suffix in PRICE_SCALES and (_symbol_before(tokens, i) or currency_after(tokens, i)):
         return "price"  # "$1.5k total", "2k EUR a week": thousands of money, not parameters
     if suffix in PARAM_SUFFIXES:
         return "params"
     if suffix == "x":
         return _count_after(tokens, i + 1)
-    if suffix in COUNT_NOUNS:
-        return _noun_role(suffix)
-    if prev is not None and prev.kind == SYM and prev.text in CURRENCY_SYMBOLS:
+    return _noun_role(suffix) if suffix in COUNT_NOUNS else None
+
+
+def _symbol_before(tokens: list[Token], i: int) -> bool:
+    prev = at(tokens, i - 1)
+    return prev is not None and prev.kind == SYM and prev.text in CURRENCY_SYMBOLS
+
+
+def _price(tokens: list[Token], i: int) -> str | None:
+    """ "$3", "2.5$/h", "10 SAR", "ريال سعودي 10"; in "ratio 2 SAR 10 per hour" the
+    2 is the ratio, the riyals are the 10's."""
+    if _symbol_before(tokens, i) or symbol_after(tokens, i):
         return "price"
-    if symbol_after(tokens, i):
-        return "price"  # "2.5$/h"
-    # "ratio 2 SAR 10 per hour": the 2 is the ratio, the riyals are the 10's.
-    if not after_ratio_label(tokens, i) and (
-        currency_after(tokens, i) or (currency_code(tokens, i - 1, i) and not owned(tokens, i - 1))
-    ):
+    if after_ratio_label(tokens, i):
+        return None
+    if currency_after(tokens, i) or (currency_code(tokens, i - 1, i) and not owned(tokens, i - 1)):
         return "price"
-    # Clock times, dates, ids, products like 224x224.
-    if _date_or_clock(tokens, i):
-        return "date"
-    if prev is not None and prev.kind == SYM and prev.text in "#@" and tok.glued:
-        return "id"
+    return None
+
+
+def _date_or_clock_digits(tokens: list[Token], i: int) -> str | None:
+    """ "10:30", "01/05/2024", "2024-05-01"."""
+    return "date" if _date_or_clock(tokens, i) else None
+
+
+def _identifier(tokens: list[Token], i: int) -> str | None:
+    """ "#42", "@3": an id."""
+    prev = at(tokens, i - 1)
+    glued_id = prev is not None and prev.kind == SYM and prev.text in "#@"
+    return "id" if glued_id and tokens[i].glued else None
+
+
+def _clock_or_month_word(tokens: list[Token], i: int) -> str | None:
+    """ "10 o'clock", "3 May", "May 3"."""
+    nxt, prev = at(tokens, i + 1), at(tokens, i - 1)
     if word_in(nxt, CLOCK_WORDS) or word_in(prev, MONTHS) or word_in(nxt, MONTHS):
         return "date"
-    if (
-        prev is not None
-        and prev.text in ("at",)
-        and not is_time_unit(nxt)
-        and not (nxt is not None and nxt.text in ("times", "x"))
-        and not word_in(nxt, COUNT_NOUNS)  # "at 8 GPUs"
-        and not _TENTHS.fullmatch(tok.text)  # "at 2.5": no clock reads so (2.30 does)
-    ):
-        return "clock"  # "at 10", but "clocks in at 14 hr" is a duration, "at 2 times" a ratio
-    if (
-        prev is not None
-        and prev.kind == WORD
-        and prev.text in ("الساعه",)
-        and not is_time_unit(nxt)
-    ):
+    return None
+
+
+def _clock_after_at(tokens: list[Token], i: int) -> str | None:
+    """ "at 10", "الساعه ٣": a clock time; but "clocks in at 14 hr" is a duration,
+    "at 2 times" a ratio, "at 8 GPUs" a count, and "at 2.5" no clock time
+    (no clock reads so; "2.30" does)."""
+    tok, nxt, prev = tokens[i], at(tokens, i + 1), at(tokens, i - 1)
+    if prev is None or is_time_unit(nxt):
+        return None
+    if prev.kind == WORD and prev.text == "الساعه":
         return "clock"
-    if (
-        1900 <= tok.value <= 2100
-        and tok.value == int(tok.value)
-        and not is_time_unit(nxt)
-        and prev is not None
-        and prev.text in ("in", "since", "year", "عام", "سنه", "في")
-    ):
-        return "date"
-    if is_time_unit(nxt) or tok.extra.get("spelled") and nxt is None:
-        return ""
+    if prev.text != "at" or (nxt is not None and nxt.text in ("times", "x")):
+        return None
+    if word_in(nxt, COUNT_NOUNS) or _TENTHS.fullmatch(tok.text):
+        return None
+    return "clock"
+
+
+def _year(tokens: list[Token], i: int) -> str | None:
+    """ "in 2024", "عام ٢٠٢٣": a year."""
+    tok, nxt, prev = tokens[i], at(tokens, i + 1), at(tokens, i - 1)
+    if not (1900 <= tok.value <= 2100 and tok.value == int(tok.value)) or is_time_unit(nxt):
+        return None
+    return "date" if prev is not None and prev.text in _YEAR_LEADS else None
+
+
+_YEAR_LEADS = frozenset(["in", "since", "year", "عام", "سنه", "في"])
+
+
+def _time_unit_after(tokens: list[Token], i: int) -> str | None:
+    """ "8 hours", "ثلاث" ending the message: may be a time, left to the durations."""
+    nxt = at(tokens, i + 1)
+    return "" if is_time_unit(nxt) or tokens[i].extra.get("spelled") and nxt is None else None
+
+
+def _count_noun_after(tokens: list[Token], i: int) -> str | None:
+    """ "8 GPUs", "4 nodes", "90 epochs", "٧ مليار": a count of that noun."""
+    nxt = at(tokens, i + 1)
     noun = word_in(nxt, COUNT_NOUNS) or word_in(nxt, AR_PARAM_WORDS)
-    if noun:
-        return _noun_role(noun)
-    if nxt is not None and nxt.role == "gpu" and _is_gpu_count(tokens, i):
-        return "gpus"
-    if _labelled_setting(tokens, i):
-        return "setting"
-    return ""
+    return _noun_role(noun) if noun else None
+
+
+def _gpu_name_after(tokens: list[Token], i: int) -> str | None:
+    """ "8 V100s", "on 8 A100": how many of that card."""
+    nxt = at(tokens, i + 1)
+    return "gpus" if nxt is not None and nxt.role == "gpu" and _is_gpu_count(tokens, i) else None
+
+
+def _setting(tokens: list[Token], i: int) -> str | None:
+    """ "batch size of 1024", "lr 0.1", "CUDA 12.1"."""
+    return "setting" if _labelled_setting(tokens, i) else None
+
+
+# The setup-number rules, in the order they are tried (see docs/reading.md).
+RULES: tuple[tuple[str, Rule], ...] = (
+    ("tolerance", _tolerance),
+    ("sized_gpu_count", _sized_gpu_count),
+    ("gpu_times_count", _gpu_times_count),
+    ("number_times_number", _number_times_number),
+    ("step_time", _step_time),
+    ("params_with_noun", _params_with_noun),
+    ("dimension", _dimension),
+    ("glued_multiplier", _glued_multiplier),
+    ("unit_suffix", _unit_suffix),
+    ("price", _price),
+    ("date_or_clock_digits", _date_or_clock_digits),
+    ("identifier", _identifier),
+    ("clock_or_month_word", _clock_or_month_word),
+    ("clock_after_at", _clock_after_at),
+    ("year", _year),
+    ("time_unit_after", _time_unit_after),
+    ("count_noun_after", _count_noun_after),
+    ("gpu_name_after", _gpu_name_after),
+    ("setting", _setting),
+)
+
+
+def classify(tokens: list[Token], i: int) -> tuple[str, str]:
+    """(role, rule): what a setup number is ("gpus", "batch", "date", ...) and the
+    rule that said so, or ("", "") when it may be a value."""
+    for name, rule in RULES:
+        role = rule(tokens, i)
+        if role is not None:
+            return role, name if role else ""
+    return "", ""
 
 
 def _times_after_gpu(tokens: list[Token], i: int) -> bool:

@@ -236,6 +236,7 @@ def read_batches(tokens: list[Token], ctx: Context) -> None:
             continue
         found_at = i
         tok.role = "batch"
+        tok.extra["rule"] = "batch_with_precision"
         found.append((int(tok.value), _qualifier(tokens, i)))
         if len(found) == 2:
             break
