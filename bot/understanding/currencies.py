@@ -28,9 +28,7 @@ from babel import Locale
 from babel.numbers import get_currency_name, get_territory_currencies
 
 from bot.understanding.normalise import normalise
-from bot.understanding.words import ar, en
-
-LANGUAGES = (en, ar)
+from bot.understanding.words import LANGUAGES, en
 
 UNSAID = "?"  # a currency word that names no currency without its country
 
@@ -157,7 +155,10 @@ def _build_symbols() -> tuple[dict[str, str], dict[tuple[str, str], str]]:
             elif letters.isalpha():
                 prefixed[(letters, sign)] = code
     signs = {sign: next(iter(codes)) for sign, codes in lone.items() if len(codes) == 1}
-    return signs | en.CURRENCY_SYMBOL_EXTRAS, prefixed | en.PREFIXED_SYMBOL_EXTRAS
+    extras = {
+        (written[:-1], written[-1]): code for written, code in en.PREFIXED_SYMBOL_EXTRAS.items()
+    }
+    return signs | en.CURRENCY_SYMBOL_EXTRAS, prefixed | extras
 
 
 _WORDS, CURRENCY_QUALIFIERS, _NAMED_BY = _build()
