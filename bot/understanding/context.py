@@ -23,18 +23,12 @@ from bot.understanding.prices import after_ratio_label, join_european_amounts, r
 from bot.understanding.setup_numbers import AR_PARAM_WORDS, PARAM_SUFFIXES, classify
 from bot.understanding.setup_words import read_batches, read_words
 from bot.understanding.tokens import ARABIC, NUM, WORD, Token
+from bot.understanding.words import table
 
-# Arabic duals: two GPUs or two nodes in one word ("على بطاقتين A10", "عقدتين").
-GPU_DUALS = frozenset(
-    ["بطاقتين", "بطاقتان", "كرتين", "كرتان", "كارتين", "كارتان", "وحدتين", "وحدتان"]
-)
-NODE_DUALS = frozenset(
-    ["عقدتين", "عقدتان", "جهازين", "جهازان", "سيرفرين", "سيرفران", "خادمين", "خادمان"]
-)
-# "8 GPUs per node", "8 GPUs x 4 nodes", "٨ بطاقات لكل عقدة": a count per node.
-PER_NODE_WORDS = frozenset(["per", "each", "x", "/", "لكل", "كل"])
-# "2 nodes, 16 GPUs in total", "بإجمالي ١٦ بطاقة": the GPU count is all of them.
-TOTAL_WORDS = frozenset(["total", "overall", "altogether", "اجمالي", "مجموع", "المجموع"])
+GPU_DUALS = table("GPU_DUALS")
+NODE_DUALS = table("NODE_DUALS")
+PER_NODE_WORDS = table("PER_NODE_WORDS")
+TOTAL_WORDS = table("TOTAL_WORDS")
 
 
 @dataclass
@@ -185,9 +179,7 @@ def _gpu_total(tokens: list[Token], gpus: _Count | None, nodes: _Count | None) -
     return gpus.value * nodes.value if per_node else gpus.value
 
 
-# Words that tie a GPU count to the nodes before it: "2 nodes of 8", "4 nodes x 8
-# GPUs", "4 nodes with 8 GPUs each", "عقدتين في كل واحدة ٨ بطاقات".
-NODE_LINKS = frozenset(["of", "x", "×", "with", "each", "per", "في", "كل", "فيها", "بكل"])
+NODE_LINKS = table("NODE_LINKS")
 
 
 def _linked_to_nodes(between: list[Token]) -> bool:

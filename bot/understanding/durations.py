@@ -35,18 +35,13 @@ from bot.understanding.lexicon import (
 from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
 from bot.understanding.words import table
 
-RANGE_JOINERS = frozenset({"or", "to", "-", "او", "الي", "ل", "حتي", "until"})
-COMPOUND_JOINERS = frozenset({"and", "و", ",", "+"})
+RANGE_JOINERS = table("RANGE_JOINERS")
+COMPOUND_JOINERS = table("COMPOUND_JOINERS")
 UNIT_ORDER = ("sec", "min", "h", "d", "w", "mo", "y")
-# "each", "كل واحدة": one share of something counted before it.
-_EACH_WORDS = frozenset({"each", "apiece", "كل", "لكل"})
-# "we need it done in 40h", "has to finish in 2 days", "نحتاجه في ٤٠ ساعة": a time
-# someone needs or must meet is a deadline (convention 4), never the FP32 time.
-_DEADLINE_MARKERS = frozenset({"in", "within", "under", "by", "في", "خلال"})
-_OBLIGATIONS = frozenset(
-    ["need", "needs", "needed", "must", "لازم", "يجب", "نحتاج", "نحتاجه", "محتاجين", "بدنا"]
-)
-_HEDGES = frozenset({"about", "around", "roughly", "approximately", "approx", "nearly"})
+_EACH_WORDS = table("EACH_WORDS")
+_DEADLINE_MARKERS = table("DEADLINE_MARKERS")
+_OBLIGATIONS = table("OBLIGATIONS")
+_HEDGES = table("HEDGES")
 
 
 @dataclass
@@ -426,8 +421,7 @@ def _range_partner(tokens: list[Token], i: int, unit: str) -> Quantity | None:
     return q
 
 
-# Words right after a time that make it the training run's: "$1.5k for a 30h fp32 run".
-_RUN_WORDS = frozenset(["fp32", "run", "training", "job", "التدريب", "تدريب"])
+_RUN_WORDS = table("RUN_WORDS")
 
 
 def _names_the_run(tokens: list[Token], end: int) -> bool:

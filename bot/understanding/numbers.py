@@ -27,10 +27,9 @@ from bot.understanding.lexicon import (
     lookup,
 )
 from bot.understanding.tokens import ARABIC, LATIN, NUM, WORD, Token
+from bot.understanding.words import table
 
-# Arabizi writes missing Arabic letters with digits (3 = ع, 5 = خ, 7 = ح, ...):
-# "3ndi", "3ala", "7aga" are words, so their digit is no number.
-_ARABIZI_DIGITS = frozenset("2356789")
+_ARABIZI_DIGITS = table("ARABIZI_DIGITS")
 # What a lone digit may carry glued after it and still be a number ("3days", "8gpus",
 # "2fold", "7b", "3rd"): every short suffix, and these longer words.
 _NUMBER_SUFFIXES = EN_UNITS.keys() | COUNT_NOUNS | FOLD_WORDS | {"times", "gpu", "gpus"}

@@ -90,17 +90,15 @@ _UNITS = {
 _UNIT_SCALE = {"sec": 1 / 60, "mo": 730 / 24}
 _LABEL_WINDOW = 4
 _HOW_WINDOW = 2  # "how much time", "كم راح ياخذ": a word may sit between
-_BETWEEN = frozenset({"between", "بين"})
-_MIXED_WORDS = frozenset({"amp", "mixed", "fp16", "bf16", "fp8", "المختلطه", "mp"})
-_JOINERS = frozenset({"or", "to", "-", "او", "الي", "ل", "vs", "versus", "مقابل"})
+_BETWEEN = table("BETWEEN")
+_MIXED_WORDS = table("MIXED_WORDS")
+_JOINERS = table("JOINERS")
 # "@mpbot `/mpestimate 100 2`": the bot's own command written in a mention or a DM
 # (often in a code span) is read as that command, not as a sentence about it.
 _OWN_COMMAND = re.compile(r"\s*(?:<@[^<>\s]*>\s*)*`*\s*/mpestimate(?![\w-])", re.IGNORECASE)
-# "went from 10h to 6h", "نزل من ١٠ ساعات الى ٦": a change, from before to after.
-_FROM_WORDS = frozenset({"from", "من"})
-_TO_WORDS = frozenset({"to", "الي", "ل", "down"})
-# "lang language model" is a topic, not a language choice.
-_NOT_A_LANGUAGE = frozenset({"model", "models", "modeling", "modelling", "نموذج", "نماذج"})
+_FROM_WORDS = table("FROM_WORDS")
+_TO_WORDS = table("TO_WORDS")
+_NOT_A_LANGUAGE = table("NOT_A_LANGUAGE")
 
 
 def understand(

@@ -24,103 +24,36 @@ from bot.understanding.currencies import (
 from bot.understanding.lexicon import RATIO_LABELS, lookup
 from bot.understanding.nearby import at, word_in
 from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
+from bot.understanding.words import mapping, table
 
-# After a currency word, Arabic adjectives ending in -ي/-يه that are no country:
-# "٥ دولار يومي", "١٠ ريال إضافي". Any other such adjective is taken for a country
-# the table does not know ("دينار صربي"), and the price is not billed in the default.
-NOT_COUNTRY_ADJECTIVES = frozenset(
-    [
-        "يومي",
-        "يوميه",
-        "شهري",
-        "شهريه",
-        "سنوي",
-        "اسبوعي",
-        "ساعي",
-        "اضافي",
-        "اضافيه",
-        "تقريبي",
-        "تقريبيه",
-        "اجمالي",
-        "كلي",
-        "حالي",
-        "فعلي",
-        "عادي",
-        "يعني",
-        "حوالي",
-        "اللي",
-        "بالتالي",
-        "تالي",
-        "شوي",
-    ]
-)
+NOT_COUNTRY_ADJECTIVES = table("NOT_COUNTRY_ADJECTIVES")
 
 
-# Words that make a number with a three-letter code a price ("at 300 MAD", "5 TND/h").
-PRICE_CUES = frozenset(
-    ["at", "@", "price", "cost", "costs", "rate", "pay", "paying", "سعر", "بسعر", "تكلفه"]
-)
+PRICE_CUES = table("PRICE_CUES")
 
 
 RATIO_LABEL_FILLERS = frozenset(["=", ":", "is", "of", "~", "about", "around"])
 
 
-# After the price: "$500 a day for the cluster", "$2,000 total" (billed once).
-WHOLE_JOB_WORDS = frozenset(["cluster", "total", "job", "all"])
+WHOLE_JOB_WORDS = table("WHOLE_JOB_WORDS")
 
 
-# "the whole FP32 run costs $500", "total cost $500", "التدريب كامل يكلف ٥٠٠ دولار":
-# with no period said, a price of the run itself (Arabic forms through ``lookup``).
-RUN_PRICE_WORDS = frozenset(
-    [
-        "run",
-        "job",
-        "training",
-        "total",
-        "overall",
-        "altogether",
-        "اجمالي",
-        "الاجمالي",
-        "كامل",
-        "كله",
-    ]
-)
+RUN_PRICE_WORDS = table("RUN_PRICE_WORDS")
 
 
-# "$25/hour per node", "our 8xA100 node costs $25/hour", "سعر السيرفر ٩٠ ريال":
-# one machine's price, billed once per node (Arabic forms through ``lookup``).
-NODE_PRICE_WORDS = frozenset(
-    ["instance", "node", "machine", "server", "box", "vm", "جهاز", "سيرفر", "خادم", "عقده"]
-)
+NODE_PRICE_WORDS = table("NODE_PRICE_WORDS")
 
 
-# "$1.5k", "$2M": an amount in thousands or millions.
-PRICE_SCALES = {"k": 1e3, "m": 1e6}
+PRICE_SCALES = mapping("PRICE_SCALES")
 
 
-# "$2.5 per GPU-hour", "١٠ ريال لكل بطاقة": the price is said to be each GPU's.
-PRICE_GPU_WORDS = frozenset(
-    ["gpu", "gpus", "card", "بطاقه", "للبطاقه", "البطاقه", "كرت", "للكرت", "الكرت", "كارت"]
-)
+PRICE_GPU_WORDS = table("PRICE_GPU_WORDS")
 
 
-# Hours a price pays for: "$30/day" is 30/24 an hour ("month" is 730 h, a 12th of a year).
-PRICE_PERIOD_HOURS: dict[str, float] = {
-    **dict.fromkeys(
-        ["h", "hr", "hrs", "hour", "hourly", "ساعه", "الساعه", "للساعه", "بالساعه"], 1.0
-    ),
-    **dict.fromkeys(["day", "daily", "يوم", "اليوم", "لليوم", "باليوم", "يوميا", "يومي"], 24.0),
-    **dict.fromkeys(
-        ["week", "weekly", "wk", "اسبوع", "الاسبوع", "للاسبوع", "بالاسبوع", "اسبوعيا"], 168.0
-    ),
-    **dict.fromkeys(["month", "monthly", "mo", "شهر", "الشهر", "للشهر", "بالشهر", "شهريا"], 730.0),
-}
+PRICE_PERIOD_HOURS: dict[str, float] = mapping("PRICE_PERIOD_HOURS")
 
 
-# Adverbs that may lead the price: "شهرياً ٣٠٠٠ ريال", "daily $500".
-PRICE_PERIOD_ADVERBS = frozenset(
-    ["hourly", "daily", "weekly", "monthly", "يوميا", "اسبوعيا", "شهريا"]
-)
+PRICE_PERIOD_ADVERBS = table("PRICE_PERIOD_ADVERBS")
 
 
 _DOT_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3})+")

@@ -20,15 +20,15 @@ from dataclasses import replace
 from bot.understanding.candidates import RATIO, STEP_TIME, THROUGHPUT, TIME, Candidate
 from bot.understanding.lexicon import EPOCH_NOUNS, lookup
 from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
-from bot.understanding.words import table
+from bot.understanding.words import mapping, table
 
 THROUGHPUT_SUFFIX = "/s"  # a number's suffix "it/s": work per second
 STEP_SUFFIX = "s/"  # a number's suffix "s/it": seconds per step
-_COUNT_SCALES = {"": 1.0, "k": 1e3, "m": 1e6}
+_COUNT_SCALES = mapping("COUNT_SCALES")
 _SEARCH = 12  # tokens looked at around a rate for its precision, in its clause
 _LINE_SEARCH = 64  # ... and back across a progress line ("fp32:\nEpoch 0: 100%|███| ...")
-_FP32 = frozenset({"fp32", "tf32", "float32", "full"})
-_MIXED = frozenset({"amp", "mixed", "fp16", "bf16", "fp8", "half", "المختلطه", "mp", "autocast"})
+_FP32 = table("FP32")
+_MIXED = table("MIXED")
 
 
 def _in(tok: Token | None, name: str) -> bool:

@@ -35,7 +35,7 @@ from bot.understanding.lexicon import (
 )
 from bot.understanding.rates import is_throughput_word
 from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
-from bot.understanding.words import table as words
+from bot.understanding.words import table
 
 FASTER, SLOWER, LESS, REMAIN, MORE = "faster", "slower", "less", "remain", "more"
 _CATEGORIES = (
@@ -48,11 +48,8 @@ _CATEGORIES = (
 # Tokens looked back for a percentage's cue: far enough to pass a count beside
 # the figure ("cut the time of 500 steps by 55%", rule ``count_beside_figure``).
 _MEANING_BACK = 8
-# "by" between a cue and its percentage: the amount removed, not what remains.
-_BY_WORDS = frozenset({"by", "بنسبه", "بمقدار", "ب"})
-# Verbs of decrease: "drops 35%" is by 35%; only "drops to 35%" is what remains
-# (and "to"/"إلى" is a cue of its own, met first).
-_DECREASE_VERBS = frozenset({"drops", "drop", "falls", "fall", "down", "ينخفض", "تنخفض"})
+_BY_WORDS = table("BY_WORDS")
+_DECREASE_VERBS = table("DECREASE_VERBS")
 _AFTER_CATEGORIES = (
     (FASTER, PCT_FASTER),
     (SLOWER, PCT_SLOWER),
@@ -61,8 +58,7 @@ _AFTER_CATEGORIES = (
 )
 
 
-# "half precision", "نص دقة": the name of a precision (FP16), not half of anything.
-_PRECISION_NOUNS = frozenset({"precision", "دقه"})
+_PRECISION_NOUNS = table("PRECISION_NOUNS")
 
 
 @dataclass
@@ -118,14 +114,14 @@ def _meaning(tokens: list[Token], i: int, end: int) -> str | None:
     before, _ = _clause(tokens, i, _MEANING_BACK, 0)
     _, after = _clause(tokens, end - 1, 0, 3)
     for tok in after[:2]:
-        for meaning, table in _AFTER_CATEGORIES:
-            if _has(tok, table):
+        for meaning, cues in _AFTER_CATEGORIES:
+            if _has(tok, cues):
                 if meaning == MORE and any(_is_speed(t) for t in after):
                     return FASTER
                 return meaning
     for k, tok in enumerate(before):
-        for meaning, table in _CATEGORIES:
-            if _has(tok, table):
+        for meaning, cues in _CATEGORIES:
+            if _has(tok, cues):
                 if meaning == MORE and _said_of_speed(before[k + 1 :]):
                     return FASTER  # "throughput increases 30%", "السرعة بتزيد ٥٠٪"
                 if meaning == REMAIN and (
@@ -158,7 +154,7 @@ def _slow_cue(tok: Token, prev: Token | None) -> bool:
     A bare "long" is a slowdown only in "as long" ("2x as long"); in
     "at 2x, how long?" it is the question, not a direction.
     """
-    if tok.text in words("SLOW_ADJECTIVES") and tok.script != ARABIC:
+    if tok.text in table("SLOW_ADJECTIVES") and tok.script != ARABIC:
         return prev is not None and prev.text == "as"  # "3 times as slow", "2x as long"
     return _has(tok, SLOW_CUES)
 
@@ -167,7 +163,7 @@ def _slowed_by(tokens: list[Token], i: int) -> bool:
     """Rule ``slowed_by``: "slowed down by 1.5x", "slows training by 2x", "بطّأ التدريب ٢x":
     a verb of slowing before the multiple makes it a slowdown, never a speed-up."""
     before, _ = _clause(tokens, i, 4, 0)
-    return any(_has(t, words("SLOWING_VERBS")) for t in before)
+    return any(_has(t, table("SLOWING_VERBS")) for t in before)
 
 
 def _until_question(after: list[Token]) -> list[Token]:

@@ -34,66 +34,33 @@ from bot.understanding.prices import (
 from bot.understanding.ratios import slash_fraction
 from bot.understanding.setup_words import FAMILY_PHRASES, FAMILY_WORDS
 from bot.understanding.tokens import NUM, SYM, WORD, Token
+from bot.understanding.words import mapping, table
 
-GPU_NOUNS = frozenset(
-    [
-        "gpu",
-        "gpus",
-        "card",
-        "cards",
-        "بطاقه",
-        "بطاقات",
-        "كرت",
-        "كروت",
-        "كارت",
-        "كارتات",  # Iraqi and Gulf plural
-        "جيبيو",
-        "جيبيوهات",
-        "وحده",
-        "وحدات",
-        "رسوميه",
-    ]
-)
+GPU_NOUNS = table("GPU_NOUNS")
 
 
-NODE_NOUNS = frozenset(
-    ["node", "nodes", "machine", "machines", "server", "servers", "عقده", "عقد", "جهاز", "اجهزه"]
-)
+NODE_NOUNS = table("NODE_NOUNS")
 
 
-PARAM_SUFFIXES = {
-    "b": 1e9,
-    "bn": 1e9,
-    "billion": 1e9,
-    "m": 1e6,
-    "million": 1e6,
-    "k": 1e3,
-    "t": 1e12,
-}
+PARAM_SUFFIXES = mapping("PARAM_SUFFIXES")
 
 
-AR_PARAM_WORDS = {"مليار": 1e9, "مليون": 1e6}
+AR_PARAM_WORDS = mapping("AR_PARAM_WORDS")
 
 
-MEMORY_SUFFIXES = frozenset(["gb", "tb", "mb", "kb", "gib", "tib", "mib", "g"])
+MEMORY_SUFFIXES = table("MEMORY_SUFFIXES")
 
 
-ORDINAL_SUFFIXES = frozenset(["st", "nd", "rd", "th", "am", "pm"])
+ORDINAL_SUFFIXES = table("ORDINAL_SUFFIXES")
 
 
-PARAM_NOUNS = frozenset(
-    ["param", "params", "parameter", "parameters", "weights", "معامل", "معاملات", "معلمه", "معلمات"]
-)
+PARAM_NOUNS = table("PARAM_NOUNS")
 
 
-COUNT_PREPOSITIONS = frozenset(
-    ["on", "with", "using", "across", "over", "x", "علي", "عبر", "باستخدام", "ب"]
-)
+COUNT_PREPOSITIONS = table("COUNT_PREPOSITIONS")
 
 
-LABEL_FILLERS = frozenset(
-    ["size", "of", "=", ":", "is", "global", "per", "local", "micro", "mini", "total"]
-)
+LABEL_FILLERS = table("LABEL_FILLERS")
 
 
 # What "3D"/"2D" qualifies when written before it: a network, a task, the data.
@@ -129,7 +96,7 @@ DIMENSION_NOUNS = frozenset(
 )
 
 
-DIMENSION_WORDS = frozenset(["ابعاد", "ثلاثي", "ثنائي"])  # "ثلاثي الأبعاد 3D"
+DIMENSION_WORDS = table("DIMENSION_WORDS")
 
 
 _TENTHS = re.compile(r"\d+\.\d")  # one decimal digit: a quantity, never minutes
@@ -332,7 +299,7 @@ def _year(tokens: list[Token], i: int) -> str | None:
     return "date" if prev is not None and prev.text in _YEAR_LEADS else None
 
 
-_YEAR_LEADS = frozenset(["in", "since", "year", "عام", "سنه", "في"])
+_YEAR_LEADS = table("YEAR_LEADS")
 
 
 def _time_unit_after(tokens: list[Token], i: int) -> str | None:

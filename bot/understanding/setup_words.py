@@ -16,6 +16,7 @@ from bot.understanding.lexicon import (
 )
 from bot.understanding.nearby import at, is_time_unit
 from bot.understanding.tokens import ARABIC, NUM, WORD, Token
+from bot.understanding.words import mapping, table
 
 if TYPE_CHECKING:
     from bot.understanding.context import Context
@@ -72,111 +73,28 @@ FAMILY_PHRASES: tuple[tuple[str, str], ...] = (
 )
 
 
-FAMILY_WORDS = {
-    "lm": "language_model",
-    "llm": "language_model",
-    "llms": "language_model",
-    "asr": "speech_recognition",
-    "tts": "tts",
-    "nmt": "translation",
-    "seq2seq": "translation",
-    "gnn": "graph",
-    "gnns": "graph",
-    "recsys": "recommender",
-    "ner": "language_model",
-}
+FAMILY_WORDS = mapping("FAMILY_WORDS")
 
 
-PRECISIONS = {
-    "fp16": "fp16",
-    "float16": "fp16",
-    "half": "fp16",
-    "bf16": "bf16",
-    "bfloat16": "bf16",
-    "fp8": "fp8",
-    "float8": "fp8",
-}
+PRECISIONS = mapping("PRECISIONS")
 
 
-OFF_BEFORE = frozenset(["without", "no", "disable", "disabled", "disabling", "بدون", "دون"])
+OFF_BEFORE = table("OFF_BEFORE")
 
 
-OFF_AFTER = frozenset(["off", "disabled", "مغلق", "معطل", "مطفي"])
+OFF_AFTER = table("OFF_AFTER")
 
 
-BATCH_WORDS = frozenset({"batch", "bs", "batch-size", "batchsize", "الدفعه", "دفعه"})
+BATCH_WORDS = table("BATCH_WORDS")
 
 
-AMP_QUALIFIERS = frozenset(["amp", "mixed", "fp16", "bf16", "fp8", "المختلطه", "half"])
+AMP_QUALIFIERS = table("AMP_QUALIFIERS")
 
 
-_OPTIMIZER_NOUNS = frozenset(["optimizer", "optimiser", "optim"])
+_OPTIMIZER_NOUNS = table("OPTIMIZER_NOUNS")
 
 
-# Words that come before "optimizer" without naming one ("the optimizer states",
-# "zero optimizer sharding", "including optimizer").
-_NOT_OPTIMIZER_NAMES = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "my",
-        "our",
-        "your",
-        "their",
-        "its",
-        "this",
-        "that",
-        "which",
-        "what",
-        "whose",
-        "same",
-        "default",
-        "any",
-        "some",
-        "no",
-        "with",
-        "without",
-        "and",
-        "or",
-        "is",
-        "uses",
-        "using",
-        "use",
-        "of",
-        "for",
-        "in",
-        "on",
-        "including",
-        "include",
-        "includes",
-        "plus",
-        "per",
-        "each",
-        "every",
-        "zero",
-        "sharded",
-        "sharding",
-        "offload",
-        "offloaded",
-        "cpu",
-        "gpu",
-        "fp32",
-        "fp16",
-        "bf16",
-        "mixed",
-        "precision",
-        "full",
-        "whole",
-        "model",
-        "training",
-        "how",
-        "much",
-        "does",
-        "do",
-        "the",
-    ]
-)
+_NOT_OPTIMIZER_NAMES = table("NOT_OPTIMIZER_NAMES")
 
 
 def _adam_variant(tokens: list[Token]) -> str | None:
