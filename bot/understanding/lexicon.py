@@ -10,34 +10,30 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from bot.models import HOURS_PER_UNIT, TimeUnit
 from bot.understanding.words import mapping, table
 
 # ---------------------------------------------------------------- time units
-# Unit codes and their length in hours.
+# One unit table for the whole bot: each unit code's length in hours is the
+# models' (HOURS_PER_UNIT, what replies are written in), plus the two units a
+# message may use that replies do not (seconds, months: 730 h, a 12th of a
+# year). The words for each unit are data in words/en.toml and words/ar.toml.
+UNIT_CODES: dict[str, TimeUnit] = {
+    "min": TimeUnit.MINUTES,
+    "h": TimeUnit.HOURS,
+    "d": TimeUnit.DAYS,
+    "w": TimeUnit.WEEKS,
+    "y": TimeUnit.YEARS,
+}
 UNIT_HOURS: dict[str, float] = {
     "sec": 1 / 3600,
-    "min": 1 / 60,
-    "h": 1.0,
-    "d": 24.0,
-    "w": 168.0,
-    "mo": 730.0,
-    "y": 8760.0,
+    **{code: HOURS_PER_UNIT[unit] for code, unit in UNIT_CODES.items()},
+    "mo": HOURS_PER_UNIT[TimeUnit.YEARS] / 12,
 }
 
-EN_UNITS: dict[str, str] = {}
-for _unit, _words in {
-    "sec": "s sec secs second seconds",
-    "min": "m min mins minute minutes mn",
-    # GPU-hours scale like hours: the ratio divides them the same way.
-    "h": "h hr hrs hour hours hours' gpu-h gpu-hr gpu-hrs gpu-hour gpu-hours",
-    "d": "d day days",
-    "w": "w wk wks week weeks",
-    "mo": "mo month months",
-    "y": "y yr yrs year years",
-}.items():
-    for _w in _words.split():
-        EN_UNITS[_w] = _unit
-
+EN_UNITS: dict[str, str] = {
+    word: code for code, words in mapping("UNIT_WORDS").items() for word in words
+}
 _NOT_UNIT_SLIPS = table("NOT_UNIT_SLIPS")
 
 
@@ -52,41 +48,27 @@ for _w, _unit in list(EN_UNITS.items()):
         for _slip in _slips(_w) - _NOT_UNIT_SLIPS:
             EN_UNITS.setdefault(_slip, _unit)
 
-# Arabic unit words: stem -> (unit, how many it says on its own).
-# Singular forms say "one" when standing alone (يوم كامل), duals say two,
-# plurals say nothing without a number.
-AR_UNITS: dict[str, tuple[str, int]] = {}
-for _unit, _one, _two, _many in [
-    ("sec", "ثانيه", "ثانيتين ثانيتان", "ثواني ثوان"),
-    ("min", "دقيقه", "دقيقتين دقيقتان", "دقائق دقايق"),
-    ("h", "ساعه", "ساعتين ساعتان", "ساعات سوايع"),  # سوايع: Maghrebi plural
-    ("d", "يوم يوما", "يومين يومان", "ايام تيام"),  # تيام: Levantine after a number
-    ("w", "اسبوع اسبوعا", "اسبوعين اسبوعان", "اسابيع"),
-    ("mo", "شهر شهرا", "شهرين شهران", "اشهر شهور"),
-    ("y", "سنه عام عاما", "سنتين سنتان عامين عامان", "سنوات سنين اعوام"),
-]:
-    for _w in _one.split():
-        AR_UNITS[_w] = (_unit, 1)
-    for _w in _two.split():
-        AR_UNITS[_w] = (_unit, 2)
-    for _w in _many.split():
-        AR_UNITS[_w] = (_unit, 0)
-
+# Arabic unit words: stem -> (unit, how many it says on its own). Singular
+# forms say "one" when standing alone (يوم كامل), duals say two, plurals say
+# nothing without a number; Arabizi ("sa3a", "yomein") the same.
+_COUNT_SAID = {"ONE": 1, "TWO": 2, "MANY": 0}
+AR_UNITS: dict[str, tuple[str, int]] = {
+    word: (code, said)
+    for form, said in _COUNT_SAID.items()
+    for code, words in mapping(f"UNIT_WORDS_{form}").items()
+    for word in words
+}
+ARABIZI_UNITS: dict[str, tuple[str, int]] = {
+    word: (code, said)
+    for form, said in _COUNT_SAID.items()
+    for code, words in mapping(f"ARABIZI_UNIT_WORDS_{form}").items()
+    for word in words
+}
 SUBSECOND_UNITS = table("SUBSECOND_UNITS")
 # "٤٢٠ مللي ثانية": the prefix word before ثانية.
 AR_SUBSECOND_PREFIXES = frozenset(["مللي", "ملي", "ميلي", "ميلى", "مايكرو", "ميكرو"])
 
 AR_UNIT_ABBREVIATIONS: dict[str, str] = mapping("AR_UNIT_ABBREVIATIONS")
-# Arabizi (Arabic in Latin letters, digits for missing letters): unit -> (unit, count said).
-ARABIZI_UNITS: dict[str, tuple[str, int]] = {
-    **dict.fromkeys(["sa3a", "sa3ah", "saa3a"], ("h", 1)),
-    **dict.fromkeys(["sa3at", "sa3aat", "saa", "saat"], ("h", 0)),
-    **dict.fromkeys(["sa3tein", "sa3ten", "sa3teen"], ("h", 2)),
-    **dict.fromkeys(["yom", "youm", "yoom"], ("d", 1)),
-    **dict.fromkeys(["ayam", "ayyam", "iyam"], ("d", 0)),
-    **dict.fromkeys(["yomein", "yomen", "youmein", "yomain"], ("d", 2)),
-}
-
 EN_NUMBERS: dict[str, int] = mapping("EN_NUMBERS")
 EN_SCALES: dict[str, int] = mapping("EN_SCALES")
 DETERMINERS = table("DETERMINERS")

@@ -16,6 +16,7 @@ import re
 
 from bot.advice.catalog import family_of_model
 from bot.models import (
+    HOURS_PER_UNIT,
     MAX_MESSAGE_CHARS,
     Channel,
     Duration,
@@ -44,6 +45,8 @@ from bot.understanding.lexicon import (
     SPEED_CUES,
     TECH_WORDS,
     TIME_LABELS,
+    UNIT_CODES,
+    UNIT_HOURS,
     lookup,
 )
 from bot.understanding.names import find_names, memory_size_alone
@@ -78,16 +81,10 @@ MAX_PARAMS = 1e15
 MAX_GPUS = 10_000_000
 MAX_PRICE = 1e9  # per hour
 
-_UNITS = {
-    "sec": TimeUnit.MINUTES,
-    "min": TimeUnit.MINUTES,
-    "h": TimeUnit.HOURS,
-    "d": TimeUnit.DAYS,
-    "w": TimeUnit.WEEKS,
-    "mo": TimeUnit.DAYS,
-    "y": TimeUnit.YEARS,
-}
-_UNIT_SCALE = {"sec": 1 / 60, "mo": 730 / 24}
+# The unit a duration is kept in: its own, or the nearest the replies use
+# (seconds as minutes, months as days), scaled from the one unit table.
+_UNITS = {"sec": TimeUnit.MINUTES, **UNIT_CODES, "mo": TimeUnit.DAYS}
+_UNIT_SCALE = {code: UNIT_HOURS[code] / HOURS_PER_UNIT[unit] for code, unit in _UNITS.items()}
 _LABEL_WINDOW = 4
 _HOW_WINDOW = 2  # "how much time", "كم راح ياخذ": a word may sit between
 _BETWEEN = table("BETWEEN")
@@ -629,7 +626,7 @@ def _distinct(items: list, key) -> list:
 
 
 def _duration(q: Quantity) -> Duration:
-    scale = _UNIT_SCALE.get(q.unit, 1.0)
+    scale = _UNIT_SCALE[q.unit]
     return Duration(value=q.value * scale, unit=_UNITS[q.unit], hours=q.hours)
 
 

@@ -51,5 +51,10 @@ def phrases(name: str) -> tuple[tuple[str, ...], ...]:
 
 
 def mapping(name: str) -> dict:
-    """Word -> value table ``name`` of every language, keys normalised (a fresh dict)."""
-    return {normalise(k): v for lang in LANGUAGES for k, v in getattr(lang, name, {}).items()}
+    """Word -> value table ``name`` of every language, keys (and word-list values)
+    normalised; a fresh dict, in file order."""
+    return {
+        normalise(k): [normalise(w) for w in v] if isinstance(v, list) else v
+        for lang in LANGUAGES
+        for k, v in getattr(lang, name, {}).items()
+    }
