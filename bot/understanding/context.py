@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.models import Price
 from bot.understanding.lexicon import (
@@ -56,47 +56,68 @@ def mark_context(tokens: list[Token], *, sizes_are_params: bool = False) -> Cont
     """
     join_european_amounts(tokens)
     ctx = Context()
-    gpus: _Count | None = None
-    nodes: _Count | None = None
-    epochs: list[float] = []
+    found = _Counts()
     # "8 V100 40h": with the time written with its unit, a number before a GPU
     # can only be how many ("100 V100" alone stays a time and a GPU).
     timed = any(is_duration_at(tokens, j) for j in range(len(tokens)))
     for i, tok in enumerate(tokens):
         if tok.kind == WORD and not tok.role:
-            dual = _dual_count(tok)  # "على بطاقتين", "عقدتين": two, said in one word
-            if dual == "gpus" and gpus is None:
-                gpus = _Count(2, i)
-            elif dual == "nodes" and nodes is None:
-                nodes = _Count(2, i)
+            found.take_dual(tok, i)
         if tok.kind != NUM or tok.role:
             continue
         role, rule = _setup_role(tokens, i, sizes_are_params=sizes_are_params, timed=timed)
-        if not role:
-            continue
-        tok.extra["rule"] = rule
-        tok.role = role
-        if role == "gpus" and gpus is None:
-            gpus = _Count(int(tok.value), i) if 1 <= tok.value < math.inf else None
-        elif role == "nodes" and nodes is None:
-            nodes = _Count(int(tok.value), i) if 1 <= tok.value < math.inf else None
-        elif role == "params" and ctx.params is None:
-            ctx.params = _param_value(tokens, i)
-        elif role == "price" and ctx.price is None:
-            ctx.price = read_price(tokens, i)
-        elif role == "dimension" and ctx.dimensions is None:
-            ctx.dimensions = int(tok.value)
-        if role == "count" and tok.value != 1 and word_in(at(tokens, i + 1), EPOCH_NOUNS):
-            epochs.append(tok.value)  # (a 1 is "one epoch", a unit, not a count)
+        if role:
+            tok.role, tok.extra["rule"] = role, rule
+            found.take(tokens, i)
+            _keep_value(tokens, i, ctx)
     if sizes_are_params and ctx.params is None:
         ctx.params = _size_in_name(tokens)
+    epochs = found.epochs
     ctx.epochs = epochs[0] if len(epochs) == 1 and 1 < epochs[0] < math.inf else None
-    ctx.num_gpus = _gpu_total(tokens, gpus, nodes)
-    if ctx.price is not None and ctx.price.per_node and nodes is not None:
-        ctx.price = ctx.price.model_copy(update={"nodes": nodes.value})
+    ctx.num_gpus = _gpu_total(tokens, found.gpus, found.nodes)
+    if ctx.price is not None and ctx.price.per_node and found.nodes is not None:
+        ctx.price = ctx.price.model_copy(update={"nodes": found.nodes.value})
     read_batches(tokens, ctx)
     read_words(tokens, ctx)
     return ctx
+
+
+def _keep_value(tokens: list[Token], i: int, ctx: Context) -> None:
+    """The first parameter count, price and dimension said are the setup's."""
+    tok = tokens[i]
+    if tok.role == "params" and ctx.params is None:
+        ctx.params = _param_value(tokens, i)
+    elif tok.role == "price" and ctx.price is None:
+        ctx.price = read_price(tokens, i)
+    elif tok.role == "dimension" and ctx.dimensions is None:
+        ctx.dimensions = int(tok.value)
+
+
+@dataclass
+class _Counts:
+    """The first GPU and node counts said (with where), and the epoch counts."""
+
+    gpus: _Count | None = None
+    nodes: _Count | None = None
+    epochs: list[float] = field(default_factory=list)
+
+    def take_dual(self, tok: Token, i: int) -> None:
+        """ "على بطاقتين", "عقدتين": two, said in one word."""
+        dual = _dual_count(tok)
+        if dual == "gpus" and self.gpus is None:
+            self.gpus = _Count(2, i)
+        elif dual == "nodes" and self.nodes is None:
+            self.nodes = _Count(2, i)
+
+    def take(self, tokens: list[Token], i: int) -> None:
+        tok = tokens[i]
+        count = _Count(int(tok.value), i) if 1 <= tok.value < math.inf else None
+        if tok.role == "gpus" and self.gpus is None:
+            self.gpus = count
+        elif tok.role == "nodes" and self.nodes is None:
+            self.nodes = count
+        elif tok.role == "count" and tok.value != 1 and word_in(at(tokens, i + 1), EPOCH_NOUNS):
+            self.epochs.append(tok.value)  # (a 1 is "one epoch", a unit, not a count)
 
 
 # The size that ends a model's name: "llama-2-13b", "qwen2.5-7b" (letters or a

@@ -195,27 +195,15 @@ def _turned_off(words: list[str], i: int) -> bool:
 
 
 def read_words(tokens: list[Token], ctx: Context) -> None:
-    """Task family, precision, baseline and optimizer named in words."""
+    """Task family, precision, baseline, framework and optimizer named in words."""
     words = [t.text for t in tokens if t.kind == WORD]
-    text = " " + " ".join(words) + " "
-    for phrase, code in FAMILY_PHRASES:
-        if phrase in text:
-            ctx.family = code
-            break
+    ctx.family = _family(tokens, words)
     for i, word in enumerate(words):
-        if ctx.family is None and word in FAMILY_WORDS:
-            ctx.family = FAMILY_WORDS[word]
-        precise_half = word != "half" or (i + 1 < len(words) and words[i + 1] == "precision")
-        if ctx.precision is None and word in PRECISIONS and precise_half:
-            ctx.precision = PRECISIONS[word]
+        _precision_and_baseline(words, i, ctx)
         if ctx.framework is None:
             ctx.framework = FRAMEWORKS.get(word)
         if word in RECURRENT_WORDS:
             ctx.architecture = "recurrent"
-        if word == "tf32":
-            ctx.baseline = "fp32" if _turned_off(words, i) else "tf32"
-        elif word == "fp32" and i and words[i - 1] in ("true", "pure", "strict", "real"):
-            ctx.baseline = ctx.baseline or "fp32"
         opt = OPTIMIZERS.get(word)
         if opt and ctx.optimizer in (None, "sgd"):
             ctx.optimizer = "sgd_momentum" if word == "sgd" and "momentum" in words else opt
@@ -223,13 +211,35 @@ def read_words(tokens: list[Token], ctx: Context) -> None:
         ctx.optimizer = _other_optimizer(tokens)
     elif ctx.optimizer == "adam" and (variant := _adam_variant(tokens)):
         ctx.optimizer = variant  # "8-bit adam", "paged adamw": not Adam's 12 bytes of state
-    # Task words win; a well-known model the data lacks still says its task.
-    if ctx.family is None:
-        ctx.family = next(
-            (
-                f
-                for t in tokens
-                if t.kind == WORD and t.role in ("", "name") and (f := model_word_family(t.text))
-            ),
-            None,
-        )
+
+
+def _family(tokens: list[Token], words: list[str]) -> str | None:
+    """The task family: a task phrase, then a task word ("llm", "asr"), then a
+    well-known model the data lacks ("yolov8": detection)."""
+    text = " " + " ".join(words) + " "
+    phrase = next((code for phrase, code in FAMILY_PHRASES if phrase in text), None)
+    if phrase is not None:
+        return phrase
+    word = next((FAMILY_WORDS[w] for w in words if w in FAMILY_WORDS), None)
+    if word is not None:
+        return word
+    return next(
+        (
+            f
+            for t in tokens
+            if t.kind == WORD and t.role in ("", "name") and (f := model_word_family(t.text))
+        ),
+        None,
+    )
+
+
+def _precision_and_baseline(words: list[str], i: int, ctx: Context) -> None:
+    """ "bf16", "half precision" (not "half a day"); "TF32" on or off, "pure fp32"."""
+    word = words[i]
+    precise_half = word != "half" or (i + 1 < len(words) and words[i + 1] == "precision")
+    if ctx.precision is None and word in PRECISIONS and precise_half:
+        ctx.precision = PRECISIONS[word]
+    if word == "tf32":
+        ctx.baseline = "fp32" if _turned_off(words, i) else "tf32"
+    elif word == "fp32" and i and words[i - 1] in ("true", "pure", "strict", "real"):
+        ctx.baseline = ctx.baseline or "fp32"
