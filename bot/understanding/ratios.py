@@ -216,78 +216,152 @@ def find_ratios(tokens: list[Token]) -> list[RatioCand]:
     return found
 
 
-def _at(tokens: list[Token], i: int) -> tuple[float, int] | None:
-    """A ratio starting at token ``i``: (value, end index)."""
-    n = len(tokens)
+Found = tuple[float, int]
+_NONE: Found = (0.0, -1)  # a rule that decides the token is no ratio (the look ends)
+
+
+def _at(tokens: list[Token], i: int) -> Found | None:
+    """A ratio starting at token ``i``: (value, end index), by the first marker rule
+    that decides (:data:`_NUMBER_MARKERS` for a number, :data:`_WORD_MARKERS` for a word)."""
     tok = tokens[i]
-    nxt = tokens[i + 1] if i + 1 < n else None
-    if tok.kind == NUM:
-        suffix = tok.suffix
-        if suffix == "x" or suffix.lstrip("-") in FOLD_WORDS:
-            return _of_speed(tokens, tok.value, i + 1)
-        if suffix:
-            return None
-        if i and tokens[i - 1].kind == SYM and tokens[i - 1].text == "x":
-            return _of_speed(tokens, tok.value, i + 1)
-        if i and tokens[i - 1].text in ("by", "علي"):
-            before, _ = _clause(tokens, i - 1, 4, 0)
-            if any(_has(t, DIVIDE_WORDS) for t in before):  # "divides the time by 3"
-                return tok.value, i + 1
-        if nxt is not None and (nxt.text in FOLD_WORDS or (nxt.text == "x" and nxt.kind == WORD)):
-            return _of_speed(tokens, tok.value, i + 2)
-        frac = _fraction_of(nxt)
-        if frac:  # "two thirds of the time", "three quarters less time"
-            meaning = _meaning(tokens, i, i + 2)
-            if meaning in (LESS, REMAIN):
-                return percent_to_ratio(tok.value * frac * 100, meaning), i + 2
-        share = slash_fraction(tokens, i)
-        if share is not None:  # "2/3 of the time", "cuts 1/3 of the time"
-            meaning = _meaning(tokens, i, i + 3)
-            if meaning in (LESS, REMAIN):
-                return percent_to_ratio(share * 100, meaning), i + 3
-        if nxt is not None and (nxt.text in PERCENT_WORDS or (nxt.kind == SYM and nxt.text == "%")):
-            meaning = _meaning(tokens, i, i + 2)
-            return (percent_to_ratio(tok.value, meaning), i + 2) if meaning else None
-        if i and tokens[i - 1].kind == SYM and tokens[i - 1].text == "%" and tok.glued:
-            meaning = _meaning(tokens, i - 1, i + 1)
-            return (percent_to_ratio(tok.value, meaning), i + 1) if meaning else None
-        if nxt is not None and nxt.kind == WORD:
-            times = (
-                lookup(nxt.text, TIMES_WORDS)
-                if nxt.script == ARABIC
-                else (nxt.text if nxt.text in ("times",) else None)
-            )
-            plural = _has(nxt, MULTIPLE_PLURALS)  # "ثلاثة أضعاف", "٢٫٥ ضعف"
-            if times is not None or plural:
-                value, end = _with_half(tokens, i + 2, tok.value)
-                sign = _speed_direction(tokens, i, end, default=plural)
-                return (value if sign > 0 else 1 / value if value else 0.0, end) if sign else None
+    rules = _NUMBER_MARKERS if tok.kind == NUM else _WORD_MARKERS if tok.kind == WORD else ()
+    for rule in rules:
+        found = rule(tokens, i)
+        if found is not None:
+            return None if found is _NONE else found
+    return None
+
+
+def _next(tokens: list[Token], i: int) -> Token | None:
+    return tokens[i + 1] if i + 1 < len(tokens) else None
+
+
+def _sign_before(tokens: list[Token], i: int, sign: str) -> bool:
+    return bool(i) and tokens[i - 1].kind == SYM and tokens[i - 1].text == sign
+
+
+def _glued_marker(tokens: list[Token], i: int) -> Found | None:
+    """ "2x", "2.1-fold", "×2.4"; any other suffix ("2h") is no ratio."""
+    tok = tokens[i]
+    if tok.suffix == "x" or tok.suffix.lstrip("-") in FOLD_WORDS:
+        return _of_speed(tokens, tok.value, i + 1)
+    if tok.suffix:
+        return _NONE
+    return _of_speed(tokens, tok.value, i + 1) if _sign_before(tokens, i, "x") else None
+
+
+def _divided_by(tokens: list[Token], i: int) -> Found | None:
+    """ "divides the time by 3", "يقسم الوقت على ٣"."""
+    if not i or tokens[i - 1].text not in ("by", "علي"):
         return None
-    if tok.kind != WORD:
+    before, _ = _clause(tokens, i - 1, 4, 0)
+    return (tokens[i].value, i + 1) if any(_has(t, DIVIDE_WORDS) for t in before) else None
+
+
+def _marker_word_after(tokens: list[Token], i: int) -> Found | None:
+    """ "2 fold", "2 x" (a word x)."""
+    nxt = _next(tokens, i)
+    if nxt is not None and (nxt.text in FOLD_WORDS or (nxt.text == "x" and nxt.kind == WORD)):
+        return _of_speed(tokens, tokens[i].value, i + 2)
+    return None
+
+
+def _share_of_time(tokens: list[Token], i: int) -> Found | None:
+    """ "two thirds of the time", "three quarters less time", "2/3 of the time"."""
+    frac = _fraction_of(_next(tokens, i))
+    if frac:
+        meaning = _meaning(tokens, i, i + 2)
+        if meaning in (LESS, REMAIN):
+            return percent_to_ratio(tokens[i].value * frac * 100, meaning), i + 2
+    share = slash_fraction(tokens, i)
+    if share is not None:
+        meaning = _meaning(tokens, i, i + 3)
+        if meaning in (LESS, REMAIN):
+            return percent_to_ratio(share * 100, meaning), i + 3
+    return None
+
+
+def _percentage(tokens: list[Token], i: int) -> Found | None:
+    """ "40% faster", "%40 أسرع": the nearest cue says what the percentage means."""
+    nxt = _next(tokens, i)
+    if nxt is not None and (nxt.text in PERCENT_WORDS or (nxt.kind == SYM and nxt.text == "%")):
+        first, end = i, i + 2
+    elif _sign_before(tokens, i, "%") and tokens[i].glued:
+        first, end = i - 1, i + 1
+    else:
         return None
-    if tok.text in HALVING_WORDS:
-        return 2.0, i + 1
+    meaning = _meaning(tokens, first, end)
+    return (percent_to_ratio(tokens[i].value, meaning), end) if meaning else _NONE
+
+
+def _times_word_after(tokens: list[Token], i: int) -> Found | None:
+    """ "3 times faster", "٣ مرات أسرع", "ثلاثة أضعاف", "٢٫٥ ضعف"."""
+    nxt = _next(tokens, i)
+    if nxt is None or nxt.kind != WORD:
+        return _NONE
+    if nxt.script == ARABIC:
+        times = lookup(nxt.text, TIMES_WORDS)
+    else:
+        times = nxt.text if nxt.text == "times" else None
+    plural = _has(nxt, MULTIPLE_PLURALS)
+    if times is None and not plural:
+        return _NONE
+    value, end = _with_half(tokens, i + 2, tokens[i].value)
+    sign = _speed_direction(tokens, i, end, default=plural)
+    return (value if sign > 0 else 1 / value if value else 0.0, end) if sign else _NONE
+
+
+def _halving(tokens: list[Token], i: int) -> Found | None:
+    """ "halves the time", "ينصف"."""
+    return (2.0, i + 1) if tokens[i].text in HALVING_WORDS else None
+
+
+def _times_word(tokens: list[Token], i: int) -> Found | None:
+    """ "مرتين أسرع", "أسرع بمرة ونص" (but "مرة" alone is "once")."""
+    tok = tokens[i]
     times = lookup(tok.text, TIMES_WORDS) if tok.script == ARABIC else None
+    if not (times and TIMES_WORDS[times]):
+        return None
+    base = float(TIMES_WORDS[times])
+    value, end = _with_half(tokens, i + 1, base)
+    if base == 1 and value == 1:
+        return _NONE
+    sign = _speed_direction(tokens, i, end, default=False)
+    return (value if sign > 0 else 1 / value, end) if sign else _NONE
+
+
+def _multiple_word(tokens: list[Token], i: int) -> Found | None:
+    """ "twice as fast", "ضعف السرعة"."""
+    tok = tokens[i]
     multiple = MULTIPLE_WORDS.get(tok.text) or (
         MULTIPLE_WORDS.get(lookup(tok.text, MULTIPLE_WORDS) or "") if tok.script == ARABIC else None
     )
-    if times and TIMES_WORDS[times]:
-        base = float(TIMES_WORDS[times])
-        value, end = _with_half(tokens, i + 1, base)
-        if base == 1 and value == 1:
-            return None  # "مرة" alone is "once"
-        sign = _speed_direction(tokens, i, end, default=False)
-        return (value if sign > 0 else 1 / value, end) if sign else None
-    if multiple:
-        sign = _speed_direction(tokens, i, i + 1, default=tok.script == ARABIC)
-        return (multiple if sign > 0 else 1 / multiple, i + 1) if sign else None
-    frac = _fraction_of(tok)
-    if frac and not _has(nxt, _PRECISION_NOUNS):  # "half precision", "نص دقة" name FP16
-        start = i - 1 if i and tokens[i - 1].text in ("a", "one") else i
-        meaning = _meaning(tokens, start, i + 1)
-        if meaning in (LESS, REMAIN):
-            return percent_to_ratio(frac * 100, meaning), i + 1
-    return None
+    if not multiple:
+        return None
+    sign = _speed_direction(tokens, i, i + 1, default=tok.script == ARABIC)
+    return (multiple if sign > 0 else 1 / multiple, i + 1) if sign else _NONE
+
+
+def _fraction_word(tokens: list[Token], i: int) -> Found | None:
+    """ "cuts a third of the time", "توفر ثلث الوقت" ("half precision", "نص دقة" name FP16)."""
+    frac = _fraction_of(tokens[i])
+    if not frac or _has(_next(tokens, i), _PRECISION_NOUNS):
+        return None
+    start = i - 1 if i and tokens[i - 1].text in ("a", "one") else i
+    meaning = _meaning(tokens, start, i + 1)
+    return (percent_to_ratio(frac * 100, meaning), i + 1) if meaning in (LESS, REMAIN) else None
+
+
+# Rule ``ratio_marker``: what makes a number, or a word, a ratio, tried in order.
+_NUMBER_MARKERS = (
+    _glued_marker,
+    _divided_by,
+    _marker_word_after,
+    _share_of_time,
+    _percentage,
+    _times_word_after,
+)
+_WORD_MARKERS = (_halving, _times_word, _multiple_word, _fraction_word)
 
 
 def slash_fraction(tokens: list[Token], i: int) -> float | None:
