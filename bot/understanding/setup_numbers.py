@@ -8,17 +8,21 @@ role (``""``: the number may be a value, left to the time and ratio rules).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from bot.understanding.currencies import CURRENCY_SYMBOLS
+from bot.understanding.dates import (
+    clock_after_at,
+    clock_or_month_word,
+    date_or_clock_digits,
+    identifier,
+    year,
+)
 from bot.understanding.lexicon import (
     AR_SUBSECOND_PREFIXES,
-    CLOCK_WORDS,
     COUNT_LABELS,
     COUNT_NOUNS,
     EN_UNITS,
-    MONTHS,
     SUBSECOND_UNITS,
     model_word_family,
 )
@@ -31,7 +35,6 @@ from bot.understanding.prices import (
     owned,
     symbol_after,
 )
-from bot.understanding.ratios import slash_fraction
 from bot.understanding.setup_words import FAMILY_PHRASES, FAMILY_WORDS
 from bot.understanding.tokens import NUM, SYM, WORD, Token
 from bot.understanding.words import mapping, table
@@ -97,38 +100,6 @@ DIMENSION_NOUNS = frozenset(
 
 
 DIMENSION_WORDS = table("DIMENSION_WORDS")
-
-
-_TENTHS = re.compile(r"\d+\.\d")  # one decimal digit: a quantity, never minutes
-
-
-def _date_or_clock(tokens: list[Token], i: int) -> bool:
-    """ "10:30", "10:30:15", "01/05/2024", "2024-05-01": marks the numbers after ``i``.
-
-    Numbers glued by ":" or "/" are a clock time or a date; glued by "-" only
-    when there are three of them ("12-15h" is a range, "2024-05-01" a date).
-    """
-    if slash_fraction(tokens, i) is not None:
-        return False  # "2/3 of the time": a share, read with the ratios
-    chain: list[Token] = []
-    seps: set[str] = set()
-    j = i + 1
-    while j + 1 < len(tokens):
-        sep, num = tokens[j], tokens[j + 1]
-        if not (
-            sep.kind == SYM and sep.glued and sep.text in ":/-" and num.kind == NUM and num.glued
-        ):
-            break
-        if num.suffix or (seps and sep.text not in seps):
-            break
-        seps.add(sep.text)
-        chain.append(num)
-        j += 2
-    if not chain or (seps == {"-"} and len(chain) < 2):
-        return False
-    for num in chain:
-        num.role = num.role or "date"
-    return True
 
 
 def _dimension_of(tokens: list[Token], i: int) -> bool:
@@ -255,53 +226,6 @@ def _price(tokens: list[Token], i: int) -> str | None:
     return None
 
 
-def _date_or_clock_digits(tokens: list[Token], i: int) -> str | None:
-    """ "10:30", "01/05/2024", "2024-05-01"."""
-    return "date" if _date_or_clock(tokens, i) else None
-
-
-def _identifier(tokens: list[Token], i: int) -> str | None:
-    """ "#42", "@3": an id."""
-    prev = at(tokens, i - 1)
-    glued_id = prev is not None and prev.kind == SYM and prev.text in "#@"
-    return "id" if glued_id and tokens[i].glued else None
-
-
-def _clock_or_month_word(tokens: list[Token], i: int) -> str | None:
-    """ "10 o'clock", "3 May", "May 3"."""
-    nxt, prev = at(tokens, i + 1), at(tokens, i - 1)
-    if word_in(nxt, CLOCK_WORDS) or word_in(prev, MONTHS) or word_in(nxt, MONTHS):
-        return "date"
-    return None
-
-
-def _clock_after_at(tokens: list[Token], i: int) -> str | None:
-    """ "at 10", "الساعه ٣": a clock time; but "clocks in at 14 hr" is a duration,
-    "at 2 times" a ratio, "at 8 GPUs" a count, and "at 2.5" no clock time
-    (no clock reads so; "2.30" does)."""
-    tok, nxt, prev = tokens[i], at(tokens, i + 1), at(tokens, i - 1)
-    if prev is None or is_time_unit(nxt):
-        return None
-    if prev.kind == WORD and prev.text == "الساعه":
-        return "clock"
-    if prev.text != "at" or (nxt is not None and nxt.text in ("times", "x")):
-        return None
-    if word_in(nxt, COUNT_NOUNS) or _TENTHS.fullmatch(tok.text):
-        return None
-    return "clock"
-
-
-def _year(tokens: list[Token], i: int) -> str | None:
-    """ "in 2024", "عام ٢٠٢٣": a year."""
-    tok, nxt, prev = tokens[i], at(tokens, i + 1), at(tokens, i - 1)
-    if not (1900 <= tok.value <= 2100 and tok.value == int(tok.value)) or is_time_unit(nxt):
-        return None
-    return "date" if prev is not None and prev.text in _YEAR_LEADS else None
-
-
-_YEAR_LEADS = table("YEAR_LEADS")
-
-
 def _time_unit_after(tokens: list[Token], i: int) -> str | None:
     """ "8 hours", "ثلاث" ending the message: may be a time, left to the durations."""
     nxt = at(tokens, i + 1)
@@ -338,11 +262,11 @@ RULES: tuple[tuple[str, Rule], ...] = (
     ("glued_multiplier", _glued_multiplier),
     ("unit_suffix", _unit_suffix),
     ("price", _price),
-    ("date_or_clock_digits", _date_or_clock_digits),
-    ("identifier", _identifier),
-    ("clock_or_month_word", _clock_or_month_word),
-    ("clock_after_at", _clock_after_at),
-    ("year", _year),
+    ("date_or_clock_digits", date_or_clock_digits),
+    ("identifier", identifier),
+    ("clock_or_month_word", clock_or_month_word),
+    ("clock_after_at", clock_after_at),
+    ("year", year),
     ("time_unit_after", _time_unit_after),
     ("count_noun_after", _count_noun_after),
     ("gpu_name_after", _gpu_name_after),
