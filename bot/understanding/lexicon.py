@@ -51,19 +51,23 @@ for _w, _unit in list(EN_UNITS.items()):
 # Arabic unit words: stem -> (unit, how many it says on its own). Singular
 # forms say "one" when standing alone (يوم كامل), duals say two, plurals say
 # nothing without a number; Arabizi ("sa3a", "yomein") the same.
-_COUNT_SAID = {"ONE": 1, "TWO": 2, "MANY": 0}
-AR_UNITS: dict[str, tuple[str, int]] = {
-    word: (code, said)
-    for form, said in _COUNT_SAID.items()
-    for code, words in mapping(f"UNIT_WORDS_{form}").items()
-    for word in words
-}
-ARABIZI_UNITS: dict[str, tuple[str, int]] = {
-    word: (code, said)
-    for form, said in _COUNT_SAID.items()
-    for code, words in mapping(f"ARABIZI_UNIT_WORDS_{form}").items()
-    for word in words
-}
+
+
+def _said_units(*tables: tuple[str, int]) -> dict[str, tuple[str, int]]:
+    """word -> (unit code, count said) from word tables of unit code -> words."""
+    return {
+        word: (code, said)
+        for name, said in tables
+        for code, words in mapping(name).items()
+        for word in words
+    }
+
+
+AR_UNITS = _said_units(("UNIT_WORDS_ONE", 1), ("UNIT_WORDS_TWO", 2), ("UNIT_WORDS_MANY", 0))
+ARABIZI_UNITS = _said_units(
+    ("ARABIZI_UNIT_WORDS_ONE", 1), ("ARABIZI_UNIT_WORDS_TWO", 2), ("ARABIZI_UNIT_WORDS_MANY", 0)
+)
+
 SUBSECOND_UNITS = table("SUBSECOND_UNITS")
 # "٤٢٠ مللي ثانية": the prefix word before ثانية.
 AR_SUBSECOND_PREFIXES = frozenset(["مللي", "ملي", "ميلي", "ميلى", "مايكرو", "ميكرو"])
