@@ -30,6 +30,7 @@ from bot.understanding.candidates import RATIO, TIME, Candidate
 from bot.understanding.chatter import strip_chatter
 from bot.understanding.context import Context, mark_context
 from bot.understanding.durations import Quantity, find_durations, unit_of
+from bot.understanding.labels import read_labels
 from bot.understanding.language import detect_language
 from bot.understanding.lexicon import (
     ARCHITECTURE_MODELS,
@@ -40,11 +41,9 @@ from bot.understanding.lexicon import (
     LANG_CHOICES,
     LANG_WORDS,
     MEMORY_WORDS,
-    RATIO_FILLERS,
     RATIO_LABELS,
     SPEED_CUES,
     TECH_WORDS,
-    TIME_LABELS,
     UNIT_CODES,
     UNIT_HOURS,
     lookup,
@@ -85,11 +84,8 @@ MAX_PRICE = 1e9  # per hour
 # (seconds as minutes, months as days), scaled from the one unit table.
 _UNITS = {"sec": TimeUnit.MINUTES, **UNIT_CODES, "mo": TimeUnit.DAYS}
 _UNIT_SCALE = {code: UNIT_HOURS[code] / HOURS_PER_UNIT[unit] for code, unit in _UNITS.items()}
-_LABEL_WINDOW = 4
 _HOW_WINDOW = 2  # "how much time", "كم راح ياخذ": a word may sit between
-_BETWEEN = table("BETWEEN")
 _MIXED_WORDS = table("MIXED_WORDS")
-_JOINERS = table("JOINERS")
 # "@mpbot `/mpestimate 100 2`": the bot's own command written in a mention or a DM
 # (often in a code span) is read as that command, not as a sentence about it.
 _OWN_COMMAND = re.compile(r"\s*(?:<@[^<>\s]*>\s*)*`*\s*/mpestimate(?![\w-])", re.IGNORECASE)
@@ -201,7 +197,7 @@ class _Reading:
                 tokens[k].role = "progress"
         durations = [q for q in find_durations(tokens) if q.start not in on_progress_lines]
         ratios = find_ratios(tokens)
-        labelled_times = self._read_labels(ratios)
+        labelled_times = read_labels(self.tokens, ratios)
         rated = step_rate(tokens, ctx.epochs)
         if not ratios:
             ratios.extend(
@@ -272,77 +268,6 @@ class _Reading:
         if any(lookup(w, _NOT_A_LANGUAGE) for w in rest):
             return None
         return rest
-
-    def _read_labels(self, ratios: list[RatioCand]) -> list[Quantity]:
-        """Numbers labelled in words: "ratio 2", "النسبة ٢ أو ٣", "FP32 time: 100", "بالساعات: ٢٠"."""
-        times: list[Quantity] = []
-        tokens = self.tokens
-        for i, tok in enumerate(tokens):
-            if tok.kind != NUM or tok.role:
-                continue
-            label = self._label_before(i) or self._label_after(i)
-            if label is None:
-                continue
-            kind, unit = label
-            tok.role = kind
-            if kind == "ratio":
-                ratios.append(RatioCand(tok.value, i, tok.text, "labelled_ratio"))
-            else:
-                times.append(Quantity(tok.value, unit, i, i + 1, rule="labelled_time"))
-        return times
-
-    def _label_before(self, i: int) -> tuple[str, str] | None:
-        tokens = self.tokens
-        j, steps = i - 1, 0
-        while j >= 0 and steps < _LABEL_WINDOW:
-            tok = tokens[j]
-            if tok.is_boundary:
-                return None
-            if tok.kind == NUM:
-                # "النسبة ٢ أو ٣", "ratio 2 on V100 vs 3 on A100": the second number
-                # shares the first one's label.
-                between = {t.text for t in tokens[j + 1 : i]}
-                joiners = _JOINERS | (
-                    {"and", "و"} if j and tokens[j - 1].text in _BETWEEN else set()
-                )
-                if tok.role in ("ratio", "time") and not tok.suffix and between & joiners:
-                    return (tok.role, "h")
-                return None
-            if tok.kind == WORD:
-                if _is(tok, RATIO_LABELS):
-                    return ("ratio", "")
-                unit = unit_of(tok, allow_article=True)
-                if (
-                    unit
-                    and unit[1] != 2
-                    and not tok.role
-                    and (tok.script == ARABIC or self._unit_label(j))
-                ):
-                    return ("time", unit[0])
-                if _is(tok, TIME_LABELS) and tok.role in ("", "time"):
-                    return ("time", "h")
-                if tok.role in ("gpu", "model") or _is(tok, RATIO_FILLERS) or _is(tok, TECH_WORDS):
-                    j -= 1
-                    steps += 1
-                    continue
-            j -= 1
-            steps += 1
-        return None
-
-    def _unit_label(self, j: int) -> bool:
-        """ "hours: 20", "in hours 20": a unit written before its number."""
-        tokens = self.tokens
-        nxt = tokens[j + 1] if j + 1 < len(tokens) else None
-        prev = tokens[j - 1] if j else None
-        return (nxt is not None and nxt.text in (":", "=")) or (
-            prev is not None and prev.text == "in"
-        )
-
-    def _label_after(self, i: int) -> tuple[str, str] | None:
-        nxt = self.tokens[i + 1] if i + 1 < len(self.tokens) else None
-        if nxt is not None and _is(nxt, RATIO_LABELS) and nxt.text not in ("factor",):
-            return ("ratio", "")
-        return None
 
     @staticmethod
     def _times(
