@@ -48,6 +48,7 @@ from bot.understanding.lexicon import (
     UNIT_HOURS,
     lookup,
 )
+from bot.understanding.limits import reason_for, refuse_absurd_setup
 from bot.understanding.names import find_names, memory_size_alone
 from bot.understanding.normalise import normalise
 from bot.understanding.numbers import merge_number_words
@@ -70,15 +71,8 @@ from bot.understanding.words import table
 # Longer messages are refused before any work is done (Slack's own limit for
 # a slash command is 4,000 characters too).
 MAX_CHARS = MAX_MESSAGE_CHARS  # the limit the too_long reply quotes
-MAX_HOURS = 876_000.0  # 100 years
-MAX_RATIO = 1_000.0  # anything above is not a mixed-precision speed-up
 # A lone number in a thread is a ratio only up to what published runs reach (5.84x).
 LONE_RATIO_MAX = 6.0
-# Setup numbers beyond any real job (the largest models have ~1e13 parameters,
-# the largest clusters ~1e6 GPUs): refused as too_large rather than computed with.
-MAX_PARAMS = 1e15
-MAX_GPUS = 10_000_000
-MAX_PRICE = 1e9  # per hour
 
 # The unit a duration is kept in: its own, or the nearest the replies use
 # (seconds as minutes, months as days), scaled from the one unit table.
@@ -126,22 +120,10 @@ def understand(
         lang = detect_language(tokens, preferred_lang)
         return Query(intent=Intent.DELETE_RECORD, lang=lang, reason=Reason.NO_RECORD_ID)
     reading = _Reading(tokens, channel, preferred_lang, follow_up, lang_tokens=whole)
-    query = with_unused(_refuse_absurd_setup(reading.query()), tokens)
+    query = with_unused(refuse_absurd_setup(reading.query()), tokens)
     if seen is not None:
         seen.extend(tokens)
     return query
-
-
-def _refuse_absurd_setup(query: Query) -> Query:
-    """A parameter count, GPU count or price no real job has is too_large (convention 10)."""
-    absurd = (
-        (query.params is not None and query.params > MAX_PARAMS)
-        or (query.num_gpus is not None and query.num_gpus > MAX_GPUS)
-        or (query.price is not None and query.price.amount > MAX_PRICE)
-    )
-    if not absurd or query.reason is not None:
-        return query
-    return query.model_copy(update={"reason": Reason.TOO_LARGE})
 
 
 _COMMAND_INTENTS = {
@@ -557,22 +539,3 @@ def _duration(q: Quantity) -> Duration:
 
 def _fmt(value: float) -> str:
     return f"{value:g}"
-
-
-def reason_for(fp32: Duration | None, ratio: float | None) -> Reason | None:
-    """Convention 9-12, in order of precedence."""
-    if (fp32 is not None and not math.isfinite(fp32.hours)) or (
-        ratio is not None and not math.isfinite(ratio)
-    ):
-        return Reason.NOT_FINITE
-    if ratio is not None and ratio <= 0:
-        return Reason.RATIO_NOT_POSITIVE
-    if fp32 is not None and fp32.hours <= 0:
-        return Reason.TIME_NOT_POSITIVE
-    if (fp32 is not None and fp32.hours > MAX_HOURS) or (ratio is not None and ratio > MAX_RATIO):
-        return Reason.TOO_LARGE
-    if ratio is not None and ratio < 1:
-        return Reason.RATIO_BELOW_ONE
-    if fp32 is None:
-        return Reason.NO_NUMBERS
-    return None
