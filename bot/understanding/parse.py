@@ -49,7 +49,7 @@ from bot.understanding.lexicon import (
     lookup,
 )
 from bot.understanding.limits import reason_for, refuse_absurd_setup
-from bot.understanding.names import find_names, memory_size_alone
+from bot.understanding.names import Names, find_names, memory_size_alone
 from bot.understanding.normalise import normalise
 from bot.understanding.numbers import merge_number_words
 from bot.understanding.questions import off_topic, sized_on_gpu, with_unused
@@ -153,38 +153,12 @@ class _Reading:
 
     def query(self) -> Query:
         tokens = self.tokens
-        lang_choice = self._lang_choice()
-        if lang_choice is not None:
-            return Query(intent=Intent.SET_LANG, lang=lang_choice, lang_choice=lang_choice)
-        unknown = self._unknown_lang_choice()
-        if unknown is not None:
-            return Query(
-                intent=Intent.SET_LANG,
-                lang=detect_language(self.lang_tokens, self.preferred),
-                reason=Reason.UNKNOWN_LANGUAGE,
-                candidates=unknown,
-            )
+        asked_lang = self._language_request()
+        if asked_lang is not None:
+            return asked_lang
         names = find_names(tokens)
-        memory = self._asks_memory()
-        fits = not memory and (
-            any(_is(t, FIT_WORDS) for t in tokens) or sized_on_gpu(tokens, names.gpu is not None)
-        )
-        ctx = mark_context(tokens, sizes_are_params=memory or fits)
-        # "will a 7B model fit on one A100?": a parameter count and a fit verb
-        # ask about memory as surely as the word "memory" does.
-        memory = memory or (fits and ctx.params is not None)
-        on_progress_lines = progress_lines(tokens)
-        for k in on_progress_lines:  # "100%", "450/1000", "[01:23<01:40]": a progress readout
-            if tokens[k].kind == NUM and not tokens[k].role:
-                tokens[k].role = "progress"
-        durations = [q for q in find_durations(tokens) if q.start not in on_progress_lines]
-        ratios = find_ratios(tokens)
-        labelled_times = read_labels(self.tokens, ratios)
-        rated = step_rate(tokens, ctx.epochs)
-        if not ratios:
-            ratios.extend(
-                RatioCand(c.value, c.start, c.text, c.rule) for c in rated if c.kind == "ratio"
-            )
+        memory, ctx = self._setup(names)
+        durations, ratios, labelled_times, rated = self._values(ctx)
         lang = detect_language(self.lang_tokens, self.preferred)
         if talk := small_talk_kind(tokens):  # before bare numbers: "ألف شكر" is no 1000 hours
             return Query(intent=Intent.HELP, small_talk=talk, lang=lang)
@@ -194,8 +168,7 @@ class _Reading:
         named = names.gpu or names.model or ctx.family
         if self.follow_up and not (ratios or durations or memory or named):
             ratios.extend(self._lone_ratio())
-        bare = self._is_bare() and not memory
-        unplaced = self._by_position(times, ratios) if bare else []
+        unplaced = self._by_position(times, ratios) if self._is_bare() and not memory else []
         common = dict(
             lang=lang,
             gpu=names.gpu,
@@ -204,16 +177,64 @@ class _Reading:
             **self._context_fields(ctx),
         )
         if memory and not times:
-            if ctx.params is None:
-                ctx.params = self._large_bare_number()
-            if names.gpu is None:
-                common["gpu_memory_gb"] = memory_size_alone(tokens)
-            return Query(intent=Intent.MEMORY, params=ctx.params, optimizer=ctx.optimizer, **common)
+            return self._memory_query(ctx, names, common)
         if unplaced:
             return Query(
                 intent=Intent.ESTIMATE, reason=Reason.AMBIGUOUS, candidates=unplaced, **common
             )
         return self._decide(times, ratios, common)
+
+    def _language_request(self) -> Query | None:
+        """ "reply in Arabic", "بالعربي": a language choice, known or not."""
+        lang_choice = self._lang_choice()
+        if lang_choice is not None:
+            return Query(intent=Intent.SET_LANG, lang=lang_choice, lang_choice=lang_choice)
+        unknown = self._unknown_lang_choice()
+        if unknown is None:
+            return None
+        return Query(
+            intent=Intent.SET_LANG,
+            lang=detect_language(self.lang_tokens, self.preferred),
+            reason=Reason.UNKNOWN_LANGUAGE,
+            candidates=unknown,
+        )
+
+    def _setup(self, names: Names) -> tuple[bool, Context]:
+        """Whether memory is asked about, and the setup numbers and words."""
+        tokens = self.tokens
+        memory = self._asks_memory()
+        fits = not memory and (
+            any(_is(t, FIT_WORDS) for t in tokens) or sized_on_gpu(tokens, names.gpu is not None)
+        )
+        ctx = mark_context(tokens, sizes_are_params=memory or fits)
+        # "will a 7B model fit on one A100?": a parameter count and a fit verb
+        # ask about memory as surely as the word "memory" does.
+        return memory or (fits and ctx.params is not None), ctx
+
+    def _values(self, ctx: Context) -> tuple[list[Quantity], list[RatioCand], list[Quantity], list]:
+        """Durations, ratios, labelled times and step-rate candidates, progress
+        readouts ("100%", "450/1000", "[01:23<01:40]") set aside first."""
+        tokens = self.tokens
+        on_progress_lines = progress_lines(tokens)
+        for k in on_progress_lines:
+            if tokens[k].kind == NUM and not tokens[k].role:
+                tokens[k].role = "progress"
+        durations = [q for q in find_durations(tokens) if q.start not in on_progress_lines]
+        ratios = find_ratios(tokens)
+        labelled_times = read_labels(tokens, ratios)
+        rated = step_rate(tokens, ctx.epochs)
+        if not ratios:
+            ratios.extend(
+                RatioCand(c.value, c.start, c.text, c.rule) for c in rated if c.kind == "ratio"
+            )
+        return durations, ratios, labelled_times, rated
+
+    def _memory_query(self, ctx: Context, names: Names, common: dict) -> Query:
+        if ctx.params is None:
+            ctx.params = self._large_bare_number()
+        if names.gpu is None:
+            common["gpu_memory_gb"] = memory_size_alone(self.tokens)
+        return Query(intent=Intent.MEMORY, params=ctx.params, optimizer=ctx.optimizer, **common)
 
     # ------------------------------------------------------------ passes
     def _lang_choice(self) -> Lang | None:
