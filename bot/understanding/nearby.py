@@ -36,3 +36,8 @@ def word_in(tok: Token | None, table) -> str | None:
         if tok.script == ARABIC
         else (tok.text if tok.text in table else None)
     )
+
+
+def text_at(tokens: list[Token], i: int) -> str:
+    """The text of the token at ``i``, or "" past either end."""
+    return tokens[i].text if 0 <= i < len(tokens) else ""
