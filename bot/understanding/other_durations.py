@@ -146,23 +146,34 @@ def excluded(tokens: list[Token], start: int, end: int) -> bool:
         return True
     if text_at(tokens, start - 1) in _DEADLINE_MARKERS and _obligation_before(tokens, start - 1):
         return True
-    j = start - 1
-    steps = 0
-    while j >= 0 and steps < 4:
+    said_before = _excluded_by_words_before(tokens, start, end)
+    if said_before is not None:
+        return said_before
+    if rate_after(tokens, end) or _side_activity_after(tokens, end):
+        return True
+    return _excluded_by_words_after(tokens, end)
+
+
+def _excluded_by_words_before(tokens: list[Token], start: int, end: int) -> bool | None:
+    """Up to four words before, within the clause: "saves 3 hours", "$500 for 3
+    days"; None when they say nothing ("each run takes 8 hours" is the job's)."""
+    for j in range(start - 1, max(start - 5, -1), -1):
         tok = tokens[j]
         if tok.is_boundary or (tok.kind == NUM and tok.role != "price"):
-            break
+            return None
         if tok.text in ("each", "every", "per", "كل") and text_at(tokens, j + 1) in WHOLE_RUN_NOUNS:
-            break  # "each run takes 8 hours": the time of the whole job
+            return None  # "each run takes 8 hours": the time of the whole job
         if tok.kind == WORD and _cue(tok, DURATION_EXCLUDERS_BEFORE):
             # Rule ``budget_of_the_run``: "budget is 30h fp32" names the run's own time.
             return not (_cue(tok, table("RUN_LIMITS")) and _names_the_run(tokens, end))
         if tok.role == "price" and not _names_the_run(tokens, end):
             return True  # "$500 for 3 days": what the money buys, not the job's time
-        j -= 1
-        steps += 1
-    if rate_after(tokens, end) or _side_activity_after(tokens, end):
-        return True
+    return None
+
+
+def _excluded_by_words_after(tokens: list[Token], end: int) -> bool:
+    """The two words after: "3 hours ago", "10 minutes later" ("36 hours per run"
+    is the job's time)."""
     for step, tok in enumerate(tokens[end : end + 2]):
         if tok.kind == SYM and tok.is_boundary:
             break
