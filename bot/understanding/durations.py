@@ -112,63 +112,80 @@ def _fraction(tok: Token | None) -> float | None:
     return FRACTIONS.get(stem) if stem else None
 
 
-def _piece(tokens: list[Token], i: int) -> tuple[float, str, int, bool] | None:
+Piece = tuple[float, str, int, bool]  # value, unit, next index, strong (a number was written)
+
+
+def _piece(tokens: list[Token], i: int) -> Piece | None:
     """Read one (value, unit, next index, strong) piece at ``i``."""
-    n = len(tokens)
     tok = tokens[i]
     if tok.role:
         return None
     if tok.kind == NUM:
-        suffix = tok.suffix.lstrip("-")
-        if suffix in EN_UNITS:
-            return tok.value, EN_UNITS[suffix], i + 1, True
-        if suffix:
-            return None
-        unit = unit_of(tokens[i + 1] if i + 1 < n else None)
-        if unit and unit[1] != 2:
-            return tok.value, unit[0], i + 2, True
-        unit = _unit_after_of(tokens, i + 1)
-        if unit:  # Maghrebi "ربعة د السوايع": four of the hours
-            return tok.value, unit, i + 3, True
-        abbreviated = abbreviated_unit(tokens, i + 1)
-        if abbreviated:  # "١٢ س", "٣٠ د"
-            return tok.value, abbreviated, i + 2, True
-        # "three quarters of an hour", "ثلاث ارباع الساعه"
-        frac = _fraction(tokens[i + 1]) if i + 1 < n else None
-        if frac:
-            k = i + 2 + (text_at(tokens, i + 2) == "of")
-            k += text_at(tokens, k) in ("a", "an")
-            unit = unit_of(tokens[k] if k < n else None, allow_article=True)
-            if unit and unit[1] != 2:
-                return tok.value * frac, unit[0], k + 1, True
-        # "2 and a half hours"
-        if text_at(tokens, i + 1) == "and" and i + 3 < n:
-            k = i + 2 + (text_at(tokens, i + 2) in ("a", "an"))
-            frac = _fraction(tokens[k]) if k < n else None
-            unit = unit_of(tokens[k + 1] if k + 1 < n else None)
-            if frac and unit:
-                return tok.value + frac, unit[0], k + 2, True
+        return _number_piece(tokens, i)
+    return _word_piece(tokens, i) if tok.kind == WORD else None
+
+
+def _number_piece(tokens: list[Token], i: int) -> Piece | None:
+    """ "8h", "8 hours", "٨ ساعات", "ربعة د السوايع", "١٢ س", "3 quarters of an hour"."""
+    tok, nxt = tokens[i], at(tokens, i + 1)
+    suffix = tok.suffix.lstrip("-")
+    if suffix in EN_UNITS:
+        return tok.value, EN_UNITS[suffix], i + 1, True
+    if suffix:
         return None
-    if tok.kind != WORD:
+    unit = unit_of(nxt)
+    if unit and unit[1] != 2:
+        return tok.value, unit[0], i + 2, True
+    unit = _unit_after_of(tokens, i + 1)
+    if unit:  # Maghrebi "ربعة د السوايع": four of the hours
+        return tok.value, unit, i + 3, True
+    abbreviated = abbreviated_unit(tokens, i + 1)
+    if abbreviated:  # "١٢ س", "٣٠ د"
+        return tok.value, abbreviated, i + 2, True
+    return _fraction_of_unit(tokens, i) or _and_a_fraction(tokens, i)
+
+
+def _fraction_of_unit(tokens: list[Token], i: int) -> Piece | None:
+    """ "three quarters of an hour", "ثلاث ارباع الساعه"."""
+    frac = _fraction(at(tokens, i + 1))
+    if not frac:
         return None
+    k = i + 2 + (text_at(tokens, i + 2) == "of")
+    k += text_at(tokens, k) in ("a", "an")
+    unit = unit_of(at(tokens, k), allow_article=True)
+    return (tokens[i].value * frac, unit[0], k + 1, True) if unit and unit[1] != 2 else None
+
+
+def _and_a_fraction(tokens: list[Token], i: int) -> Piece | None:
+    """ "2 and a half hours"."""
+    if text_at(tokens, i + 1) != "and" or i + 3 >= len(tokens):
+        return None
+    k = i + 2 + (text_at(tokens, i + 2) in ("a", "an"))
+    frac = _fraction(at(tokens, k))
+    unit = unit_of(at(tokens, k + 1))
+    return (tokens[i].value + frac, unit[0], k + 2, True) if frac and unit else None
+
+
+def _word_piece(tokens: list[Token], i: int) -> Piece | None:
+    """ "يومين" (two), "يوم" (one, unless asked about), "an hour", "half a day",
+    "نص ساعة", "a quarter hour": a unit word that says how many itself."""
+    tok = tokens[i]
     unit = unit_of(tok)
     if unit and unit[1] == 2:
         return 2.0, unit[0], i + 1, True
     if unit and unit[1] == 1 and not _asked(tokens, i):
         return 1.0, unit[0], i + 1, False
-    if tok.text in ("a", "an") and i + 1 < n:
+    if tok.text in ("a", "an") and i + 1 < len(tokens):
         unit = unit_of(tokens[i + 1])
         if unit and unit[1] == 0:
             return 1.0, unit[0], i + 2, False
     frac = _fraction(tok)
-    if frac is not None and i + 1 < n:
-        # "half a day", "half an hour", "نص ساعة", "ربع ساعة", "a quarter hour"
-        k = i + 1 + (text_at(tokens, i + 1) in ("a", "an", "of"))
-        k += text_at(tokens, k) in ("a", "an")
-        unit = unit_of(tokens[k] if k < n else None)
-        if unit and not _asked(tokens, i):
-            return frac, unit[0], k + 1, False
-    return None
+    if frac is None or i + 1 >= len(tokens):
+        return None
+    k = i + 1 + (text_at(tokens, i + 1) in ("a", "an", "of"))
+    k += text_at(tokens, k) in ("a", "an")
+    unit = unit_of(at(tokens, k))
+    return (frac, unit[0], k + 1, False) if unit and not _asked(tokens, i) else None
 
 
 def _asked(tokens: list[Token], i: int) -> bool:
