@@ -9,7 +9,9 @@ nothing) is its *stratum*. Each stratum gets the band whose interval score on it
 misses is best relative to the guide's rule, with tuned benchmarks and real
 projects weighing the same: the low end sits below the realistic figure, the high
 end above the tuned one, so a range is narrow only where the evidence was dense. A
-stratum where no band beats the rule on both keeps the rule.
+stratum where no band beats the rule on both keeps the rule, its high end stretched
+to where held-out tables landed above the tuned figure and held-out projects below the
+realistic one (:func:`stretches`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from functools import cache
 from bot.advice.catalog import PRACTICE, TUNED, Measurement
 from bot.advice.features import Job
 from bot.advice.ratio_model import (
+    GPU_STATES,
     MODEL_STATES,
     TYPICAL_HIGH,
     TYPICAL_LOW,
@@ -242,9 +245,63 @@ class Fitted:
     bands: dict[tuple[str, str], Band]
     no_tensor_cores: tuple[float, ...] = field(default=())  # their log ratios
     rows: tuple[Measurement, ...] = ()  # what it was fitted on (measured matches come from here)
+    # Per stratum (log units): how far above the tuned figure held-out tables landed, and
+    # how far below the realistic figure held-out projects did (:func:`stretches`).
+    tuned_above: dict[tuple[str, str], float] = field(default_factory=dict)
+    practice_below: dict[tuple[str, str], float] = field(default_factory=dict)
 
     def band(self, stratum: tuple[str, str]) -> Band | None:
         return next((self.bands[s] for s in fallbacks(stratum) if s in self.bands), None)
+
+    def above_tuned(self, stratum: tuple[str, str]) -> float:
+        """How far the rule's stretched high end reaches above the tuned figure."""
+        return _borrowed(self.tuned_above, stratum)
+
+    def below_practice(self, stratum: tuple[str, str]) -> float:
+        """How far the rule's stretched low end reaches below the realistic figure (<= 0)."""
+        return _borrowed(self.practice_below, stratum)
+
+
+def _borrowed(table: dict[tuple[str, str], float], stratum: tuple[str, str]) -> float:
+    """The stratum's own stretch, else a coarser one's (:func:`fallbacks`), else that of a
+    GPU state that knows more: a GPU farther from the tables than any held out is at
+    least as uncertain as a near one (with V100 held out, no GPU is far)."""
+    gpu, model = stratum
+    known = GPU_STATES[: GPU_STATES.index(gpu)] if gpu in ("near", "far") else ()
+    for state in (gpu, *reversed(known)):
+        for s in fallbacks((state, model)):
+            if s in table:
+                return table[s]
+    return 0.0
+
+
+def stretches(misses: Sequence[Miss], level: str) -> dict[tuple[str, str], float]:
+    """Per stratum with misses from MIN_CLUSTERS setups of ``level``, each setup weighing
+    the same: for tables, the excess over the tuned figure that 1 - ALPHA of them stayed
+    under (>= 0); for projects, the shortfall below the realistic figure that 1 - ALPHA
+    of them stayed above (<= 0).
+
+    Where no band beats the rule, the rule's range is said, stretched to these: a setup
+    known only by its family on V100 or against strict FP32 sits above 2.5, and real
+    projects often land below 1.2 (input pipelines, small batches); each end is sized
+    by the level it belongs to, as a band's are."""
+    out = {}
+    for stratum in sorted({m.stratum for m in misses}):
+        own = [m for m in misses if m.stratum == stratum and m.level == level]
+        if len({m.cluster for m in own}) < MIN_CLUSTERS:
+            continue
+        if level == TUNED:
+            gaps = [m.actual - m.tuned for m in own]
+        else:  # measured from below: the same walk finds the low end
+            gaps = [m.practice - m.actual for m in own]
+        weighed = sorted(zip(gaps, _cluster_weights(own), strict=True))
+        total, seen = sum(w for _, w in weighed), 0.0
+        for gap, w in weighed:
+            seen += w
+            if seen >= (1 - ALPHA) * total:
+                out[stratum] = max(0.0, gap) if level == TUNED else -max(0.0, gap)
+                break
+    return out
 
 
 def fit_all(found: Evidence) -> Fitted:
@@ -257,6 +314,8 @@ def fit_all(found: Evidence) -> Fitted:
     return Fitted(
         model=model,
         bands=bands(misses),
+        tuned_above=stretches(misses, TUNED),
+        practice_below=stretches(misses, PRACTICE),
         no_tensor_cores=tuple(r.log_ratio for r in found.no_tensor_cores),
         rows=tuple(r.measurement for r in found.rows),
     )

@@ -98,6 +98,12 @@ def _named(setup: Setup) -> bool:
     return bool(setup.gpu or setup.model or setup.family)
 
 
+def _informative(setup: Setup) -> bool:
+    """A GPU the spec table does not know tells nothing on its own: with no model or
+    task beside it the answer is the rule's, and says the GPU is unknown."""
+    return bool(setup.model or setup.family or gpu_spec(setup.gpu))
+
+
 class _Context(BaseModel):
     """The setup with its gaps filled, and the notes on how they were filled."""
 
@@ -286,9 +292,11 @@ def _modelled(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction:
         low, high = band.interval(tuned, practice)
     else:
         # Held-out evidence says no narrower range would beat the rule here: the rule's
-        # range, stretched to hold both figures when the evidence puts one outside it.
-        low = min(math.log(TYPICAL_LOW), practice, tuned)
-        high = max(math.log(TYPICAL_HIGH), practice, tuned)
+        # range, stretched as far above the tuned figure as held-out tables landed and
+        # as far below the realistic one as held-out projects did.
+        stratum = model.stratum(job)
+        low = min(math.log(TYPICAL_LOW), practice + fitted.below_practice(stratum), tuned)
+        high = max(math.log(TYPICAL_HIGH), practice, tuned + fitted.above_tuned(stratum))
         factors.append(FactorNote(code=Factor.TYPICAL))
     # The practice offset is capped (ratio_model.MAX_PRACTICE_GAP), but the levels'
     # usual batch changes differ too: the point stays within the cap of the tuned figure.
@@ -378,6 +386,9 @@ def predict(setup: Setup, team_records=(), *, fitted: Fitted | None = None) -> P
     """
     if not _named(setup):
         return _typical(setup)
+    if not _informative(setup):
+        unknown = FactorNote(code=Factor.UNKNOWN_GPU, params={"gpu": setup.gpu or ""})
+        return _typical(setup, named=True, factors=[unknown, FactorNote(code=Factor.TYPICAL)])
     fitted = fitted or calibration.fitted()
     published = _with_other_baseline(setup, _published(setup, fitted), fitted)
     return team_prediction(setup, team_records, published) or published

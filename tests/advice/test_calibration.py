@@ -14,6 +14,7 @@ from bot.advice.calibration import (
     bands,
     fallbacks,
     interval_score,
+    stretches,
 )
 from bot.advice.prediction import Factor, Setup, predict
 
@@ -100,5 +101,59 @@ def test_without_a_band_the_rule_is_said_stretched_to_hold_both_figures():
     assert p.low <= p.ratio <= p.high
 
 
+def test_the_rules_ends_reach_where_held_out_tables_and_projects_landed():
+    fitted = calibration.fitted()
+    stretched = calibration.Fitted(
+        model=fitted.model,
+        bands={},
+        rows=fitted.rows,
+        tuned_above={("seen", "family"): math.log(1.3)},
+        practice_below={("seen", "family"): math.log(0.5)},
+    )
+    p = predict(Setup(gpu="V100", family="image_classification"), fitted=stretched)
+    assert Factor.TYPICAL in [f.code for f in p.factors]
+    assert p.high > 2.5 and math.isclose(p.high, p.tuned * 1.3, abs_tol=0.02)
+    assert p.low < 1.2 and p.low <= 0.5 * p.ratio + 0.01  # half the realistic figure
+
+
+def test_stretches_are_the_80_percent_ends_of_each_level_per_setup():
+    # Ten setups whose tables landed 0.0, 0.1, ..., 0.9 above the tuned figure (the last
+    # with many rows: it still weighs one setup); projects' rows do not count for them.
+    misses = [Miss(STRATUM, "tuned", k / 10, 0.0, 0.0, ("t", k)) for k in range(9)]
+    misses += [Miss(STRATUM, "tuned", 0.9, 0.0, 0.0, ("t", 9))] * 50
+    misses += [Miss(STRATUM, "practice", -k / 10, 0.0, 0.0, ("p", k)) for k in range(10)]
+    assert math.isclose(stretches(misses, "tuned")[STRATUM], 0.7)
+    assert math.isclose(stretches(misses, "practice")[STRATUM], -0.7)
+    # Inside the figures: no stretch. Too few setups: no entry.
+    low = [Miss(STRATUM, "tuned", -1.0, 0.0, 0.0, ("t", k)) for k in range(MIN_CLUSTERS)]
+    assert stretches(low, "tuned") == {STRATUM: 0.0}
+    assert stretches(low[: MIN_CLUSTERS - 1], "tuned") == {}
+
+
 def test_every_shipped_stratum_with_a_band_beats_the_rule():
     assert all(band.beats_rule for band in calibration.fitted().bands.values())
+
+
+def test_a_gpu_only_real_projects_measured_is_not_seen():
+    """RTX 2080 Ti has practice rows but no tuned table: its tuned figure is extrapolated,
+    so it is ranged like an unmeasured GPU; V100 has tables."""
+    from bot.advice.catalog import gpu_spec
+    from bot.advice.features import Job
+
+    model = calibration.fitted().model
+    state = {
+        g: model.stratum(Job(spec=gpu_spec(g), family="cnn"))[0] for g in ("RTX 2080 Ti", "V100")
+    }
+    assert state["V100"] == "seen" and state["RTX 2080 Ti"] in ("near", "far")
+
+
+def test_a_far_gpu_stretches_at_least_like_a_gpu_that_knows_more():
+    """With V100 held out no GPU is far from the tables, so 'far' has no stretch of its
+    own: it takes the near one's (never the other way round)."""
+    fitted = calibration.fitted()
+    stretched = calibration.Fitted(
+        model=fitted.model, bands={}, rows=fitted.rows, tuned_above={("near", "seen"): 0.4}
+    )
+    assert stretched.above_tuned(("far", "seen")) == 0.4
+    assert stretched.above_tuned(("seen", "seen")) == 0.0
+    assert stretched.above_tuned(("none", "seen")) == 0.0  # no GPU named is its own state

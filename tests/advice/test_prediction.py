@@ -124,6 +124,12 @@ def test_an_unknown_gpu_is_said_to_be_unknown():
     assert (p.low, p.high) == (nameless.low, nameless.high)
 
 
+def test_an_unknown_gpu_alone_gets_the_rules_range_and_is_said_to_be_unknown():
+    p = predict(Setup(gpu="RTX 9999", num_gpus=4))
+    assert (p.low, p.high) == (TYPICAL_LOW, TYPICAL_HIGH) and p.basis is Basis.TYPICAL
+    assert codes(p) == [Factor.UNKNOWN_GPU, Factor.TYPICAL]
+
+
 def test_a100_baseline_defaults_to_tf32_and_says_so():
     p = predict(Setup(gpu="A100", model="BERT"))
     assert p.baseline == "tf32"
