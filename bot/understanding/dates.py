@@ -8,7 +8,7 @@ import re
 
 from bot.understanding.lexicon import CLOCK_WORDS, COUNT_NOUNS, MONTHS
 from bot.understanding.nearby import at, is_time_unit, word_in
-from bot.understanding.ratios import slash_fraction
+from bot.understanding.ratio_cues import slash_fraction
 from bot.understanding.tokens import NUM, SYM, WORD, Token
 from bot.understanding.words import table
 
