@@ -32,21 +32,19 @@ from bot.understanding.context import Context, mark_context
 from bot.understanding.durations import Quantity, find_durations, unit_of
 from bot.understanding.labels import read_labels
 from bot.understanding.language import detect_language
+from bot.understanding.language_request import language_request
 from bot.understanding.lexicon import (
     ARCHITECTURE_MODELS,
     DURATION_VERBS,
     ESTIMATE_CUES,
     FIT_WORDS,
     HOW_WORDS,
-    LANG_CHOICES,
-    LANG_WORDS,
     MEMORY_WORDS,
     RATIO_LABELS,
     SPEED_CUES,
     TECH_WORDS,
     UNIT_CODES,
     UNIT_HOURS,
-    lookup,
 )
 from bot.understanding.limits import reason_for, refuse_absurd_setup
 from bot.understanding.names import Names, find_names, memory_size_alone
@@ -85,7 +83,6 @@ _MIXED_WORDS = table("MIXED_WORDS")
 _OWN_COMMAND = re.compile(r"\s*(?:<@[^<>\s]*>\s*)*`*\s*/mpestimate(?![\w-])", re.IGNORECASE)
 _FROM_WORDS = table("FROM_WORDS")
 _TO_WORDS = table("TO_WORDS")
-_NOT_A_LANGUAGE = table("NOT_A_LANGUAGE")
 
 
 def understand(
@@ -153,7 +150,7 @@ class _Reading:
 
     def query(self) -> Query:
         tokens = self.tokens
-        asked_lang = self._language_request()
+        asked_lang = language_request(tokens, self.lang_tokens, self.preferred)
         if asked_lang is not None:
             return asked_lang
         names = find_names(tokens)
@@ -183,21 +180,6 @@ class _Reading:
                 intent=Intent.ESTIMATE, reason=Reason.AMBIGUOUS, candidates=unplaced, **common
             )
         return self._decide(times, ratios, common)
-
-    def _language_request(self) -> Query | None:
-        """ "reply in Arabic", "بالعربي": a language choice, known or not."""
-        lang_choice = self._lang_choice()
-        if lang_choice is not None:
-            return Query(intent=Intent.SET_LANG, lang=lang_choice, lang_choice=lang_choice)
-        unknown = self._unknown_lang_choice()
-        if unknown is None:
-            return None
-        return Query(
-            intent=Intent.SET_LANG,
-            lang=detect_language(self.lang_tokens, self.preferred),
-            reason=Reason.UNKNOWN_LANGUAGE,
-            candidates=unknown,
-        )
 
     def _setup(self, names: Names) -> tuple[bool, Context]:
         """Whether memory is asked about, and the setup numbers and words."""
@@ -237,41 +219,6 @@ class _Reading:
         return Query(intent=Intent.MEMORY, params=ctx.params, optimizer=ctx.optimizer, **common)
 
     # ------------------------------------------------------------ passes
-    def _lang_choice(self) -> Lang | None:
-        """ "lang ar", "language english", "اللغة عربي": a preference, nothing else."""
-        words = [t for t in self.tokens if t.kind == WORD]
-        if not 2 <= len(words) <= 4 or len(words) != len(self.tokens) - sum(
-            1 for t in self.tokens if t.kind != WORD and t.text in ":=,."
-        ):
-            return None
-        if not _is(words[0], LANG_WORDS):
-            return None
-        for w in words[1:]:
-            choice = LANG_CHOICES.get(w.text) or LANG_CHOICES.get(
-                lookup(w.text, LANG_CHOICES) or ""
-            )
-            if choice:
-                return Lang(choice)
-        return None
-
-    def _unknown_lang_choice(self) -> list[str] | None:
-        """ "lang fr", "lang": a language choice naming no language we speak.
-
-        The words written after the keyword (none for a bare "lang"), else None
-        when the message is no language choice at all ("language model?").
-        """
-        words = [t for t in self.tokens if t.kind == WORD]
-        if (
-            not 1 <= len(words) <= 2
-            or len(words) != len(self.tokens)
-            or not _is(words[0], LANG_WORDS)
-        ):
-            return None
-        rest = [w.text for w in words[1:]]
-        if any(lookup(w, _NOT_A_LANGUAGE) for w in rest):
-            return None
-        return rest
-
     @staticmethod
     def _times(
         durations: list[Quantity], labelled: list[Quantity], epochs: float | None
