@@ -243,12 +243,18 @@ class WorkerPool:
 
 
 class StopRequest:
-    """When SIGTERM arrived: the grace period counts from then, not from when the
-    loop got round to noticing (it may have been waiting on the database)."""
+    """SIGTERM, taken by a thread of its own, so nothing the main thread waits on
+    (a database call, say) can delay it: the grace period counts from its arrival,
+    and when the grace period is up this thread ends the process itself."""
 
-    def __init__(self) -> None:
+    def __init__(self, grace_s: float) -> None:
         self._event = threading.Event()
+        self._grace_s = grace_s
         self.at: float | None = None
+        # Blocked here, before any other thread exists, so every thread inherits
+        # the block and SIGTERM reaches only the listener's sigwait.
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+        threading.Thread(target=self._listen, name="mpbot-sigterm", daemon=True).start()
 
     def set(self) -> None:
         self.at = self.at or time.monotonic()
@@ -256,6 +262,16 @@ class StopRequest:
 
     def is_set(self) -> bool:
         return self._event.is_set()
+
+    def _listen(self) -> None:
+        signal.sigwait({signal.SIGTERM})
+        self.set()
+        time.sleep(max(0.0, self._grace_s - STOP_MARGIN_S / 4))
+        log.warning(
+            "worker stopped at the grace period; unfinished jobs come back with their leases"
+        )
+        logging.shutdown()
+        os._exit(0)
 
 
 def run_worker(settings: Settings, wake: Connection) -> None:
@@ -265,8 +281,7 @@ def run_worker(settings: Settings, wake: Connection) -> None:
     from bot.store import DatabaseLimits, Store, make_engine
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the HTTP process stops us in order
-    stop = StopRequest()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    stop = StopRequest(settings.shutdown_grace_s)
     configure_logging(settings)
     limits = DatabaseLimits.of(settings)
     url = settings.database_url.get_secret_value()
@@ -434,28 +449,16 @@ class JobRunner:
     def _drain(self, stopped_at: float) -> None:
         """Finish the running jobs within the grace period, then hand back what is left.
 
-        The hand-back gets the last ``STOP_MARGIN_S`` and no more: if the database
-        is slow to take it, the jobs come back when their leases run out instead,
-        and the process still ends before the HTTP process's deadline.
+        The hand-back has the last ``STOP_MARGIN_S``: if the database is too slow
+        to take it, :class:`StopRequest` ends the process at the deadline and the
+        jobs come back when their leases run out.
         """
-        grace = self.settings.shutdown_grace_s
-        deadline = stopped_at + max(0.0, grace - STOP_MARGIN_S)
+        deadline = stopped_at + max(0.0, self.settings.shutdown_grace_s - STOP_MARGIN_S)
         with self._lock:
             while self._busy and time.monotonic() < deadline:
                 self._idle.wait(timeout=0.1)
-        handed_back: list[int] = []
-        hand_back = threading.Thread(target=lambda: handed_back.append(self._release()))
-        hand_back.start()
-        hand_back.join(max(0.1, stopped_at + grace - STOP_MARGIN_S / 4 - time.monotonic()))
-        if handed_back:
-            log.info(
-                "worker %s stopped; %d unfinished job(s) handed back", self.name, handed_back[0]
-            )
-        else:
-            log.warning(
-                "worker %s stopped; its unfinished jobs come back when their leases run out",
-                self.name,
-            )
+        jobs = self._release()
+        log.info("worker %s stopped; %d unfinished job(s) handed back", self.name, jobs)
         logging.shutdown()
         os._exit(0)  # the pool's threads may still be running what was handed back
 

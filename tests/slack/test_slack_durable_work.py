@@ -176,7 +176,7 @@ def test_sigterm_with_a_backlog_exits_within_the_grace_period_and_loses_nothing(
     assert len(_answers(slack)) < count, "the backlog was gone before SIGTERM"
     assert "did not stop within the grace period" not in served.log()
     log = served.log()
-    assert "unfinished job(s) handed back" in log or "when their leases run out" in log, log
+    assert "unfinished job(s) handed back" in log or "come back with their leases" in log, log
 
     replicas(sqlite_url, work_processes=1)
     _assert_each_once(_wait_answered(slack, count, timeout=40), count, twice_at_most=1)
