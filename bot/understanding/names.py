@@ -79,6 +79,8 @@ GPU_ALIASES: dict[str, str] = {
 }
 MODEL_ALIASES: dict[str, str] = mapping("MODEL_ALIASES")
 NUMBERED_STEMS = table("NUMBERED_STEMS")
+UNLISTED_GPU_LINES: dict[str, str] = mapping("UNLISTED_GPU_LINES")
+UNLISTED_GPU_VARIANTS: dict[str, str] = mapping("UNLISTED_GPU_VARIANTS")
 GPU_PREFIX_WORDS = table("GPU_PREFIX_WORDS")
 SPACED_SERIES = table("SPACED_SERIES")
 CARD_LEADERS = table("CARD_LEADERS")
@@ -279,6 +281,8 @@ def _two_token_name(tokens: list[Token], i: int) -> tuple[str | None, str | None
             joined += "ti"
         gpu = _match(GPU_ALIASES, joined)
         model = None if gpu else _match(MODEL_ALIASES, joined)
+        if gpu is None and model is None and first.text in UNLISTED_GPU_LINES:
+            return _unlisted_card(tokens, i), None, 3 if _variant_after(tokens, i + 2) else 2
         if gpu is None and model is None:
             # "resnet 101": still a name, so the number is not a value.
             first.role = second.role = "name"
@@ -298,6 +302,21 @@ def _two_token_name(tokens: list[Token], i: int) -> tuple[str | None, str | None
         if first.text == "transformer" and second.text == "xl":
             return None, "Transformer-XL", 2
     return None, None, 1
+
+
+def _variant_after(tokens: list[Token], j: int) -> bool:
+    return j < len(tokens) and tokens[j].text in UNLISTED_GPU_VARIANTS
+
+
+def _unlisted_card(tokens: list[Token], i: int) -> str:
+    """Rule ``unlisted_card``: "radeon 8060s" -> "Radeon 8060S", a card the spec table
+    lacks, named as its vendor writes it (advice then says it is unknown)."""
+    number = tokens[i + 1]
+    name = f"{UNLISTED_GPU_LINES[tokens[i].text]} {number.value:g}{number.suffix.upper()}"
+    if _variant_after(tokens, i + 2):
+        tokens[i + 2].role = "gpu"
+        return f"{name} {UNLISTED_GPU_VARIANTS[tokens[i + 2].text]}"
+    return name
 
 
 GIGABYTE_WORDS = table("GIGABYTE_WORDS")
