@@ -41,6 +41,7 @@ for line in sys.stdin:
         "ratio": round(q.ratio, 4) if q.ratio is not None else None,
         "gpu": q.gpu, "model": q.model, "lang": q.lang.value, "gpus": q.num_gpus,
         "params": q.params, "talk": q.small_talk,
+        "price": [q.price.amount, q.price.currency] if q.price else None,
     }, ensure_ascii=False))
 """
 

@@ -26,7 +26,7 @@ from bot.records.models import Record
 from bot.rendering import render
 from bot.rendering.reading import with_reading
 from bot.understanding import understand
-from bot.understanding.parse import reason_for
+from bot.understanding.limits import reason_for
 
 # What a question says about the training job; a thread remembers these so a
 # follow-up ("it takes 36 hours", "and on H100?") is about the same job.

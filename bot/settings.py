@@ -10,12 +10,19 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
+from typing import Annotated
 
 import platformdirs
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_SLACK_API_URL = "https://slack.com/api/"
+
+# The ranges a setting may take, checked (and explained) by pydantic's own constraints.
+Seconds = Annotated[float, Field(gt=0)]
+WaitLimit = Annotated[float, Field(gt=0, le=600)]  # a database or Slack wait: never unbounded
+Pause = Annotated[float, Field(ge=0)]
+Positive = Annotated[int, Field(ge=1)]
 
 
 def default_database_url() -> str:
@@ -57,45 +64,45 @@ class Settings(BaseSettings):
     log_level: LogLevel = LogLevel.INFO
     log_format: LogFormat = LogFormat.TEXT
     # Pause before the first retry of a failed Slack call (doubles each time).
-    slack_retry_backoff_s: float = 0.5
+    slack_retry_backoff_s: Pause = 0.5
     slack_retry_count: int = 2
     # How long one Slack call may take before it counts as failed.
-    slack_timeout_s: float = 10.0
+    slack_timeout_s: Seconds = 10.0
     # ``mpbot serve``: processes that do the work after each ack (~80 MB each).
-    work_processes: int = 2
+    work_processes: Annotated[int, Field(ge=1, le=32)] = 2
     # How long the database may make anything wait (see docs/operations.md).
-    database_connect_timeout_s: float = 2.0
-    database_statement_timeout_s: float = 2.0
-    database_lock_timeout_s: float = 1.0
-    database_sqlite_busy_timeout_s: float = 10.0
-    database_budget_s: float = 1.0
-    dedupe_budget_s: float = 0.2
-    database_retry_after_s: float = 10.0
+    database_connect_timeout_s: WaitLimit = 2.0
+    database_statement_timeout_s: WaitLimit = 2.0
+    database_lock_timeout_s: WaitLimit = 1.0
+    database_sqlite_busy_timeout_s: WaitLimit = 10.0
+    database_budget_s: WaitLimit = 1.0
+    dedupe_budget_s: WaitLimit = 0.2
+    database_retry_after_s: WaitLimit = 10.0
     # /readyz stays 200 (saying "degraded") while the database is unavailable:
     # every replica would fail the same way, and answers go out without it.
     ready_without_database: bool = True
     # The HTTP edge (``mpbot serve``): Slack's payloads are a few KB.
-    http_max_body_bytes: int = 64 * 1024
-    http_connection_limit: int = 1000
-    http_channel_timeout_s: int = 10
+    http_max_body_bytes: Positive = 64 * 1024
+    http_connection_limit: Positive = 1000
+    http_channel_timeout_s: Positive = 10
     # Socket Mode: a ping this often; a connection silent for 4 pings is dropped
     # and replaced (slack-sdk's own check), so a silent drop is noticed in ~10 s.
-    socket_ping_interval_s: float = 2.0
+    socket_ping_interval_s: WaitLimit = 2.0
     # A claimed job (or an answer being sent) is another worker's to take once
     # its lease runs out: how long a dead worker's jobs wait. Jobs take milliseconds.
-    job_lease_s: float = 30.0
+    job_lease_s: Seconds = 30.0
     # How often an idle worker looks for jobs another process or replica took.
-    job_poll_s: float = 0.2
+    job_poll_s: Seconds = 0.2
     # Runs of one job before it is given up (logged): a job that kills its worker.
-    job_max_attempts: int = 5
+    job_max_attempts: Positive = 5
     # First pause before an answer Slack did not take is sent again (doubles each time).
-    outbox_backoff_s: float = 1.0
-    outbox_backoff_max_s: float = 60.0
+    outbox_backoff_s: Pause = 1.0
+    outbox_backoff_max_s: Pause = 60.0
     # An event's answer (chat.postMessage) is retried for this long; a command's
     # for its response_url's 30-minute life.
-    event_answer_window_s: float = 1800.0
+    event_answer_window_s: Seconds = 1800.0
     # SIGTERM: finish or hand back the work within this (the pod's grace period less a margin).
-    shutdown_grace_s: float = 25.0
+    shutdown_grace_s: Seconds = 25.0
 
     @field_validator(
         "slack_bot_token",
@@ -146,59 +153,6 @@ class Settings(BaseSettings):
             make_url(value.get_secret_value())
         except ArgumentError:
             raise ValueError("must be a database URL such as sqlite:///mpbot.db") from None
-        return value
-
-    @field_validator("slack_retry_backoff_s", "outbox_backoff_s", "outbox_backoff_max_s")
-    @classmethod
-    def _backoff_not_negative(cls, value: float) -> float:
-        if value < 0:
-            raise ValueError("must be zero or more seconds")
-        return value
-
-    @field_validator(
-        "database_connect_timeout_s",
-        "database_statement_timeout_s",
-        "database_lock_timeout_s",
-        "database_sqlite_busy_timeout_s",
-        "database_budget_s",
-        "dedupe_budget_s",
-        "database_retry_after_s",
-        "socket_ping_interval_s",
-    )
-    @classmethod
-    def _bounded_seconds(cls, value: float) -> float:
-        if not 0 < value <= 600:
-            raise ValueError("must be more than 0 and at most 600 seconds")
-        return value
-
-    @field_validator("http_max_body_bytes", "http_connection_limit", "http_channel_timeout_s")
-    @classmethod
-    def _positive(cls, value: int) -> int:
-        if value < 1:
-            raise ValueError("must be a whole number above 0")
-        return value
-
-    @field_validator(
-        "job_lease_s", "job_poll_s", "event_answer_window_s", "shutdown_grace_s", "slack_timeout_s"
-    )
-    @classmethod
-    def _some_seconds(cls, value: float) -> float:
-        if value <= 0:
-            raise ValueError("must be more than zero seconds")
-        return value
-
-    @field_validator("job_max_attempts")
-    @classmethod
-    def _some_attempts(cls, value: int) -> int:
-        if value < 1:
-            raise ValueError("must be 1 or more")
-        return value
-
-    @field_validator("work_processes")
-    @classmethod
-    def _some_processes(cls, value: int) -> int:
-        if not 1 <= value <= 32:
-            raise ValueError("must be a whole number from 1 to 32")
         return value
 
     @property

@@ -9,14 +9,27 @@ rows without waiting on each other; SQLite runs one writer at a time, so its
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Engine, and_, delete, exists, insert, or_, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    and_,
+    bindparam,
+    delete,
+    exists,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql import Select
 
 from bot.jobs.tables import jobs, outbox
+from bot.store.writes import writes
 
 
 @dataclass(frozen=True)
@@ -49,32 +62,35 @@ class OutboxRow:
 class JobStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        # Writes go through the engine's writer: on SQLite, a group commit (bot.store.writes).
+        self.writes = writes(engine)
+        self._claim = self._claim_statement()
 
-    def add(self, work: str, request: dict) -> int:
-        """Commit a job (before its request is acked); its id."""
-        with self.engine.begin() as connection:
-            return connection.execute(
-                insert(jobs)
-                .values(work=work, request=request, created_at=now(), attempts=0)
-                .returning(jobs.c.id)
-            ).scalar_one()
+    def add(self, work: str, request: dict, unless: Callable[[], bool] | None = None) -> int:
+        """Commit a job (before its request is acked); its id, or 0 if ``unless()`` by then."""
+        statement = (
+            insert(jobs)
+            .values(work=work, request=request, created_at=now(), attempts=0)
+            .returning(jobs.c.id)
+        )
+
+        def write(connection: Connection) -> int:
+            if unless is not None and unless():
+                return 0
+            return connection.execute(statement).scalar_one()
+
+        return self.writes.run(write)
 
     def claim(self, worker: str, limit: int, lease_s: float) -> list[ClaimedJob]:
         """Up to ``limit`` free jobs, oldest first, leased to ``worker`` for ``lease_s``."""
         moment = now()
-        free = _free(select(jobs.c.id), jobs.c.lease_until, moment).order_by(jobs.c.id).limit(limit)
-        statement = (
-            update(jobs)
-            .where(jobs.c.id.in_(self._locked(free).scalar_subquery()))
-            .values(
-                lease_until=moment + timedelta(seconds=lease_s),
-                claimed_by=worker,
-                attempts=jobs.c.attempts + 1,
-            )
-            .returning(jobs.c.id, jobs.c.work, jobs.c.request, jobs.c.created_at, jobs.c.attempts)
-        )
-        with self.engine.begin() as connection:
-            rows = connection.execute(statement).all()
+        values = {
+            "moment": moment,
+            "limit": limit,
+            "lease": moment + timedelta(seconds=lease_s),
+            "worker": worker,
+        }
+        rows = self.writes.run(lambda connection: connection.execute(self._claim, values).all())
         claimed = [
             ClaimedJob(row.id, row.work, row.request, aware(row.created_at), row.attempts)
             for row in rows
@@ -83,34 +99,53 @@ class JobStore:
 
     def finish(self, job_id: int) -> None:
         """The job is done (or given up): forget it and the answers it already sent."""
-        with self.engine.begin() as connection:
+
+        def write(connection: Connection) -> None:
             connection.execute(
                 delete(outbox).where(outbox.c.job_id == job_id, outbox.c.done_at.is_not(None))
             )
             connection.execute(delete(jobs).where(jobs.c.id == job_id))
+
+        self.writes.run(write)
 
     def release(self, worker: str, job_ids: list[int] | None = None) -> int:
         """Give ``worker``'s leases back (all, or ``job_ids``), for any replica to claim now."""
         condition = jobs.c.claimed_by == worker
         if job_ids is not None:
             condition = and_(condition, jobs.c.id.in_(job_ids))
-        with self.engine.begin() as connection:
-            return connection.execute(
-                update(jobs).where(condition).values(lease_until=None, claimed_by=None)
-            ).rowcount
+        statement = update(jobs).where(condition).values(lease_until=None, claimed_by=None)
+        return self.writes.run(lambda connection: connection.execute(statement).rowcount)
 
     def renew(self, worker: str, lease_s: float) -> None:
         """Extend ``worker``'s leases: it is alive and still running those jobs."""
-        with self.engine.begin() as connection:
-            connection.execute(
-                update(jobs)
-                .where(jobs.c.claimed_by == worker)
-                .values(lease_until=now() + timedelta(seconds=lease_s))
-            )
+        statement = (
+            update(jobs)
+            .where(jobs.c.claimed_by == worker)
+            .values(lease_until=now() + timedelta(seconds=lease_s))
+        )
+        self.writes.run(lambda connection: connection.execute(statement))
 
     def pending(self) -> int:
         with self.engine.connect() as connection:
             return len(connection.execute(select(jobs.c.id)).all())
+
+    def _claim_statement(self):
+        """The claim, built once (building it cost more than running it on SQLite)."""
+        free = (
+            _free(select(jobs.c.id), jobs.c.lease_until, bindparam("moment"))
+            .order_by(jobs.c.id)
+            .limit(bindparam("limit"))
+        )
+        return (
+            update(jobs)
+            .where(jobs.c.id.in_(self._locked(free).scalar_subquery()))
+            .values(
+                lease_until=bindparam("lease"),
+                claimed_by=bindparam("worker"),
+                attempts=jobs.c.attempts + 1,
+            )
+            .returning(jobs.c.id, jobs.c.work, jobs.c.request, jobs.c.created_at, jobs.c.attempts)
+        )
 
     def _locked(self, candidates: Select) -> Select:
         if self.engine.dialect.name == "postgresql":
@@ -121,6 +156,7 @@ class JobStore:
 class OutboxStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self.writes = writes(engine)
 
     def stage(
         self,
@@ -151,7 +187,8 @@ class OutboxStore:
             "attempts": 0,
         }
         dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
-        with self.engine.begin() as connection:
+
+        def write(connection: Connection):
             connection.execute(dialect.insert(outbox).values(**values).on_conflict_do_nothing())
             taken = connection.execute(
                 update(outbox)
@@ -175,6 +212,9 @@ class OutboxStore:
             found = connection.execute(
                 select(outbox).where(outbox.c.job_id == job_id, outbox.c.seq == seq)
             ).one()
+            return taken, found
+
+        taken, found = self.writes.run(write)
         return _row(found, ours=taken is not None)
 
     def add(
@@ -182,7 +222,8 @@ class OutboxStore:
     ) -> None:
         """Store an answer a job's first run tried without staging: taken (``result``), or due again."""
         moment = now()
-        with self.engine.begin() as connection:
+
+        def write(connection: Connection):
             connection.execute(
                 insert(outbox).values(
                     job_id=row.job_id,
@@ -200,6 +241,8 @@ class OutboxStore:
                     result=result,
                 )
             )
+
+        self.writes.run(write)
 
     def claim_due(self, worker: str, limit: int, lease_s: float) -> list[OutboxRow]:
         """Unsent answers whose retry time has come, leased to ``worker``."""
@@ -219,13 +262,14 @@ class OutboxStore:
             .values(lease_until=moment + timedelta(seconds=lease_s), claimed_by=worker)
             .returning(*outbox.c)
         )
-        with self.engine.begin() as connection:
-            rows = connection.execute(statement).all()
+
+        rows = self.writes.run(lambda connection: connection.execute(statement).all())
         return [_row(row, ours=True) for row in rows]
 
     def sent(self, row_id: int, result: dict | None) -> None:
         """Slack took it (or refused it for good): never send it again."""
-        with self.engine.begin() as connection:
+
+        def write(connection: Connection):
             connection.execute(
                 update(outbox)
                 .where(outbox.c.id == row_id)
@@ -234,8 +278,10 @@ class OutboxStore:
                 )
             )
 
+        self.writes.run(write)
+
     def retry_at(self, row_id: int, moment: datetime) -> None:
-        with self.engine.begin() as connection:
+        def write(connection: Connection):
             connection.execute(
                 update(outbox)
                 .where(outbox.c.id == row_id)
@@ -247,22 +293,28 @@ class OutboxStore:
                 )
             )
 
+        self.writes.run(write)
+
     def release(self, worker: str) -> int:
-        with self.engine.begin() as connection:
+        def write(connection: Connection):
             return connection.execute(
                 update(outbox)
                 .where(outbox.c.claimed_by == worker, outbox.c.done_at.is_(None))
                 .values(lease_until=None, claimed_by=None)
             ).rowcount
 
+        return self.writes.run(write)
+
     def renew(self, worker: str, lease_s: float) -> None:
-        with self.engine.begin() as connection:
+        def write(connection: Connection):
             connection.execute(
                 update(outbox)
                 .where(outbox.c.claimed_by == worker, outbox.c.done_at.is_(None))
                 .where(outbox.c.lease_until.is_not(None))
                 .values(lease_until=now() + timedelta(seconds=lease_s))
             )
+
+        self.writes.run(write)
 
     def expired(self) -> list[OutboxRow]:
         """Forget unsent answers past their life, and sent ones of finished jobs; the former."""
@@ -271,9 +323,13 @@ class OutboxStore:
         orphaned = and_(
             outbox.c.done_at.is_not(None), ~exists().where(jobs.c.id == outbox.c.job_id)
         )
-        with self.engine.begin() as connection:
+
+        def write(connection: Connection):
             gone = connection.execute(select(outbox).where(lapsed)).all()
             connection.execute(delete(outbox).where(or_(lapsed, orphaned)))
+            return gone
+
+        gone = self.writes.run(write)
         return [_row(row) for row in gone]
 
 

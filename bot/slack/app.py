@@ -22,6 +22,7 @@ from bot.settings import Settings
 from bot.slack import rooms
 from bot.slack.clients import web_client
 from bot.slack.identity import BotIdentity
+from bot.slack.installations import RememberedInstallations
 from bot.slack.listeners import Handoff, InPool
 from bot.store import Store
 
@@ -59,8 +60,11 @@ def create_app(settings: Settings, store: Store, handoff: Handoff | None = None)
             client_id=settings.slack_client_id,
             client_secret=client_secret,
             scopes=list(BOT_SCOPES),
-            installation_store=SQLAlchemyInstallationStore(
-                client_id=settings.slack_client_id, engine=store.engine
+            installation_store=RememberedInstallations(
+                SQLAlchemyInstallationStore(
+                    client_id=settings.slack_client_id, engine=store.engine
+                ),
+                store.gate,
             ),
             state_store=SQLAlchemyOAuthStateStore(
                 expiration_seconds=OAUTH_STATE_TTL_S, engine=store.engine

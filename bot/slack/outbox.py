@@ -62,7 +62,7 @@ class Outcome(Enum):
     REFUSED = "refused"  # Slack refused it for good (logged)
 
 
-@dataclass
+@dataclass(eq=False)  # one per run, found by identity
 class JobScope:
     """The job being run in this thread, and how its answers are sent."""
 
@@ -76,6 +76,10 @@ class JobScope:
     # An answer of this run waits in the outbox; the later ones queue behind it.
     deferred: bool = False
     seq: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+    # Answers of this first run Slack took, not yet written down: finishing the job
+    # records them all at once (a finished job is never run again); anything else
+    # this job writes to the outbox first writes them (see Postman.record_taken).
+    taken: list[tuple[OutboxRow, dict | None]] = field(default_factory=list)
 
 
 _scope: ContextVar[JobScope | None] = ContextVar("mpbot_job", default=None)
@@ -185,9 +189,10 @@ class Postman:
                 seq=seq,
                 **values,
             )
-            outcome, result = self.deliver(unsaved)
+            outcome, result = self.deliver(unsaved, scope)
             scope.deferred = outcome is Outcome.LATER
             return outcome, result
+        self.record_taken(scope)
         row = self.outbox.stage(
             scope.job_id, seq, values, worker=self.worker, lease_s=self.settings.job_lease_s
         )
@@ -202,12 +207,12 @@ class Postman:
     def event_window(self) -> timedelta:
         return timedelta(seconds=self.settings.event_answer_window_s)
 
-    def deliver(self, row: OutboxRow) -> tuple[Outcome, dict | None]:
-        """Send one leased row and record what came of it."""
+    def deliver(self, row: OutboxRow, scope: JobScope | None = None) -> tuple[Outcome, dict | None]:
+        """Send one leased row and record what came of it (a first run's: in ``scope``)."""
         try:
             status, retry_after, result = self._send(row)
         except URLError as error:  # the request never reached Slack whole: send it again
-            return self._later(row, None, type(error.reason).__name__), None
+            return self._later(row, None, type(error.reason).__name__, scope), None
         except OSError as error:
             # Sent, but no answer in time or the connection closed: Slack may well have
             # taken it, and sending again would post it twice. Counted as taken.
@@ -217,15 +222,15 @@ class Postman:
                 row.job_id,
                 type(error).__name__,
             )
-            self._taken(row, {"unconfirmed": True})
+            self._taken(row, {"unconfirmed": True}, scope)
             return Outcome.SENT, None
         if 200 <= status < 300 and not (result or {}).get("error"):
-            self._taken(row, result)
+            self._taken(row, result, scope)
             return Outcome.SENT, result
         if status == 429 or (result or {}).get("error") == "ratelimited":
-            return self._later(row, retry_after or DEFAULT_RETRY_AFTER_S, "429"), None
+            return self._later(row, retry_after or DEFAULT_RETRY_AFTER_S, "429", scope), None
         if status >= 500 or status == 408:
-            return self._later(row, None, str(status)), None
+            return self._later(row, None, str(status), scope), None
         log.error(
             "Slack refused answer %s of job %s for good: %s %s",
             row.id,
@@ -233,15 +238,28 @@ class Postman:
             status,
             (result or {}).get("error"),
         )
-        self._taken(row, {**(result or {}), "refused": True})
+        self._taken(row, {**(result or {}), "refused": True}, scope)
         return Outcome.REFUSED, result
 
-    def _taken(self, row: OutboxRow, result: dict | None) -> None:
-        """Slack took it (or refused it for good): never send it again."""
-        if row.id is None:
-            self.outbox.add(row, result=result)
-        else:
+    def _taken(self, row: OutboxRow, result: dict | None, scope: JobScope | None) -> None:
+        """Slack took it (or refused it for good): never send it again.
+
+        A first run's answer is written down with the job's end, in the same
+        commit that finishes the job (one write, not two, per answer).
+        """
+        if row.id is not None:
             self.outbox.sent(row.id, result)
+        elif scope is not None:
+            scope.taken.append((row, result))
+        else:
+            self.outbox.add(row, result=result)
+
+    def record_taken(self, scope: JobScope) -> None:
+        """Write down the answers Slack took that only ``scope`` knows of."""
+        while scope.taken:
+            row, result = scope.taken[0]
+            self.outbox.add(row, result=result)
+            scope.taken.pop(0)
 
     def _send(self, row: OutboxRow) -> tuple[int, float | None, dict | None]:
         """(HTTP status, Retry-After seconds, Slack's JSON answer) for one attempt, no retries."""
@@ -269,7 +287,11 @@ class Postman:
             kept["error"] = "no_ok"
         return answer.status_code, _retry_after(answer.headers), kept
 
-    def _later(self, row: OutboxRow, wait_s: float | None, why: str) -> Outcome:
+    def _later(
+        self, row: OutboxRow, wait_s: float | None, why: str, scope: JobScope | None
+    ) -> Outcome:
+        if scope is not None:
+            self.record_taken(scope)  # before this row, so a run again skips them
         if wait_s is None:
             backoff = self._backoff.calculate_sleep_duration(row.attempts)
             wait_s = min(backoff, self.settings.outbox_backoff_max_s)

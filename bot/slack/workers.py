@@ -127,7 +127,15 @@ class JobIntake:
         if self.gate is None:
             self.jobs.add(name, request)
             return True
-        return self.gate.run("job intake", lambda: self.jobs.add(name, request) > 0, False)
+        # Past the budget this process answers the request itself; the insert, if it
+        # has not run yet, then must not run at all (a worker would answer it again).
+        given_up = threading.Event()
+        committed = self.gate.run(
+            "job intake", lambda: self.jobs.add(name, request, unless=given_up.is_set) > 0, False
+        )
+        if not committed:
+            given_up.set()
+        return committed
 
 
 def job_request(given: Given) -> dict:
@@ -235,12 +243,18 @@ class WorkerPool:
 
 
 class StopRequest:
-    """When SIGTERM arrived: the grace period counts from then, not from when the
-    loop got round to noticing (it may have been waiting on the database)."""
+    """SIGTERM, taken by a thread of its own, so nothing the main thread waits on
+    (a database call, say) can delay it: the grace period counts from its arrival,
+    and when the grace period is up this thread ends the process itself."""
 
-    def __init__(self) -> None:
+    def __init__(self, grace_s: float) -> None:
         self._event = threading.Event()
+        self._grace_s = grace_s
         self.at: float | None = None
+        # Blocked here, before any other thread exists, so every thread inherits
+        # the block and SIGTERM reaches only the listener's sigwait.
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+        threading.Thread(target=self._listen, name="mpbot-sigterm", daemon=True).start()
 
     def set(self) -> None:
         self.at = self.at or time.monotonic()
@@ -248,6 +262,16 @@ class StopRequest:
 
     def is_set(self) -> bool:
         return self._event.is_set()
+
+    def _listen(self) -> None:
+        signal.sigwait({signal.SIGTERM})
+        self.set()
+        time.sleep(max(0.0, self._grace_s - STOP_MARGIN_S / 4))
+        log.warning(
+            "worker stopped at the grace period; unfinished jobs come back with their leases"
+        )
+        logging.shutdown()
+        os._exit(0)
 
 
 def run_worker(settings: Settings, wake: Connection) -> None:
@@ -257,8 +281,7 @@ def run_worker(settings: Settings, wake: Connection) -> None:
     from bot.store import DatabaseLimits, Store, make_engine
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the HTTP process stops us in order
-    stop = StopRequest()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    stop = StopRequest(settings.shutdown_grace_s)
     configure_logging(settings)
     limits = DatabaseLimits.of(settings)
     url = settings.database_url.get_secret_value()
@@ -284,6 +307,13 @@ class JobRunner:
         self._sending = 0
         self._lock = threading.Lock()
         self._idle = threading.Condition(self._lock)
+        # The jobs running now: on SIGTERM, the answers they sent are written down
+        # before their jobs are handed back.
+        self._running: set[JobScope] = set()
+        # A thread that finishes writes a byte here: the loop claims the next job at
+        # once instead of at its next poll (which, with no new acks, is JOB_POLL_S away).
+        self._freed_r, self._freed_w = os.pipe()
+        os.set_blocking(self._freed_w, False)
         self._handlers = [
             handler
             for handler in retry_handlers(settings)
@@ -307,9 +337,14 @@ class JobRunner:
             if time.monotonic() >= next_sweep:
                 next_sweep = time.monotonic() + SWEEP_EVERY_S
                 self._guarded(self.postman.sweep)
-            if not claimed and wake.poll(min(self.settings.job_poll_s, OUTBOX_POLL_S)):
-                os.read(wake.fileno(), 4096)  # every wake-up so far
+            if not claimed:
+                self._wait(wake, min(self.settings.job_poll_s, OUTBOX_POLL_S))
         self._drain(stop.at or time.monotonic())
+
+    def _wait(self, wake: Connection, timeout: float) -> None:
+        """Until a job is waiting (the HTTP process's wake-up) or a thread is free again."""
+        for ready in wait([wake, self._freed_r], timeout):
+            os.read(ready if isinstance(ready, int) else ready.fileno(), 4096)  # all so far
 
     def _renew(self) -> None:
         """Keep the leases of what this worker runs: only a dead worker's run out."""
@@ -359,6 +394,10 @@ class JobRunner:
             with self._lock:
                 self._busy -= 1
                 self._idle.notify_all()
+            try:
+                os.write(self._freed_w, b"f")
+            except (BlockingIOError, OSError):  # a full pipe is already a wake-up
+                pass
 
     def run_job(self, job: ClaimedJob) -> None:
         work = self.works.get(job.work)
@@ -376,9 +415,15 @@ class JobRunner:
                 self.postman,
                 first_run=job.attempts == 1,
             )
-            with in_job(scope):
-                run_logged(work, self.given(job))
-        self.jobs.finish(job.id)
+            with self._lock:
+                self._running.add(scope)
+            try:
+                with in_job(scope):
+                    run_logged(work, self.given(job))
+            finally:
+                with self._lock:
+                    self._running.discard(scope)
+        self.jobs.finish(job.id)  # with it, the answers Slack took (scope.taken) are settled
 
     def given(self, job: ClaimedJob) -> Given:
         context = BoltContext(job.request["context"])
@@ -404,30 +449,24 @@ class JobRunner:
     def _drain(self, stopped_at: float) -> None:
         """Finish the running jobs within the grace period, then hand back what is left.
 
-        The hand-back gets the last ``STOP_MARGIN_S`` and no more: if the database
-        is slow to take it, the jobs come back when their leases run out instead,
-        and the process still ends before the HTTP process's deadline.
+        The hand-back has the last ``STOP_MARGIN_S``: if the database is too slow
+        to take it, :class:`StopRequest` ends the process at the deadline and the
+        jobs come back when their leases run out.
         """
-        grace = self.settings.shutdown_grace_s
-        deadline = stopped_at + max(0.0, grace - STOP_MARGIN_S)
+        deadline = stopped_at + max(0.0, self.settings.shutdown_grace_s - STOP_MARGIN_S)
         with self._lock:
             while self._busy and time.monotonic() < deadline:
                 self._idle.wait(timeout=0.1)
-        handed_back: list[int] = []
-        hand_back = threading.Thread(target=lambda: handed_back.append(self._release()))
-        hand_back.start()
-        hand_back.join(max(0.1, stopped_at + grace - STOP_MARGIN_S / 4 - time.monotonic()))
-        if handed_back:
-            log.info("worker %s stopped; %d unfinished job(s) handed back", self.name, handed_back[0])
-        else:
-            log.warning(
-                "worker %s stopped; its unfinished jobs come back when their leases run out",
-                self.name,
-            )
+        jobs = self._release()
+        log.info("worker %s stopped; %d unfinished job(s) handed back", self.name, jobs)
         logging.shutdown()
         os._exit(0)  # the pool's threads may still be running what was handed back
 
     def _release(self) -> int:
+        with self._lock:
+            running = list(self._running)
+        for scope in running:
+            self._guarded(lambda scope=scope: self.postman.record_taken(scope))
         jobs = self._guarded(lambda: self.jobs.release(self.name), default=0)
         self._guarded(lambda: self.postman.outbox.release(self.name))
         return jobs

@@ -16,37 +16,27 @@ from bot.understanding.lexicon import (
     AR_UNIT_ABBREVIATIONS,
     AR_UNITS,
     ARABIZI_UNITS,
-    DURATION_EXCLUDERS_AFTER,
-    DURATION_EXCLUDERS_BEFORE,
     EN_UNITS,
-    EPOCH_NOUNS,
     FRACTIONS,
-    FUTURE_EVENTS,
-    FUTURE_MARKERS,
     QUESTION_WORDS,
-    RATE_MARKERS,
-    RATE_NOUNS,
-    SIDE_ACTIVITIES,
     UNIT_HOURS,
-    WHOLE_RUN_NOUNS,
     has_prefix_article,
     lookup,
 )
-from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
+from bot.understanding.nearby import at, text_at
+from bot.understanding.other_durations import (
+    epoch_time,
+    epochs_listed,
+    excluded,
+    other_activity,
+    rate_after,
+)
+from bot.understanding.tokens import ARABIC, NUM, WORD, Token
 from bot.understanding.words import table
 
-RANGE_JOINERS = frozenset({"or", "to", "-", "او", "الي", "ل", "حتي", "until"})
-COMPOUND_JOINERS = frozenset({"and", "و", ",", "+"})
+RANGE_JOINERS = table("RANGE_JOINERS")
+COMPOUND_JOINERS = table("COMPOUND_JOINERS")
 UNIT_ORDER = ("sec", "min", "h", "d", "w", "mo", "y")
-# "each", "كل واحدة": one share of something counted before it.
-_EACH_WORDS = frozenset({"each", "apiece", "كل", "لكل"})
-# "we need it done in 40h", "has to finish in 2 days", "نحتاجه في ٤٠ ساعة": a time
-# someone needs or must meet is a deadline (convention 4), never the FP32 time.
-_DEADLINE_MARKERS = frozenset({"in", "within", "under", "by", "في", "خلال"})
-_OBLIGATIONS = frozenset(
-    ["need", "needs", "needed", "must", "لازم", "يجب", "نحتاج", "نحتاجه", "محتاجين", "بدنا"]
-)
-_HEDGES = frozenset({"about", "around", "roughly", "approximately", "approx", "nearly"})
 
 
 @dataclass
@@ -90,7 +80,7 @@ def abbreviated_unit(tokens: list[Token], j: int) -> str | None:
     tok = tokens[j] if j < len(tokens) else None
     if tok is None or tok.kind != WORD or tok.role or tok.text not in AR_UNIT_ABBREVIATIONS:
         return None
-    dot, letter = _at(tokens, j + 1), _at(tokens, j + 2)
+    dot, letter = at(tokens, j + 1), at(tokens, j + 2)
     if dot is not None and dot.text == "." and dot.glued and letter is not None and letter.glued:
         return None
     return AR_UNIT_ABBREVIATIONS[tok.text]
@@ -98,7 +88,7 @@ def abbreviated_unit(tokens: list[Token], j: int) -> str | None:
 
 def _unit_after_of(tokens: list[Token], j: int) -> str | None:
     """The plural unit in "N د <unit>" (Maghrebi د = "of"), where د is no minute."""
-    of, noun = _at(tokens, j), _at(tokens, j + 1)
+    of, noun = at(tokens, j), at(tokens, j + 1)
     if of is None or of.text != "د" or of.role:
         return None
     unit = unit_of(noun, allow_article=True)
@@ -107,16 +97,12 @@ def _unit_after_of(tokens: list[Token], j: int) -> str | None:
 
 def _glued_minutes(tokens: list[Token], j: int, smallest: str) -> float | None:
     """ "36h30": the bare number glued after an hour piece is minutes, else None."""
-    tok, before = _at(tokens, j), _at(tokens, j - 1)
+    tok, before = at(tokens, j), at(tokens, j - 1)
     if smallest != "h" or tok is None or before is None or before.kind != NUM:
         return None
     if not before.suffix or tok.kind != NUM or not tok.glued or tok.suffix or tok.role:
         return None
     return tok.value if tok.value.is_integer() and 0 <= tok.value < 60 else None
-
-
-def _at(tokens: list[Token], j: int) -> Token | None:
-    return tokens[j] if 0 <= j < len(tokens) else None
 
 
 def _fraction(tok: Token | None) -> float | None:
@@ -126,67 +112,80 @@ def _fraction(tok: Token | None) -> float | None:
     return FRACTIONS.get(stem) if stem else None
 
 
-def _text(tokens: list[Token], i: int) -> str:
-    return tokens[i].text if 0 <= i < len(tokens) else ""
+Piece = tuple[float, str, int, bool]  # value, unit, next index, strong (a number was written)
 
 
-def _piece(tokens: list[Token], i: int) -> tuple[float, str, int, bool] | None:
+def _piece(tokens: list[Token], i: int) -> Piece | None:
     """Read one (value, unit, next index, strong) piece at ``i``."""
-    n = len(tokens)
     tok = tokens[i]
     if tok.role:
         return None
     if tok.kind == NUM:
-        suffix = tok.suffix.lstrip("-")
-        if suffix in EN_UNITS:
-            return tok.value, EN_UNITS[suffix], i + 1, True
-        if suffix:
-            return None
-        unit = unit_of(tokens[i + 1] if i + 1 < n else None)
-        if unit and unit[1] != 2:
-            return tok.value, unit[0], i + 2, True
-        unit = _unit_after_of(tokens, i + 1)
-        if unit:  # Maghrebi "ربعة د السوايع": four of the hours
-            return tok.value, unit, i + 3, True
-        abbreviated = abbreviated_unit(tokens, i + 1)
-        if abbreviated:  # "١٢ س", "٣٠ د"
-            return tok.value, abbreviated, i + 2, True
-        # "three quarters of an hour", "ثلاث ارباع الساعه"
-        frac = _fraction(tokens[i + 1]) if i + 1 < n else None
-        if frac:
-            k = i + 2 + (_text(tokens, i + 2) == "of")
-            k += _text(tokens, k) in ("a", "an")
-            unit = unit_of(tokens[k] if k < n else None, allow_article=True)
-            if unit and unit[1] != 2:
-                return tok.value * frac, unit[0], k + 1, True
-        # "2 and a half hours"
-        if _text(tokens, i + 1) == "and" and i + 3 < n:
-            k = i + 2 + (_text(tokens, i + 2) in ("a", "an"))
-            frac = _fraction(tokens[k]) if k < n else None
-            unit = unit_of(tokens[k + 1] if k + 1 < n else None)
-            if frac and unit:
-                return tok.value + frac, unit[0], k + 2, True
+        return _number_piece(tokens, i)
+    return _word_piece(tokens, i) if tok.kind == WORD else None
+
+
+def _number_piece(tokens: list[Token], i: int) -> Piece | None:
+    """ "8h", "8 hours", "٨ ساعات", "ربعة د السوايع", "١٢ س", "3 quarters of an hour"."""
+    tok, nxt = tokens[i], at(tokens, i + 1)
+    suffix = tok.suffix.lstrip("-")
+    if suffix in EN_UNITS:
+        return tok.value, EN_UNITS[suffix], i + 1, True
+    if suffix:
         return None
-    if tok.kind != WORD:
+    unit = unit_of(nxt)
+    if unit and unit[1] != 2:
+        return tok.value, unit[0], i + 2, True
+    unit = _unit_after_of(tokens, i + 1)
+    if unit:  # Maghrebi "ربعة د السوايع": four of the hours
+        return tok.value, unit, i + 3, True
+    abbreviated = abbreviated_unit(tokens, i + 1)
+    if abbreviated:  # "١٢ س", "٣٠ د"
+        return tok.value, abbreviated, i + 2, True
+    return _fraction_of_unit(tokens, i) or _and_a_fraction(tokens, i)
+
+
+def _fraction_of_unit(tokens: list[Token], i: int) -> Piece | None:
+    """ "three quarters of an hour", "ثلاث ارباع الساعه"."""
+    frac = _fraction(at(tokens, i + 1))
+    if not frac:
         return None
+    k = i + 2 + (text_at(tokens, i + 2) == "of")
+    k += text_at(tokens, k) in ("a", "an")
+    unit = unit_of(at(tokens, k), allow_article=True)
+    return (tokens[i].value * frac, unit[0], k + 1, True) if unit and unit[1] != 2 else None
+
+
+def _and_a_fraction(tokens: list[Token], i: int) -> Piece | None:
+    """ "2 and a half hours"."""
+    if text_at(tokens, i + 1) != "and" or i + 3 >= len(tokens):
+        return None
+    k = i + 2 + (text_at(tokens, i + 2) in ("a", "an"))
+    frac = _fraction(at(tokens, k))
+    unit = unit_of(at(tokens, k + 1))
+    return (tokens[i].value + frac, unit[0], k + 2, True) if frac and unit else None
+
+
+def _word_piece(tokens: list[Token], i: int) -> Piece | None:
+    """ "يومين" (two), "يوم" (one, unless asked about), "an hour", "half a day",
+    "نص ساعة", "a quarter hour": a unit word that says how many itself."""
+    tok = tokens[i]
     unit = unit_of(tok)
     if unit and unit[1] == 2:
         return 2.0, unit[0], i + 1, True
     if unit and unit[1] == 1 and not _asked(tokens, i):
         return 1.0, unit[0], i + 1, False
-    if tok.text in ("a", "an") and i + 1 < n:
+    if tok.text in ("a", "an") and i + 1 < len(tokens):
         unit = unit_of(tokens[i + 1])
         if unit and unit[1] == 0:
             return 1.0, unit[0], i + 2, False
     frac = _fraction(tok)
-    if frac is not None and i + 1 < n:
-        # "half a day", "half an hour", "نص ساعة", "ربع ساعة", "a quarter hour"
-        k = i + 1 + (_text(tokens, i + 1) in ("a", "an", "of"))
-        k += _text(tokens, k) in ("a", "an")
-        unit = unit_of(tokens[k] if k < n else None)
-        if unit and not _asked(tokens, i):
-            return frac, unit[0], k + 1, False
-    return None
+    if frac is None or i + 1 >= len(tokens):
+        return None
+    k = i + 1 + (text_at(tokens, i + 1) in ("a", "an", "of"))
+    k += text_at(tokens, k) in ("a", "an")
+    unit = unit_of(at(tokens, k))
+    return (frac, unit[0], k + 1, False) if unit and not _asked(tokens, i) else None
 
 
 def _asked(tokens: list[Token], i: int) -> bool:
@@ -197,9 +196,9 @@ def _asked(tokens: list[Token], i: int) -> bool:
 def _with_fraction(tokens: list[Token], j: int, value: float) -> tuple[float, int]:
     """ "and a half", "ونص", "و نص", "إلا ربع" after a piece."""
     n = len(tokens)
-    word = _text(tokens, j)
+    word = text_at(tokens, j)
     if word == "and":
-        k = j + 1 + (_text(tokens, j + 1) in ("a", "an"))
+        k = j + 1 + (text_at(tokens, j + 1) in ("a", "an"))
         frac = _fraction(tokens[k]) if k < n else None
         if frac:
             return value + frac, k + 1
@@ -236,13 +235,13 @@ def find_durations(tokens: list[Token]) -> list[Quantity]:
         if minutes is not None:
             hours, smallest, j = hours + minutes / 60, "min", j + 1
         while j < n:
-            k = j + (_text(tokens, j) in COMPOUND_JOINERS)
+            k = j + (text_at(tokens, j) in COMPOUND_JOINERS)
             nxt = _piece(tokens, k) if k < n else None
             if nxt is None or UNIT_ORDER.index(nxt[1]) >= UNIT_ORDER.index(smallest):
                 break
             v2, u2, j2, s2 = nxt
             v2, j2 = _with_fraction(tokens, j2, v2)
-            if _other_activity(tokens, j, j2):
+            if other_activity(tokens, j, j2):
                 break  # "36h, 8 min per epoch": the 8 minutes are not part of the 36 h
             hours += v2 * UNIT_HOURS[u2]
             smallest, strong, j = u2, strong or s2, j2
@@ -252,22 +251,22 @@ def find_durations(tokens: list[Token]) -> list[Quantity]:
             (start, times) = factor
             hours *= times
         listed = _listed_before(tokens, i)
-        summed = bool(listed) and _epochs_listed(tokens, listed[0], j)
+        summed = bool(listed) and epochs_listed(tokens, listed[0], j)
         if summed:
             # "epochs took 10, 11, 12 hours": epochs run one after another, so
             # their times add up to the run's, as a compound's pieces do.
             hours += sum(tokens[k].value for k in listed) * UNIT_HOURS[smallest]
             start, listed = listed[0], []
         q = Quantity(hours / UNIT_HOURS[smallest], smallest, start, j, strong)
-        q.per_epoch = not summed and _epoch_time(tokens, i, j)
+        q.per_epoch = not summed and epoch_time(tokens, i, j)
         # "10, 11, 12 hours per epoch": the "per" after a summed list made it the run's.
-        per_epoch_list = summed and _rate_after(tokens, j)
-        q.excluded = q.per_epoch or (_excluded(tokens, start, j) and not per_epoch_list)
+        per_epoch_list = summed and rate_after(tokens, j)
+        q.excluded = q.per_epoch or (excluded(tokens, start, j) and not per_epoch_list)
         for k in listed:  # "10, 11, 12 hours" said of nothing: each one a candidate
             tokens[k].role = "time"
             found.append(Quantity(tokens[k].value, smallest, k, k + 1, excluded=q.excluded))
         prev = found[-1] if found else None
-        if prev is not None and prev.end == i - 1 and _text(tokens, i - 1) in RANGE_JOINERS:
+        if prev is not None and prev.end == i - 1 and text_at(tokens, i - 1) in RANGE_JOINERS:
             # "يوم أو يومين", "a week or 2 weeks": two candidates, both as written.
             prev.strong = q.strong = True
         partner = _range_partner(tokens, i, smallest)
@@ -297,106 +296,6 @@ def _listed_before(tokens: list[Token], i: int) -> list[int]:
     return listed[::-1] if len(listed) >= 2 else []
 
 
-def _epochs_listed(tokens: list[Token], first: int, end: int) -> bool:
-    """Epochs named just before a list of times ("epochs took 10, 11, 12 hours") or
-    right after it ("10, 11, 12 hours per epoch")."""
-    marker, noun = _at(tokens, end), _at(tokens, end + 1)
-    if marker is not None and noun is not None and _cue(noun, EPOCH_NOUNS):
-        return marker.text == "/" or (marker.kind == WORD and _cue(marker, RATE_MARKERS))
-    for k in range(first - 1, max(-1, first - 5), -1):
-        if tokens[k].is_boundary:
-            return False
-        if tokens[k].kind == WORD and _cue(tokens[k], EPOCH_NOUNS):
-            return True
-    return False
-
-
-def _other_activity(tokens: list[Token], joiner: int, end: int) -> bool:
-    """A compound's next piece that times something else, after a joiner.
-
-    "36h, 30s/it" and "36h and 10 min for eval" are a training time and the
-    time of a step or side activity; "1h30m per epoch" stays one duration.
-    """
-    word = _text(tokens, joiner)
-    if word == ",":
-        return _rate_after(tokens, end) or _side_activity_after(tokens, end)
-    if word in COMPOUND_JOINERS:
-        return _side_activity_after(tokens, end)
-    return False
-
-
-def _epoch_time(tokens: list[Token], start: int, end: int) -> bool:
-    """ "20 min per epoch", "each epoch takes 20 min", "الحقبة الواحدة تاخذ ساعتين",
-    "3 epochs, each ~2h": the time of one epoch, never the whole job's (with the
-    epoch count it makes it)."""
-    marker, noun = _at(tokens, end), _at(tokens, end + 1)
-    if marker is not None and noun is not None and _cue(noun, EPOCH_NOUNS):
-        return marker.text == "/" or (marker.kind == WORD and _cue(marker, RATE_MARKERS))
-    if _each_of_counted_epochs(tokens, start, end):
-        return True
-    for k in range(start - 1, max(-1, start - 5), -1):
-        tok = tokens[k]
-        if tok.is_boundary or (tok.kind == NUM and tok.value != 1):
-            return False  # (a 1 is "one epoch", "الحقبة الواحدة")
-        if tok.kind == WORD and _cue(tok, EPOCH_NOUNS):
-            # "90 epochs take 30 hours" counts epochs: that is the whole job.
-            count = _at(tokens, k - 1)
-            return count is None or count.kind != NUM or count.value == 1
-    return False
-
-
-def _each_of_counted_epochs(tokens: list[Token], start: int, end: int) -> bool:
-    """ "3 epochs, each ~2h", "3 epochs, each taking 2 hours", "3 epochs of 2 hours each",
-    "٣ حقب، كل واحدة ساعتين": "each" shares the time out over counted epochs.
-
-    "each" (or كل/لكل) sits just before the duration in its clause or right
-    after it; the counted epochs come before it, in the same clause or the
-    one before a comma. Bounded look-back: a few tokens, one comma.
-    """
-    after = _at(tokens, end)
-    each = after is not None and after.text in _EACH_WORDS
-    commas = 0
-    for k in range(start - 1, max(-1, start - 9), -1):
-        tok = tokens[k]
-        if tok.is_boundary:
-            if tok.text != "," or commas or not each:
-                return False
-            commas += 1
-            continue
-        if tok.kind == NUM and tok.value != 1:
-            return False
-        if tok.kind == WORD and tok.text in _EACH_WORDS and not commas:
-            each = True
-        elif tok.kind == WORD and _cue(tok, EPOCH_NOUNS):
-            count = _at(tokens, k - 1)
-            if count is None or count.kind != NUM or count.value <= 1:
-                return False
-            # "each of the 3 epochs takes 2h"; "3 epochs of ~2h" (right before the time)
-            each = each or any(t.text in _EACH_WORDS for t in tokens[max(0, k - 4) : k - 1])
-            of_time = _text(tokens, k + 1) == "of" and all(
-                t.kind == SYM or t.text in _HEDGES for t in tokens[k + 2 : start]
-            )
-            return each or of_time
-    return False
-
-
-def _rate_after(tokens: list[Token], end: int) -> bool:
-    """ "per epoch", "a batch", "/it", "لكل حقبة" right after a duration."""
-    marker, noun = _at(tokens, end), _at(tokens, end + 1)
-    if marker is None or noun is None or noun.kind != WORD or not _cue(noun, RATE_NOUNS):
-        return False
-    if marker.kind == SYM:
-        return marker.text == "/"
-    return marker.kind == WORD and _cue(marker, RATE_MARKERS)
-
-
-def _side_activity_after(tokens: list[Token], end: int) -> bool:
-    """ "8 min eval", "10 min of warmup", "١٠ دقائق للتقييم"."""
-    k = end + (_text(tokens, end) in ("of", "for"))
-    tok = _at(tokens, k)
-    return tok is not None and tok.kind == WORD and _cue(tok, SIDE_ACTIVITIES)
-
-
 def _multiplier(tokens: list[Token], i: int) -> tuple[int, float] | None:
     """ "2 x 8 hours", "2x8h": (where the product starts, the count), else None.
 
@@ -422,81 +321,5 @@ def _range_partner(tokens: list[Token], i: int, unit: str) -> Quantity | None:
         return None
     first.role = "time"
     q = Quantity(first.value, unit, i - 2, i - 1)
-    q.excluded = _excluded(tokens, i - 2, i - 1)
+    q.excluded = excluded(tokens, i - 2, i - 1)
     return q
-
-
-# Words right after a time that make it the training run's: "$1.5k for a 30h fp32 run".
-_RUN_WORDS = frozenset(["fp32", "run", "training", "job", "التدريب", "تدريب"])
-
-
-def _names_the_run(tokens: list[Token], end: int) -> bool:
-    return any(t.text in _RUN_WORDS for t in tokens[end : end + 2])
-
-
-def _excluded(tokens: list[Token], start: int, end: int) -> bool:
-    """A deadline, interval, saving, future event or past time, by the words around it."""
-    if _text(tokens, start - 1) in FUTURE_MARKERS and _event_before(tokens, start - 1):
-        return True
-    if _text(tokens, start - 1) in _DEADLINE_MARKERS and _obligation_before(tokens, start - 1):
-        return True
-    j = start - 1
-    steps = 0
-    while j >= 0 and steps < 4:
-        tok = tokens[j]
-        if tok.is_boundary or (tok.kind == NUM and tok.role != "price"):
-            break
-        if tok.text in ("each", "every", "per", "كل") and _text(tokens, j + 1) in WHOLE_RUN_NOUNS:
-            break  # "each run takes 8 hours": the time of the whole job
-        if tok.kind == WORD and _cue(tok, DURATION_EXCLUDERS_BEFORE):
-            # Rule ``budget_of_the_run``: "budget is 30h fp32" names the run's own time.
-            return not (_cue(tok, table("RUN_LIMITS")) and _names_the_run(tokens, end))
-        if tok.role == "price" and not _names_the_run(tokens, end):
-            return True  # "$500 for 3 days": what the money buys, not the job's time
-        j -= 1
-        steps += 1
-    if _rate_after(tokens, end) or _side_activity_after(tokens, end):
-        return True
-    for step, tok in enumerate(tokens[end : end + 2]):
-        if tok.kind == SYM and tok.is_boundary:
-            break
-        if not step and tok.text in ("per", "each") and _text(tokens, end + 1) in WHOLE_RUN_NOUNS:
-            return False  # "36 hours per run": the time of the whole job
-        # An Arabic adjective (الجايه، الماضيه) follows its noun at once: in
-        # "١٠ ساعات والمراجعه الجايه" it describes the review, not the hours.
-        if step and tok.script == ARABIC:
-            break
-        if tok.kind == WORD and _cue(tok, DURATION_EXCLUDERS_AFTER):
-            return True
-    return False
-
-
-def _obligation_before(tokens: list[Token], marker: int) -> bool:
-    """ "need it done in", "has to finish in", "لازم يخلص في": a need a few words before."""
-    for k in range(marker - 1, max(-1, marker - 5), -1):
-        tok = tokens[k]
-        if tok.is_boundary or tok.kind == NUM:
-            return False
-        if tok.kind != WORD:
-            continue
-        if _cue(tok, _OBLIGATIONS):
-            return True
-        if tok.text in ("has", "have", "had") and _text(tokens, k + 1) == "to":
-            return True
-    return False
-
-
-def _event_before(tokens: list[Token], marker: int) -> bool:
-    """ "next review in", "meeting in", "المراجعه الجايه بعد": an event a few words before."""
-    for tok in tokens[max(0, marker - 4) : marker][::-1]:
-        if tok.is_boundary or tok.kind == NUM:
-            return False
-        if tok.kind == WORD and _cue(tok, FUTURE_EVENTS):
-            return True
-    return False
-
-
-def _cue(tok: Token, table) -> bool:
-    if tok.script == ARABIC:
-        return lookup(tok.text, table) is not None
-    return tok.text in table

@@ -20,7 +20,7 @@ def explain(text: str, channel: Channel = Channel.DM, lang: Lang | None = None) 
     tokens: list[Token] = []
     query = understand(text, channel, preferred_lang=lang, seen=tokens)
     lines = ["candidates:"]
-    lines += [f"  {t.written} -> {t.role or 'unused'}" for t in tokens if t.kind == NUM]
+    lines += [f"  {t.written} -> {_role(t)}" for t in tokens if t.kind == NUM]
     lines += [f"  {c.describe()}" for c in step_rate(tokens)]
     lines.append(f"chosen: intent={query.intent.value} reason={query.reason or '-'}")
     if query.fp32 is not None:
@@ -31,6 +31,12 @@ def explain(text: str, channel: Channel = Channel.DM, lang: Lang | None = None) 
     if query.candidates:
         lines.append(f"  ambiguous between: {', '.join(query.candidates)}")
     return "\n".join(lines)
+
+
+def _role(tok: Token) -> str:
+    """ "gpus (rule gpu_times_count)", "unused": a number's role and the rule that gave it."""
+    rule = tok.extra.get("rule")
+    return f"{tok.role} (rule {rule})" if tok.role and rule else tok.role or "unused"
 
 
 def _rule(read: list[str] | None) -> str:

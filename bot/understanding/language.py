@@ -17,75 +17,18 @@ from __future__ import annotations
 from bot.models import Lang
 from bot.understanding.lexicon import LANG_CHOICES, TECH_WORDS, lookup
 from bot.understanding.tokens import ARABIC, WORD, Token
+from bot.understanding.words import table
 
-# Acronyms, products and abbreviations: no language of their own.
-NEUTRAL_TERMS = frozenset(
-    [
-        "amp",
-        "gpu",
-        "gpus",
-        "cuda",
-        "pytorch",
-        "tensorflow",
-        "jax",
-        "nan",
-        "inf",
-        "hr",
-        "hrs",
-        "min",
-        "mins",
-        "ms",
-        "mp",
-        "tf",
-        "nvidia",
-        "tesla",
-        "rtx",
-        "geforce",
-        "gb",
-        "bs",
-        "lr",
-    ]
-)
-# Verbs that ask for a reply in a language: "answer in Arabic", "جاوبني بالعربي".
-REPLY_VERBS = frozenset(
-    [
-        "answer",
-        "reply",
-        "respond",
-        "write",
-        "explain",
-        "say",
-        "tell",
-        "speak",
-        "talk",
-        "جاوب",
-        "جاوبني",
-        "جاوبنا",
-        "اجب",
-        "اجبني",
-        "رد",
-        "ردي",
-        "اكتب",
-        "اكتبلي",
-        "اكتبها",
-        "احكي",
-        "احكيلي",
-        "كلمني",
-        "تكلم",
-        "خاطبني",
-    ]
-)
-PLEASE_WORDS = frozenset(
-    ["please", "pls", "plz", "thanks", "thx", "سمحت", "فضلك", "رجاء", "رجاءا", "بليز", "لوسمحت"]
-)
+NEUTRAL_TERMS = table("NEUTRAL_TERMS")
+REPLY_VERBS = table("REPLY_VERBS")
+PLEASE_WORDS = table("PLEASE_WORDS")
 _PLEASE_OR_LEAD = PLEASE_WORDS | {"لو", "من"}  # "لو سمحت", "من فضلك"
 _IN = "in"
 _AR_IN = "ب"  # "بالعربي": the preposition glued to the language
-_AR_LANGUAGE_NOUNS = frozenset(["باللغه", "بلغه"])  # "باللغة العربية"
+_AR_LANGUAGE_NOUNS = table("AR_LANGUAGE_NOUNS")
 
 
-# "و٢؟", "ف٣؟": a conjunction is a word of Arabic grammar (unit letters like س are not).
-_ARABIC_PARTICLES = frozenset({"و", "ف"})
+_ARABIC_PARTICLES = table("ARABIC_PARTICLES")
 
 
 def detect_language(tokens: list[Token], preferred: Lang | None = None) -> Lang:

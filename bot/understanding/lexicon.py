@@ -10,38 +10,31 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from bot.models import HOURS_PER_UNIT, TimeUnit
+from bot.understanding.words import mapping, table
+
 # ---------------------------------------------------------------- time units
-# Unit codes and their length in hours.
+# One unit table for the whole bot: each unit code's length in hours is the
+# models' (HOURS_PER_UNIT, what replies are written in), plus the two units a
+# message may use that replies do not (seconds, months: 730 h, a 12th of a
+# year). The words for each unit are data in words/en.toml and words/ar.toml.
+UNIT_CODES: dict[str, TimeUnit] = {
+    "min": TimeUnit.MINUTES,
+    "h": TimeUnit.HOURS,
+    "d": TimeUnit.DAYS,
+    "w": TimeUnit.WEEKS,
+    "y": TimeUnit.YEARS,
+}
 UNIT_HOURS: dict[str, float] = {
     "sec": 1 / 3600,
-    "min": 1 / 60,
-    "h": 1.0,
-    "d": 24.0,
-    "w": 168.0,
-    "mo": 730.0,
-    "y": 8760.0,
+    **{code: HOURS_PER_UNIT[unit] for code, unit in UNIT_CODES.items()},
+    "mo": HOURS_PER_UNIT[TimeUnit.YEARS] / 12,
 }
 
-EN_UNITS: dict[str, str] = {}
-for _unit, _words in {
-    "sec": "s sec secs second seconds",
-    "min": "m min mins minute minutes mn",
-    # GPU-hours scale like hours: the ratio divides them the same way.
-    "h": "h hr hrs hour hours hours' gpu-h gpu-hr gpu-hrs gpu-hour gpu-hours",
-    "d": "d day days",
-    "w": "w wk wks week weeks",
-    "mo": "mo month months",
-    "y": "y yr yrs year years",
-}.items():
-    for _w in _words.split():
-        EN_UNITS[_w] = _unit
-
-# Typed in a hurry, a unit word loses a letter or swaps two ("5 dyas", "20 horus",
-# "45 minuets", "3 hous"): each such slip of a spelled-out unit of four or more
-# letters (first letter kept) reads as that unit, unless it is a word of its own.
-_NOT_UNIT_SLIPS = frozenset(
-    {"ours", "moth", "moths", "mis", "das", "wee", "wees", "yea", "yeas", "yer", "ses", "ears"}
-)
+EN_UNITS: dict[str, str] = {
+    word: code for code, words in mapping("UNIT_WORDS").items() for word in words
+}
+_NOT_UNIT_SLIPS = table("NOT_UNIT_SLIPS")
 
 
 def _slips(word: str) -> set[str]:
@@ -55,96 +48,34 @@ for _w, _unit in list(EN_UNITS.items()):
         for _slip in _slips(_w) - _NOT_UNIT_SLIPS:
             EN_UNITS.setdefault(_slip, _unit)
 
-# Arabic unit words: stem -> (unit, how many it says on its own).
-# Singular forms say "one" when standing alone (يوم كامل), duals say two,
-# plurals say nothing without a number.
-AR_UNITS: dict[str, tuple[str, int]] = {}
-for _unit, _one, _two, _many in [
-    ("sec", "ثانيه", "ثانيتين ثانيتان", "ثواني ثوان"),
-    ("min", "دقيقه", "دقيقتين دقيقتان", "دقائق دقايق"),
-    ("h", "ساعه", "ساعتين ساعتان", "ساعات سوايع"),  # سوايع: Maghrebi plural
-    ("d", "يوم يوما", "يومين يومان", "ايام تيام"),  # تيام: Levantine after a number
-    ("w", "اسبوع اسبوعا", "اسبوعين اسبوعان", "اسابيع"),
-    ("mo", "شهر شهرا", "شهرين شهران", "اشهر شهور"),
-    ("y", "سنه عام عاما", "سنتين سنتان عامين عامان", "سنوات سنين اعوام"),
-]:
-    for _w in _one.split():
-        AR_UNITS[_w] = (_unit, 1)
-    for _w in _two.split():
-        AR_UNITS[_w] = (_unit, 2)
-    for _w in _many.split():
-        AR_UNITS[_w] = (_unit, 0)
+# Arabic unit words: stem -> (unit, how many it says on its own). Singular
+# forms say "one" when standing alone (يوم كامل), duals say two, plurals say
+# nothing without a number; Arabizi ("sa3a", "yomein") the same.
 
-# Step and kernel times: never a training time, whatever label is near
-# ("fp32 420 ms" is one step, not 420 hours). "µ" is normalised to "μ".
-SUBSECOND_UNITS = frozenset(
-    [
-        "ms",
-        "msec",
-        "msecs",
-        "millisecond",
-        "milliseconds",
-        "us",
-        "usec",
-        "usecs",
-        "μs",
-        "microsecond",
-        "microseconds",
-    ]
+
+def _said_units(*tables: tuple[str, int]) -> dict[str, tuple[str, int]]:
+    """word -> (unit code, count said) from word tables of unit code -> words."""
+    return {
+        word: (code, said)
+        for name, said in tables
+        for code, words in mapping(name).items()
+        for word in words
+    }
+
+
+AR_UNITS = _said_units(("UNIT_WORDS_ONE", 1), ("UNIT_WORDS_TWO", 2), ("UNIT_WORDS_MANY", 0))
+ARABIZI_UNITS = _said_units(
+    ("ARABIZI_UNIT_WORDS_ONE", 1), ("ARABIZI_UNIT_WORDS_TWO", 2), ("ARABIZI_UNIT_WORDS_MANY", 0)
 )
+
+SUBSECOND_UNITS = table("SUBSECOND_UNITS")
 # "٤٢٠ مللي ثانية": the prefix word before ثانية.
 AR_SUBSECOND_PREFIXES = frozenset(["مللي", "ملي", "ميلي", "ميلى", "مايكرو", "ميكرو"])
 
-# Abbreviations, only right after a number ("١٢ س" or "١٢ سا" = 12 hours,
-# "٣٠ د" = 30 minutes) and only as a whole word, never a letter inside one.
-AR_UNIT_ABBREVIATIONS: dict[str, str] = {"س": "h", "سا": "h", "د": "min", "ي": "d"}
-# Arabizi (Arabic in Latin letters, digits for missing letters): unit -> (unit, count said).
-ARABIZI_UNITS: dict[str, tuple[str, int]] = {
-    **dict.fromkeys(["sa3a", "sa3ah", "saa3a"], ("h", 1)),
-    **dict.fromkeys(["sa3at", "sa3aat", "saa", "saat"], ("h", 0)),
-    **dict.fromkeys(["sa3tein", "sa3ten", "sa3teen"], ("h", 2)),
-    **dict.fromkeys(["yom", "youm", "yoom"], ("d", 1)),
-    **dict.fromkeys(["ayam", "ayyam", "iyam"], ("d", 0)),
-    **dict.fromkeys(["yomein", "yomen", "youmein", "yomain"], ("d", 2)),
-}
-
-# ---------------------------------------------------------------- number words
-EN_NUMBERS: dict[str, int] = {
-    "zero": 0,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-    "dozen": 12,
-}
-EN_SCALES: dict[str, int] = {"hundred": 100, "thousand": 1000}
-# Words that open a noun phrase: "the fp32 one", "that one" make "one" a pronoun.
-DETERMINERS = frozenset(
-    ["the", "this", "that", "which", "each", "every", "another", "any", "my", "our", "your"]
-)
+AR_UNIT_ABBREVIATIONS: dict[str, str] = mapping("AR_UNIT_ABBREVIATIONS")
+EN_NUMBERS: dict[str, int] = mapping("EN_NUMBERS")
+EN_SCALES: dict[str, int] = mapping("EN_SCALES")
+DETERMINERS = table("DETERMINERS")
 
 AR_NUMBERS: dict[str, int] = {}
 for _value, _words in {
@@ -178,15 +109,13 @@ for _value, _words in {
 }.items():
     for _w in _words.split():
         AR_NUMBERS[_w] = _value
-# Egyptian/Levantine تلت is both ثلاث (3) and ثلث (a third): a count before a
-# plural counted noun ("تلت ساعات", "تلت كروت"), a fraction otherwise ("تلت الوقت").
-AR_COUNT_OR_SHARE: dict[str, int] = {"تلت": 3}
+AR_COUNT_OR_SHARE: dict[str, int] = mapping("AR_COUNT_OR_SHARE")
 AR_COUNTED_PLURALS = frozenset(
     [_w for _w, (_u, _n) in AR_UNITS.items() if _n == 0]
     + ["بطاقات", "كروت", "كارتات", "وحدات", "عقد", "اجهزه", "خطوات", "حقب", "دورات", "صور", "عينات"]
     + ["معاملات", "معلمات", "طبقات", "امثله", "معالجات", "دفعات"]
 )
-AR_SCALES: dict[str, int] = {"مئه": 100, "مائه": 100, "ميه": 100, "الاف": 1000, "الف": 1000}
+AR_SCALES: dict[str, int] = mapping("AR_SCALES")
 
 # Fractions: on their own they are not a value, but they complete a
 # duration ("ساعتين ونص", "a day and a half") or a ratio ("ثلث الوقت").
@@ -206,944 +135,66 @@ FRACTIONS: dict[str, float] = {
     "اثلاث": 1 / 3,
 }
 
-INFINITY_WORDS = frozenset({"inf", "infinity", "infinite", "∞", "نهايه", "لانهايه", "مالانهايه"})
-NAN_WORDS = frozenset({"nan"})
-NEGATIVE_WORDS = frozenset({"minus", "negative", "سالب"})
+INFINITY_WORDS = table("INFINITY_WORDS")
+NAN_WORDS = table("NAN_WORDS")
+NEGATIVE_WORDS = table("NEGATIVE_WORDS")
 
 # ---------------------------------------------------------------- never values
 # A number right before one of these counts things, it is not a time or ratio.
-COUNT_NOUNS = frozenset(
-    [
-        "gpu",
-        "gpus",
-        "card",
-        "cards",
-        "node",
-        "nodes",
-        "epoch",
-        "epochs",
-        "step",
-        "steps",
-        "iteration",
-        "iterations",
-        "iters",
-        "iter",
-        "it",
-        "its",
-        "sample",
-        "samples",
-        "image",
-        "images",
-        "imgs",
-        "token",
-        "tokens",
-        "param",
-        "params",
-        "parameter",
-        "parameters",
-        "layer",
-        "layers",
-        "head",
-        "heads",
-        "worker",
-        "workers",
-        "core",
-        "cores",
-        "cpu",
-        "cpus",
-        "thread",
-        "threads",
-        "bit",
-        "bits",
-        "gb",
-        "tb",
-        "mb",
-        "kb",
-        "gib",
-        "tib",
-        "mib",
-        "gig",
-        "gigs",
-        "billion",
-        "million",
-        "k",
-        "b",
-        "bn",
-        "t",
-        "machine",
-        "machines",
-        "server",
-        "servers",
-        "instance",
-        "instances",
-        "rank",
-        "ranks",
-        "process",
-        "processes",
-        "people",
-        "users",
-        "words",
-        "px",
-        "pixels",
-        "fps",
-        "tflops",
-        "teraflops",
-        "w",
-        "watt",
-        "watts",
-        "dim",
-        "dims",
-        "feature",
-        "features",
-        "channel",
-        "channels",
-        "class",
-        "classes",
-        "batch",
-        "batches",
-        "example",
-        "examples",
-        "sequence",
-        "sequences",
-        "seq",
-        "seqs",
-        "row",
-        "rows",
-        "runs",
-        "trial",
-        "trials",
-        "device",
-        "devices",
-        "chip",
-        "chips",
-        "replicas",
-        "replica",
-        "vram",
-        "ram",
-        "memory",
-        "larger",
-        "bigger",
-        "smaller",
-        "more",
-        "fewer",
-        "less-memory",
-        "times-larger",
-        "sm",
-        "sms",
-        "lanes",
-        "بطاقه",
-        "بطاقات",
-        "كرت",
-        "كروت",
-        "كارت",
-        "كارتات",
-        "جيبيو",
-        "جيبيوهات",
-        "وحده",
-        "وحدات",
-        "عقده",
-        "عقد",
-        "جهاز",
-        "اجهزه",
-        "خطوه",
-        "خطوات",
-        "حقبه",
-        "حقب",
-        "دورات",
-        "صوره",
-        "صور",
-        "عينه",
-        "عينات",
-        "معامل",
-        "معاملات",
-        "معلمه",
-        "معلمات",
-        "مليار",
-        "مليون",
-        "الف",
-        "جيجا",
-        "طبقه",
-        "طبقات",
-        "رسوميه",
-        "مثال",
-        "امثله",
-        "معالج",
-        "معالجات",
-        "دفعه",
-        "دفعات",
-    ]
-)
-# A number right after one of these is a setting, an id or a version.
-COUNT_LABELS = frozenset(
-    [
-        "batch",
-        "bs",
-        "lr",
-        "rate",
-        "seed",
-        "id",
-        "node",
-        "rack",
-        "epoch",
-        "step",
-        "iteration",
-        "iter",
-        "version",
-        "v",
-        "cuda",
-        "pytorch",
-        "torch",
-        "python",
-        "tf",
-        "tensorflow",
-        "cudnn",
-        "nccl",
-        "driver",
-        "apex",
-        "opset",
-        "ubuntu",
-        "jax",
-        "port",
-        "pid",
-        "job#",
-        "run#",
-        "rank",
-        "gpu#",
-        "layer",
-        "top",
-        "warmup",
-        "warm-up",
-        "checkpoint",
-        "ckpt",
-        "every",
-        "dropout",
-        "momentum",
-        "decay",
-        "wd",
-        "beta",
-        "alpha",
-        "gamma",
-        "size",
-        "dim",
-        "hidden",
-        "heads",
-        "width",
-        "depth",
-        "resolution",
-        "res",
-        "img",
-        "accuracy",
-        "acc",
-        "loss",
-        "f1",
-        "bleu",
-        "map",
-        "miou",
-        "wer",
-        "score",
-        "utilization",
-        "util",
-        "temperature",
-        "temp",
-        "dataset",
-        "split",
-        "fold#",
-        "release",
-        "build",
-        "commit",
-        "pr",
-        "issue",
-        "ticket",
-        "الدفعه",
-        "دفعه",
-        "التعلم",
-        "عقده",
-        "العقده",
-        "نسخه",
-        "النسخه",
-        "اصدار",
-        "الاصدار",
-        "رقم",
-        "حجم",
-        "الحجم",
-        "الدقه",
-        "دقه",
-    ]
-)
-# "FP32", "V100"... are words already; these glue a number to a name when spaced.
-MONTHS = frozenset(
-    [
-        "jan",
-        "january",
-        "feb",
-        "february",
-        "mar",
-        "march",
-        "apr",
-        "april",
-        "may",
-        "jun",
-        "june",
-        "jul",
-        "july",
-        "aug",
-        "august",
-        "sep",
-        "sept",
-        "september",
-        "oct",
-        "october",
-        "nov",
-        "november",
-        "dec",
-        "december",
-        "يناير",
-        "فبراير",
-        "مارس",
-        "ابريل",
-        "مايو",
-        "يونيو",
-        "يوليو",
-        "اغسطس",
-        "سبتمبر",
-        "اكتوبر",
-        "نوفمبر",
-        "ديسمبر",
-    ]
-)
-CLOCK_WORDS = frozenset({"am", "pm", "oclock", "o'clock", "صباحا", "مساء", "مساءا", "الظهر"})
+COUNT_NOUNS = table("COUNT_NOUNS")
+COUNT_LABELS = table("COUNT_LABELS")
+MONTHS = table("MONTHS")
+CLOCK_WORDS = table("CLOCK_WORDS")
 
-# Durations near these are deadlines, intervals or the past, not the FP32 time.
-DURATION_EXCLUDERS_BEFORE = frozenset(
-    [
-        "deadline",
-        "deadlines",
-        "due",
-        "ddl",
-        "within",
-        "before",
-        "every",
-        "each",
-        "per",
-        "since",
-        "remaining",
-        "left",
-        "budget",
-        "submission",
-        "checkpoint",
-        "checkpoints",
-        "warmup",
-        "warm-up",
-        "eval",
-        "evaluation",
-        "log",
-        "logging",
-        "save",
-        "saving",
-        "موعد",
-        "الموعد",
-        "التسليم",
-        "تسليم",
-        "النهائي",
-        "مهله",
-        "ديدلاين",
-        "باقي",
-        "متبقي",
-        "كل",
-        "لكل",
-        "منذ",
-        "قبل",
-        "خلال",
-        "يتبقي",
-        "تبقي",
-        "الديدلاين",
-    ]
-)
-DURATION_EXCLUDERS_AFTER = frozenset(
-    [
-        "ago",
-        "budget",
-        "left",
-        "remaining",
-        "later",
-        "per",
-        "each",
-        "earlier",
-        "from",
-        "before",
-        "after",
-        "متبقيه",
-        "متبقي",
-        "باقيه",
-        "باقي",
-        "قبل",
-        "قادمه",
-        "القادمه",
-        "الجايه",
-        "جايه",
-        "الماضيه",
-        "الماضي",
-        "فات",
-    ]
-)
-# "20 min per epoch, 90 epochs": one epoch's time times the epoch count is the job's.
-EPOCH_NOUNS = frozenset(
-    ["epoch", "epochs", "حقبه", "حقب", "الحقبه", "الحقب", "ايبوك", "ايبوكات", "ايبوكس", "ابوك"]
-)
+DURATION_EXCLUDERS_BEFORE = table("DURATION_EXCLUDERS_BEFORE")
+DURATION_EXCLUDERS_AFTER = table("DURATION_EXCLUDERS_AFTER")
+EPOCH_NOUNS = table("EPOCH_NOUNS")
 # Epochs are counted like any other noun ("١٠ ايبوكات", "90 epochs"): one table.
 COUNT_NOUNS = COUNT_NOUNS | EPOCH_NOUNS
-# "8 min per epoch", "30s/it", "٨ دقائق لكل حقبة": a rate, not the whole job.
-RATE_MARKERS = frozenset(["per", "each", "a", "an", "every", "لكل", "كل"])
-RATE_NOUNS = frozenset(
-    [
-        "epoch",
-        "epochs",
-        "batch",
-        "batches",
-        "minibatch",
-        "step",
-        "steps",
-        "iteration",
-        "iterations",
-        "iter",
-        "iters",
-        "it",
-        "sample",
-        "samples",
-        "image",
-        "images",
-        "حقبه",
-        "دفعه",
-        "خطوه",
-        "تكرار",
-        "عينه",
-        "صوره",
-    ]
-)
-# "8 min eval", "10 min warmup", "١٠ دقائق للتقييم": another activity's time.
-SIDE_ACTIVITIES = frozenset(
-    [
-        "eval",
-        "evaluation",
-        "validation",
-        "val",
-        "warmup",
-        "warm-up",
-        "checkpoint",
-        "checkpoints",
-        "checkpointing",
-        "compile",
-        "compilation",
-        "startup",
-        "start-up",
-        "تقييم",
-        "تحقق",
-        "احماء",
-    ]
-)
-# "36 hours per run": "per" names the whole job, so the duration is its time.
-WHOLE_RUN_NOUNS = frozenset(
-    ["run", "job", "training", "experiment", "trial", "seed", "attempt", "تجربه", "تدريب"]
-)
-# "next review in 2 days", "الاجتماع بعد يومين": a duration introduced by "in"
-# after one of these is when something happens, not how long the job takes.
-FUTURE_MARKERS = frozenset({"in", "بعد"})
-FUTURE_EVENTS = frozenset(
-    [
-        "next",
-        "meeting",
-        "review",
-        "demo",
-        "sync",
-        "standup",
-        "presentation",
-        "launch",
-        "release",
-        "call",
-        "اجتماع",
-        "ميتنج",
-        "مراجعه",
-        "قادم",
-        "قادمه",
-        "جاي",
-        "جايه",
-        "الجاي",
-        "الجايه",
-    ]
-)
-# "كم دقيقة" / "how many hours": a question, not a value.
-QUESTION_WORDS = frozenset(
-    ["كم", "كام", "قديش", "how", "many", "much", "which", "what", "كمان", "اي"]
-)
+RATE_MARKERS = table("RATE_MARKERS")
+RATE_NOUNS = table("RATE_NOUNS")
+SIDE_ACTIVITIES = table("SIDE_ACTIVITIES")
+WHOLE_RUN_NOUNS = table("WHOLE_RUN_NOUNS")
+FUTURE_MARKERS = table("FUTURE_MARKERS")
+FUTURE_EVENTS = table("FUTURE_EVENTS")
+QUESTION_WORDS = table("QUESTION_WORDS")
 
-# ---------------------------------------------------------------- ratios
-RATIO_LABELS = frozenset(
-    [
-        "ratio",
-        "speedup",
-        "speed-up",
-        "speedups",
-        "factor",
-        "reduction",
-        "acceleration",
-        "accel",
-        "gain",
-        "نسبه",
-        "النسبه",
-        "معامل",
-        "التخفيض",
-        "تخفيض",
-        "التسريع",
-        "تسريع",
-        "معدل",
-    ]
-)
-RATIO_FILLERS = frozenset(
-    [
-        "=",
-        ":",
-        "is",
-        "of",
-        "about",
-        "around",
-        "approx",
-        "approximately",
-        "roughly",
-        "~",
-        "be",
-        "will",
-        "would",
-        "should",
-        "expected",
-        "expect",
-        "estimated",
-        "maybe",
-        "probably",
-        "like",
-        "a",
-        "an",
-        "the",
-        "amp",
-        "mixed",
-        "precision",
-        "gives",
-        "give",
-        "gets",
-        "get",
-        "got",
-        "we",
-        "our",
-        "my",
-        "reported",
-        "measured",
-        "its",
-        "it's",
-        "was",
-        "from",
-        "with",
-        "at",
-        "هو",
-        "هي",
-        "حوالي",
-        "تقريبا",
-        "بحدود",
-        "يساوي",
-        "المتوقع",
-        "المتوقعه",
-        "متوقع",
-        "عندي",
-        "عندنا",
-        "يكون",
-        "تكون",
-        "كان",
-        "كانت",
-        "الدقه",
-        "المختلطه",
-        "amp",
-        "ال",
-        "مع",
-    ]
-)
-TIME_LABELS = frozenset(
-    [
-        "time",
-        "fp32",
-        "takes",
-        "took",
-        "take",
-        "taking",
-        "duration",
-        "baseline",
-        "training",
-        "runtime",
-        "wall",
-        "walltime",
-        "وقت",
-        "الوقت",
-        "الزمن",
-        "زمن",
-        "مده",
-        "المده",
-        "يستغرق",
-        "تستغرق",
-        "ياخذ",
-        "ياخد",
-        "بياخد",
-        "بياخذ",
-        "يحتاج",
-        "التدريب",
-        "تدريب",
-    ]
-)
-SPEED_CUES = frozenset(
-    [
-        "faster",
-        "quicker",
-        "fast",
-        "quick",
-        "speed",
-        "speeds",
-        "speedup",
-        "speed-up",
-        "throughput",
-        "accelerates",
-        "accelerate",
-        "accelerated",
-        "boost",
-        "boosts",
-        "اسرع",
-        "السرعه",
-        "سرعه",
-        "يسرع",
-        "تسرع",
-        "بيسرع",
-        "تسريع",
-        "التسريع",
-        "يسرعه",
-    ]
-)
-SLOW_CUES = frozenset(
-    ["slower", "longer", "long", "slowdown", "slows", "اطول", "ابطا", "بطء", "يبطئ"]
-)
-TIME_NOUNS = frozenset(
-    ["time", "runtime", "duration", "الوقت", "وقت", "الزمن", "زمن", "المده", "مده"]
-)
-TIMES_WORDS = {"مره": 1, "مرات": 0, "مرتين": 2, "مرتان": 2}
-MULTIPLE_WORDS = {  # words that are a multiple by themselves
-    "twice": 2.0,
-    "double": 2.0,
-    "doubles": 2.0,
-    "doubled": 2.0,
-    "doubling": 2.0,
-    "triple": 3.0,
-    "triples": 3.0,
-    "tripled": 3.0,
-    "thrice": 3.0,
-    "ضعف": 2.0,
-    "ضعفين": 2.0,
-    "ضعفي": 2.0,
-    "يضاعف": 2.0,  # "تضاعف السرعة", "بيضاعف السرعة": doubles the speed
-    "تضاعف": 2.0,
-}
-MULTIPLE_PLURALS = frozenset({"اضعاف", "ضعف"})  # N اضعاف = N
-DIVIDE_WORDS = frozenset(
-    ["divides", "divide", "divided", "dividing", "يقسم", "تقسم", "يقسم", "بيقسم"]
-)
-HALVING_WORDS = frozenset({"halves", "halved", "halving", "halve", "ينصف"})
-FOLD_WORDS = frozenset({"fold", "-fold"})
+RATIO_LABELS = table("RATIO_LABELS")
+# "~" (about) is kept as written: normalising drops it.
+RATIO_FILLERS = table("RATIO_FILLERS") | {"~"}
+TIME_LABELS = table("TIME_LABELS")
+SPEED_CUES = table("SPEED_CUES")
+SLOW_CUES = table("SLOW_CUES")
+TIME_NOUNS = table("TIME_NOUNS")
+TIMES_WORDS = mapping("TIMES_WORDS")
+MULTIPLE_WORDS = mapping("MULTIPLE_WORDS")
+MULTIPLE_PLURALS = table("MULTIPLE_PLURALS")
+DIVIDE_WORDS = table("DIVIDE_WORDS")
+HALVING_WORDS = table("HALVING_WORDS")
+FOLD_WORDS = table("FOLD_WORDS")
 
-# Percent meanings (data README conventions 6-9).
-PCT_FASTER = frozenset(
-    [
-        "faster",
-        "quicker",
-        "speedup",
-        "speed-up",
-        "speed",
-        "speeds",  # "speeds it up 35%", "speeds up training by 35%"
-        "sped",
-        "accelerates",
-        "accelerated",
-        "throughput",
-        "improvement",
-        "improves",
-        "improved",
-        "boost",
-        "gain",
-        "acceleration",
-        "اسرع",
-        "السرعه",
-        "سرعه",
-        "تسريع",
-        "يسرع",
-        "تسرع",
-        "يسرعه",  # "بيسرّعه ٣٥٪"
-        "تسرعه",
-        "اسرع",
-    ]
-)
-PCT_SLOWER = frozenset(["slower", "slowdown", "ابطا"])
-PCT_LESS = frozenset(
-    [
-        "يقل",
-        "تقل",
-        "cut",
-        "cuts",
-        "cutting",
-        "reduce",
-        "reduces",
-        "reduced",
-        "reducing",
-        "reduction",
-        "save",
-        "saves",
-        "saved",
-        "saving",
-        "savings",
-        "less",
-        "shorter",
-        "shrinks",
-        "shrink",
-        "trims",
-        "trim",
-        "decrease",
-        "decreases",
-        "decreased",
-        "lower",
-        "lowers",
-        "fewer",
-        "shaves",
-        "يقلل",
-        "تقلل",
-        "يخفض",
-        "تخفض",
-        "يوفر",
-        "توفر",
-        "اقل",
-        "ينقص",
-        "تنقص",
-        "تقليل",
-        "توفير",
-        "تخفيض",
-        "يختصر",
-        "تختصر",
-        "بيقلل",
-        "قلل",  # past tense: "قلّل amp الوقت بنسبة ٥٥٪"
-        "قللت",
-        "خفض",
-        "خفضت",
-        "وفر",
-        "وفرت",
-        "اختصر",
-        "اختصرت",
-        "بيوفر",
-        "هيوفر",
-        "هيقلل",
-    ]
-)
-PCT_REMAIN = frozenset(
-    [
-        "takes",
-        "take",
-        "taking",
-        "only",
-        "to",
-        "drops",
-        "drop",
-        "falls",
-        "fall",
-        "down",
-        "becomes",
-        "الي",
-        "يستغرق",
-        "تستغرق",
-        "ياخذ",
-        "ياخد",
-        "بياخد",
-        "يصبح",
-        "يصير",
-        "ينخفض",
-        "تنخفض",
-        "يخلي",  # "بيخلي الوقت النص": makes the time half
-        "تخلي",
-    ]
-)
-PCT_MORE = frozenset(
-    [
-        "longer",
-        "more",
-        "up",  # "tokens/s up 40%" (a speed, so faster); "time up 40%" (slower)
-        "زاد",
-        "زادت",
-        "ارتفع",
-        "ارتفعت",
-        "يرتفع",
-        "ترتفع",
-        "increases",
-        "increase",
-        "increased",
-        "adds",
-        "تزيد",
-        "يزيد",
-        "يزود",
-        "تزود",
-        "زياده",
-        "اطول",
-    ]
-)
-PERCENT_WORDS = frozenset({"percent", "pct", "بالمئه", "بالميه", "%"})
+PCT_FASTER = table("PCT_FASTER")
+PCT_SLOWER = table("PCT_SLOWER")
+PCT_LESS = table("PCT_LESS")
+PCT_REMAIN = table("PCT_REMAIN")
+PCT_MORE = table("PCT_MORE")
+PERCENT_WORDS = table("PERCENT_WORDS")
 
-# ---------------------------------------------------------------- intent
-ESTIMATE_CUES = frozenset(
-    [
-        "estimate",
-        "estimation",
-        "estimated",
-        "calculate",
-        "calc",
-        "compute",
-        "predict",
-        "prediction",
-        "احسب",
-        "احسبلي",
-        "احسبها",
-        "تحسب",
-        "تحسبها",
-        "حساب",
-        "تقدير",
-        "قدر",
-        "قدرلي",
-        "التقدير",
-        "المتوقع",
-    ]
-)
+ESTIMATE_CUES = table("ESTIMATE_CUES")
 # Canonical models whose name is also an architecture: "Transformer" is NVIDIA's
 # translation model only when no other task is named with it.
 ARCHITECTURE_MODELS = frozenset(["Transformer"])
-# Training frameworks, to prefer a model's published runs in the same one.
-FRAMEWORKS: dict[str, str] = {
-    **dict.fromkeys(["pytorch", "torch", "بايتورش", "بايتورتش"], "PyTorch"),
-    **dict.fromkeys(
-        ["tensorflow", "tf", "tf1", "tf2", "keras", "تنسرفلو", "تنسورفلو", "تينسورفلو"],
-        "TensorFlow",
-    ),
-    **dict.fromkeys(["jax", "flax"], "JAX"),
-    "mxnet": "MXNet",
-    **dict.fromkeys(["paddle", "paddlepaddle"], "PaddlePaddle"),
-}
-# Recurrent layers are memory-bound: Tensor Cores help them less (facts sheet 5.6).
-RECURRENT_WORDS = frozenset(
-    ["lstm", "lstms", "bilstm", "convlstm", "gru", "grus", "rnn", "rnns", "recurrent"]
-)
-# "how long", "كم سيستغرق": asking for a time.
-HOW_WORDS = frozenset({"how", "كم", "كام", "قديش", "قد", "شقد"})
-DURATION_VERBS = frozenset(
-    [
-        "long",
-        "take",
-        "takes",
-        "time",
-        "سيستغرق",
-        "يستغرق",
-        "تستغرق",
-        "بياخد",
-        "هياخد",
-        "ياخذ",
-        "ياخد",
-        "يصير",
-        "بيصير",
-        "يبقي",
-        "هيبقي",
-        "الوقت",
-        "مده",
-    ]
-)
-LANG_WORDS = frozenset({"lang", "language", "اللغه", "لغه"})
-LANG_CHOICES: dict[str, str] = {
-    "ar": "ar",
-    "arabic": "ar",
-    "عربي": "ar",
-    "العربيه": "ar",
-    "عربيه": "ar",
-    "en": "en",
-    "english": "en",
-    "انجليزي": "en",
-    "الانجليزيه": "en",
-    "انجليزيه": "en",
-    "انكليزي": "en",
-}
-MEMORY_WORDS = frozenset({"memory", "vram", "ذاكره", "الذاكره"})
-# "will a 7B model fit on one A100?", "هل يتسع/يكفيه": with a parameter count, a memory question.
-FIT_WORDS = frozenset(
-    [
-        "fit",
-        "fits",
-        "fitting",
-        "يتسع",
-        "تتسع",
-        "يسع",
-        "يسعه",
-        "يكفي",
-        "تكفي",
-        "يكفيه",
-        "تكفيه",
-        "يكفيها",
-        "تكفيها",
-        "بيكفي",
-        "بتكفي",
-        "يساع",
-        "بيساع",
-        "يدخل",
-        "enough",  # "is one A100 40GB enough for a 3B model?"
-        "كافي",
-        "كافيه",
-    ]
-)
-OPTIMIZERS: dict[str, str] = {
-    "adam": "adam",
-    "adamw": "adam",
-    "ادم": "adam",
-    "lamb": "adam",
-    "sgd": "sgd",
-    "momentum": "sgd_momentum",
-    # Named so the memory answer refuses them (unknown_optimizer) instead of assuming Adam.
-    "lion": "lion",
-    "adafactor": "adafactor",
-    "adagrad": "adagrad",
-    "rmsprop": "rmsprop",
-    "shampoo": "shampoo",
-    "sophia": "sophia",
-}
+FRAMEWORKS: dict[str, str] = mapping("FRAMEWORKS")
+RECURRENT_WORDS = table("RECURRENT_WORDS")
+HOW_WORDS = table("HOW_WORDS")
+DURATION_VERBS = table("DURATION_VERBS")
+LANG_WORDS = table("LANG_WORDS")
+LANG_CHOICES: dict[str, str] = mapping("LANG_CHOICES")
+MEMORY_WORDS = table("MEMORY_WORDS")
+FIT_WORDS = table("FIT_WORDS")
+OPTIMIZERS: dict[str, str] = mapping("OPTIMIZERS")
 
-# Latin words that do not make a message English (technical terms in Arabic text).
-TECH_WORDS = frozenset(
-    [
-        "fp32",
-        "fp16",
-        "bf16",
-        "tf32",
-        "fp8",
-        "amp",
-        "gpu",
-        "gpus",
-        "mixed",
-        "precision",
-        "cuda",
-        "pytorch",
-        "tensorflow",
-        "nan",
-        "inf",
-        "h",
-        "hrs",
-        "hr",
-        "min",
-        "mins",
-        "x",
-        "ratio",
-        "speedup",
-        "batch",
-    ]
-)
+TECH_WORDS = table("TECH_WORDS")
 
 # ---------------------------------------------------------------- Arabic clitics
 _PREFIXES = (
@@ -1194,116 +245,8 @@ def has_prefix_article(word: str, stem: str) -> bool:
     return word.endswith(stem) and word[: len(word) - len(stem)].endswith(("ال", "لل"))
 
 
-# Well-known models the published data has no rows for, by what they are used
-# for, so "YOLOv8 on A100" or "llama-2-7b" still narrows the ratio by task
-# family. Keys are written without hyphens or underscores ("hifigan", "nnunet");
-# the canonical models (BERT, ResNet-50, ...) are names, found before these.
-MODEL_WORD_FAMILIES: dict[str, str] = {
-    **dict.fromkeys(
-        [
-            "resnet",
-            "resnext",
-            "seresnext",
-            "wideresnet",
-            "vgg",
-            "densenet",
-            "inception",
-            "googlenet",
-            "xception",
-            "mobilenet",
-            "mnasnet",
-            "shufflenet",
-            "squeezenet",
-            "regnet",
-            "convnext",
-            "nfnet",
-            "alexnet",
-            "vit",
-            "deit",
-            "swin",
-            "beit",
-        ],
-        "image_classification",
-    ),
-    **dict.fromkeys(
-        ["yolo", "yolov", "retinanet", "rcnn", "fasterrcnn", "efficientdet", "detr", "fcos"],
-        "detection",
-    ),
-    **dict.fromkeys(
-        ["nnunet", "deeplab", "deeplabv", "segformer", "maskformer", "pspnet"], "segmentation"
-    ),
-    **dict.fromkeys(
-        [
-            "gpt",
-            "llama",
-            "mistral",
-            "mixtral",
-            "qwen",
-            "gemma",
-            "roberta",
-            "electra",
-            "albert",
-            "distilbert",
-            "xlnet",
-            "deberta",
-            "megatron",
-            "t5",
-            "bart",
-            "pythia",
-        ],
-        "language_model",
-    ),
-    **dict.fromkeys(["marian", "mbart", "nllb", "m2m100"], "translation"),
-    **dict.fromkeys(
-        [
-            "whisper",
-            "wav2vec",
-            "conformer",
-            "quartznet",
-            "citrinet",
-            "deepspeech",
-            "rnnt",
-            "hubert",
-        ],
-        "speech_recognition",
-    ),
-    **dict.fromkeys(["hifigan", "melgan", "fastpitch", "vits", "glowtts"], "tts"),
-    **dict.fromkeys(
-        ["deepfm", "xdeepfm", "dcn", "dcnv", "vaecf", "sasrec", "bert4rec"], "recommender"
-    ),
-    **dict.fromkeys(
-        ["tft", "informer", "autoformer", "patchtst", "nbeats", "deepar"], "time_series"
-    ),
-    **dict.fromkeys(["gcn", "graphsage", "schnet", "dimenet", "egnn", "mpnn", "moflow"], "graph"),
-}
-# What may follow a model stem in the same word: a version or size
-# ("resnet101", "yolov8", "vit-b", "t5-large", "efficientdet-d0"), never more
-# letters, so "swing" is not Swin and "vitamin" is not ViT.
-_MODEL_SUFFIX_WORDS = frozenset(
-    [
-        "b",
-        "l",
-        "s",
-        "m",
-        "h",
-        "t",
-        "x",
-        "xs",
-        "xl",
-        "xxl",
-        "base",
-        "large",
-        "small",
-        "tiny",
-        "huge",
-        "mini",
-        "medium",
-        "nano",
-        "lm",
-        "2d",
-        "3d",
-    ]
-)
+MODEL_WORD_FAMILIES: dict[str, str] = mapping("MODEL_WORD_FAMILIES")
+_MODEL_SUFFIX_WORDS = table("MODEL_SUFFIX_WORDS")
 
 
 def model_word_family(word: str) -> str | None:

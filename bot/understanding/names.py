@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from bot.models import GPU_NAMES, MODEL_NAMES
 from bot.understanding.lexicon import RATIO_LABELS, lookup, model_word_family
 from bot.understanding.tokens import ARABIC, NUM, WORD, Token
+from bot.understanding.words import mapping, table
 
 GPU_ALIASES: dict[str, str] = {
     "p100": "P100",
@@ -76,116 +77,14 @@ GPU_ALIASES: dict[str, str] = {
     "a800": "A100",
     "h800": "H100",
 }
-MODEL_ALIASES: dict[str, str] = {
-    "resnet50": "ResNet-50",
-    "rn50": "ResNet-50",
-    "resnet50v15": "ResNet-50",
-    "bert": "BERT",
-    "bertlarge": "BERT",
-    "bertbase": "BERT",
-    "gpt2": "GPT-2",
-    "transformer": "Transformer",
-    "transformerbig": "Transformer",
-    "transformerbase": "Transformer",
-    "transformerxl": "Transformer-XL",
-    "maskrcnn": "Mask R-CNN",
-    "ssd": "SSD",
-    "ssd300": "SSD",
-    "ssd512": "SSD",
-    "unet": "UNet",
-    "unet3d": "UNet",
-    "unet2d": "UNet",
-    "unetmedical": "UNet",
-    "tacotron2": "Tacotron2",
-    "tacotron": "Tacotron2",
-    "gnmt": "GNMT",
-    "gnmtv2": "GNMT",
-    "jasper": "Jasper",
-    "fastspeech": "FastSpeech",
-    "ncf": "NCF",
-    "widedeep": "Wide&Deep",
-    "wideanddeep": "Wide&Deep",
-    "widendeep": "Wide&Deep",
-    "dlrm": "DLRM",
-    "efficientnet": "EfficientNet",
-    "waveglow": "WaveGlow",
-    "vnet": "V-Net",
-    "se3transformer": "SE3-Transformer",
-}
-# A word that takes the number after it as part of the name ("resnet 50", "gpt 2").
-NUMBERED_STEMS = frozenset(
-    [
-        "resnet",
-        "gpt",
-        "tacotron",
-        "ssd",
-        "yolo",
-        "yolov",
-        "vgg",
-        "llama",
-        "t5",
-        "opt",
-        "bloom",
-        "inception",
-        "densenet",
-        "mobilenet",
-        "efficientnet",
-        "unet",
-        "rtx",
-        "geforce",
-        "gtx",
-        "wav2vec",
-        "whisper",
-        "mistral",
-        "qwen",
-        "phi",
-        "radeon",  # AMD cards: "Radeon 8060S", "RX 7900" are names, not numbers
-        "rx",
-    ]
-)
-GPU_PREFIX_WORDS = frozenset({"rtx", "geforce", "gtx", "nvidia", "tesla", "titan"})
-# A series letter written apart from its number: "v 100", "Tesla P 100". Only
-# letters that are never an article or a unit ("a 100 hours", "2 h 100 steps").
-SPACED_SERIES = frozenset({"v", "p"})
-# Words that make a bare "3090"/"4090" the card: "on a 3090", "على كرت 3090",
-# "بطاقتين 4090" (Arabic forms through ``lookup``, so "بكرت" counts too).
-CARD_LEADERS = frozenset(
-    [
-        "a",
-        "an",
-        "my",
-        "on",
-        "the",
-        "one",
-        "single",
-        "gpu",
-        "card",
-        "علي",
-        "كرت",
-        "بطاقه",
-        "كرتين",
-        "بطاقتين",
-        "كارت",
-        "كارتين",
-    ]
-)
-NEGATIONS = frozenset(
-    [
-        "not",
-        "no",
-        "without",
-        "instead",
-        "except",
-        "مش",
-        "ليس",
-        "وليس",
-        "بدل",
-        "بدون",
-        "غير",
-        "مو",
-        "مب",
-    ]
-)
+MODEL_ALIASES: dict[str, str] = mapping("MODEL_ALIASES")
+NUMBERED_STEMS = table("NUMBERED_STEMS")
+UNLISTED_GPU_LINES: dict[str, str] = mapping("UNLISTED_GPU_LINES")
+UNLISTED_GPU_VARIANTS: dict[str, str] = mapping("UNLISTED_GPU_VARIANTS")
+GPU_PREFIX_WORDS = table("GPU_PREFIX_WORDS")
+SPACED_SERIES = table("SPACED_SERIES")
+CARD_LEADERS = table("CARD_LEADERS")
+NEGATIONS = table("NAMES_NEGATIONS")
 
 assert set(GPU_ALIASES.values()) <= set(GPU_NAMES)
 # Model numbers a card is known by alone ("on a 3080", "2080 Ti").
@@ -193,8 +92,7 @@ CARD_NUMBERS = frozenset(float(key) for key in GPU_ALIASES if key.isdigit())
 assert set(MODEL_ALIASES.values()) <= set(MODEL_NAMES)
 
 
-# "bf-16", "BF 16", "FP-8", "tf 32": a precision written in two parts.
-PRECISION_STEMS = frozenset(["fp", "bf", "tf", "float", "bfloat"])
+PRECISION_STEMS = table("PRECISION_STEMS")
 PRECISION_BITS = ("8", "16", "32")
 
 
@@ -383,6 +281,8 @@ def _two_token_name(tokens: list[Token], i: int) -> tuple[str | None, str | None
             joined += "ti"
         gpu = _match(GPU_ALIASES, joined)
         model = None if gpu else _match(MODEL_ALIASES, joined)
+        if gpu is None and model is None and first.text in UNLISTED_GPU_LINES:
+            return _unlisted_card(tokens, i), None, 3 if _variant_after(tokens, i + 2) else 2
         if gpu is None and model is None:
             # "resnet 101": still a name, so the number is not a value.
             first.role = second.role = "name"
@@ -404,8 +304,22 @@ def _two_token_name(tokens: list[Token], i: int) -> tuple[str | None, str | None
     return None, None, 1
 
 
-# "80 GB", "80 جيجا", "٨٠ جيجابايت", Gulf "قيقا": gigabytes written as a word.
-GIGABYTE_WORDS = frozenset(["gb", "جيجا", "جيجابايت", "غيغا", "غيغابايت", "قيقا", "جيجه"])
+def _variant_after(tokens: list[Token], j: int) -> bool:
+    return j < len(tokens) and tokens[j].text in UNLISTED_GPU_VARIANTS
+
+
+def _unlisted_card(tokens: list[Token], i: int) -> str:
+    """Rule ``unlisted_card``: "radeon 8060s" -> "Radeon 8060S", a card the spec table
+    lacks, named as its vendor writes it (advice then says it is unknown)."""
+    number = tokens[i + 1]
+    name = f"{UNLISTED_GPU_LINES[tokens[i].text]} {number.value:g}{number.suffix.upper()}"
+    if _variant_after(tokens, i + 2):
+        tokens[i + 2].role = "gpu"
+        return f"{name} {UNLISTED_GPU_VARIANTS[tokens[i + 2].text]}"
+    return name
+
+
+GIGABYTE_WORDS = table("GIGABYTE_WORDS")
 _SIZES = (
     4.0,
     6.0,

@@ -27,10 +27,9 @@ from bot.understanding.lexicon import (
     lookup,
 )
 from bot.understanding.tokens import ARABIC, LATIN, NUM, WORD, Token
+from bot.understanding.words import table
 
-# Arabizi writes missing Arabic letters with digits (3 = ع, 5 = خ, 7 = ح, ...):
-# "3ndi", "3ala", "7aga" are words, so their digit is no number.
-_ARABIZI_DIGITS = frozenset("2356789")
+_ARABIZI_DIGITS = table("ARABIZI_DIGITS")
 # What a lone digit may carry glued after it and still be a number ("3days", "8gpus",
 # "2fold", "7b", "3rd"): every short suffix, and these longer words.
 _NUMBER_SUFFIXES = EN_UNITS.keys() | COUNT_NOUNS | FOLD_WORDS | {"times", "gpu", "gpus"}
@@ -68,26 +67,16 @@ def _read_words(tokens: list[Token], i: int) -> tuple[float, int] | None:
     Arabic order, when a unit comes before its ten ("خمسة وعشرين");
     "hundred"/"thousand" multiply what came before.
     """
-    n = len(tokens)
-    if tokens[i].kind == WORD and tokens[i].text in ("a", "an"):
-        nxt = _word_value(tokens[i + 1]) if i + 1 < n else None
-        if not nxt or not (nxt[1] or tokens[i + 1].text == "dozen"):
-            return None
-        total, current, last, i = 0, nxt[0], nxt[0], i + 2
-    else:
-        first = _word_value(tokens[i])
-        if first is None:
-            return None
-        total, current, last, i = 0, first[0], first[0], i + 1
+    start = _first_word(tokens, i)
+    if start is None:
+        return None
+    first, i = start
+    total, current, last, n = 0, first, first, len(tokens)
     while i < n:
-        j = i + 1 if _is_joiner(tokens[i]) else i
-        wv = _word_value(tokens[j]) if j < n else None
-        if wv is None and tokens[i].script == ARABIC and tokens[i].text.startswith("و"):
-            wv = _word_value(Token(WORD, tokens[i].text[1:], script=ARABIC))
-            j = i
-        if wv is None:
+        part = _next_part(tokens, i)
+        if part is None:
             break
-        value, is_scale = wv
+        value, is_scale, j = part
         if is_scale and value == 1000:
             total, current = total + (current or 1) * 1000, 0
         elif is_scale and value == 100 and 0 < current < 100:
@@ -98,16 +87,44 @@ def _read_words(tokens: list[Token], i: int) -> tuple[float, int] | None:
             break
         last, i = value, j + 1
     value = float(total + current)
-    # "one point five", "واحد فاصلة خمسة": spoken decimals, one digit word at a time.
-    if i + 1 < n and tokens[i].text in ("point", "فاصله") and total == 0 and current < 1000:
-        digits = ""
-        j = i + 1
-        while j < n and (wv := _word_value(tokens[j])) is not None and wv[0] < 10:
-            digits += str(wv[0])
-            j += 1
-        if digits:
-            return float(f"{int(value)}.{digits}"), j
+    if total == 0 and current < 1000 and (decimal := _spoken_decimals(tokens, i, value)):
+        return decimal
     return value, i
+
+
+def _first_word(tokens: list[Token], i: int) -> tuple[int, int] | None:
+    """The first part's value and the index after it ("a hundred", "a dozen")."""
+    if tokens[i].kind == WORD and tokens[i].text in ("a", "an"):
+        nxt = _word_value(tokens[i + 1]) if i + 1 < len(tokens) else None
+        if not nxt or not (nxt[1] or tokens[i + 1].text == "dozen"):
+            return None
+        return nxt[0], i + 2
+    first = _word_value(tokens[i])
+    return None if first is None else (first[0], i + 1)
+
+
+def _next_part(tokens: list[Token], i: int) -> tuple[int, bool, int] | None:
+    """(value, is a scale, its index) of the part at ``i``, after a joiner ("and",
+    "و") or with "و" glued to it ("وعشرين")."""
+    j = i + 1 if _is_joiner(tokens[i]) else i
+    wv = _word_value(tokens[j]) if j < len(tokens) else None
+    if wv is None and tokens[i].script == ARABIC and tokens[i].text.startswith("و"):
+        wv = _word_value(Token(WORD, tokens[i].text[1:], script=ARABIC))
+        j = i
+    return None if wv is None else (wv[0], wv[1], j)
+
+
+def _spoken_decimals(tokens: list[Token], i: int, value: float) -> tuple[float, int] | None:
+    """ "one point five", "واحد فاصلة خمسة": spoken decimals, one digit word at a time."""
+    n = len(tokens)
+    if not (i + 1 < n and tokens[i].text in ("point", "فاصله")):
+        return None
+    digits = ""
+    j = i + 1
+    while j < n and (wv := _word_value(tokens[j])) is not None and wv[0] < 10:
+        digits += str(wv[0])
+        j += 1
+    return (float(f"{int(value)}.{digits}"), j) if digits else None
 
 
 def merge_number_words(tokens: list[Token]) -> list[Token]:

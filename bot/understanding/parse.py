@@ -16,6 +16,7 @@ import re
 
 from bot.advice.catalog import family_of_model
 from bot.models import (
+    HOURS_PER_UNIT,
     MAX_MESSAGE_CHARS,
     Channel,
     Duration,
@@ -29,24 +30,24 @@ from bot.understanding.candidates import RATIO, TIME, Candidate
 from bot.understanding.chatter import strip_chatter
 from bot.understanding.context import Context, mark_context
 from bot.understanding.durations import Quantity, find_durations, unit_of
+from bot.understanding.labels import read_labels
 from bot.understanding.language import detect_language
+from bot.understanding.language_request import language_request
 from bot.understanding.lexicon import (
     ARCHITECTURE_MODELS,
     DURATION_VERBS,
     ESTIMATE_CUES,
     FIT_WORDS,
     HOW_WORDS,
-    LANG_CHOICES,
-    LANG_WORDS,
     MEMORY_WORDS,
-    RATIO_FILLERS,
     RATIO_LABELS,
     SPEED_CUES,
     TECH_WORDS,
-    TIME_LABELS,
-    lookup,
+    UNIT_CODES,
+    UNIT_HOURS,
 )
-from bot.understanding.names import find_names, memory_size_alone
+from bot.understanding.limits import reason_for, refuse_absurd_setup
+from bot.understanding.names import Names, find_names, memory_size_alone
 from bot.understanding.normalise import normalise
 from bot.understanding.numbers import merge_number_words
 from bot.understanding.questions import off_topic, sized_on_gpu, with_unused
@@ -68,39 +69,20 @@ from bot.understanding.words import table
 # Longer messages are refused before any work is done (Slack's own limit for
 # a slash command is 4,000 characters too).
 MAX_CHARS = MAX_MESSAGE_CHARS  # the limit the too_long reply quotes
-MAX_HOURS = 876_000.0  # 100 years
-MAX_RATIO = 1_000.0  # anything above is not a mixed-precision speed-up
 # A lone number in a thread is a ratio only up to what published runs reach (5.84x).
 LONE_RATIO_MAX = 6.0
-# Setup numbers beyond any real job (the largest models have ~1e13 parameters,
-# the largest clusters ~1e6 GPUs): refused as too_large rather than computed with.
-MAX_PARAMS = 1e15
-MAX_GPUS = 10_000_000
-MAX_PRICE = 1e9  # per hour
 
-_UNITS = {
-    "sec": TimeUnit.MINUTES,
-    "min": TimeUnit.MINUTES,
-    "h": TimeUnit.HOURS,
-    "d": TimeUnit.DAYS,
-    "w": TimeUnit.WEEKS,
-    "mo": TimeUnit.DAYS,
-    "y": TimeUnit.YEARS,
-}
-_UNIT_SCALE = {"sec": 1 / 60, "mo": 730 / 24}
-_LABEL_WINDOW = 4
+# The unit a duration is kept in: its own, or the nearest the replies use
+# (seconds as minutes, months as days), scaled from the one unit table.
+_UNITS = {"sec": TimeUnit.MINUTES, **UNIT_CODES, "mo": TimeUnit.DAYS}
+_UNIT_SCALE = {code: UNIT_HOURS[code] / HOURS_PER_UNIT[unit] for code, unit in _UNITS.items()}
 _HOW_WINDOW = 2  # "how much time", "كم راح ياخذ": a word may sit between
-_BETWEEN = frozenset({"between", "بين"})
-_MIXED_WORDS = frozenset({"amp", "mixed", "fp16", "bf16", "fp8", "المختلطه", "mp"})
-_JOINERS = frozenset({"or", "to", "-", "او", "الي", "ل", "vs", "versus", "مقابل"})
+_MIXED_WORDS = table("MIXED_WORDS")
 # "@mpbot `/mpestimate 100 2`": the bot's own command written in a mention or a DM
 # (often in a code span) is read as that command, not as a sentence about it.
 _OWN_COMMAND = re.compile(r"\s*(?:<@[^<>\s]*>\s*)*`*\s*/mpestimate(?![\w-])", re.IGNORECASE)
-# "went from 10h to 6h", "نزل من ١٠ ساعات الى ٦": a change, from before to after.
-_FROM_WORDS = frozenset({"from", "من"})
-_TO_WORDS = frozenset({"to", "الي", "ل", "down"})
-# "lang language model" is a topic, not a language choice.
-_NOT_A_LANGUAGE = frozenset({"model", "models", "modeling", "modelling", "نموذج", "نماذج"})
+_FROM_WORDS = table("FROM_WORDS")
+_TO_WORDS = table("TO_WORDS")
 
 
 def understand(
@@ -135,22 +117,10 @@ def understand(
         lang = detect_language(tokens, preferred_lang)
         return Query(intent=Intent.DELETE_RECORD, lang=lang, reason=Reason.NO_RECORD_ID)
     reading = _Reading(tokens, channel, preferred_lang, follow_up, lang_tokens=whole)
-    query = with_unused(_refuse_absurd_setup(reading.query()), tokens)
+    query = with_unused(refuse_absurd_setup(reading.query()), tokens)
     if seen is not None:
         seen.extend(tokens)
     return query
-
-
-def _refuse_absurd_setup(query: Query) -> Query:
-    """A parameter count, GPU count or price no real job has is too_large (convention 10)."""
-    absurd = (
-        (query.params is not None and query.params > MAX_PARAMS)
-        or (query.num_gpus is not None and query.num_gpus > MAX_GPUS)
-        or (query.price is not None and query.price.amount > MAX_PRICE)
-    )
-    if not absurd or query.reason is not None:
-        return query
-    return query.model_copy(update={"reason": Reason.TOO_LARGE})
 
 
 _COMMAND_INTENTS = {
@@ -180,38 +150,12 @@ class _Reading:
 
     def query(self) -> Query:
         tokens = self.tokens
-        lang_choice = self._lang_choice()
-        if lang_choice is not None:
-            return Query(intent=Intent.SET_LANG, lang=lang_choice, lang_choice=lang_choice)
-        unknown = self._unknown_lang_choice()
-        if unknown is not None:
-            return Query(
-                intent=Intent.SET_LANG,
-                lang=detect_language(self.lang_tokens, self.preferred),
-                reason=Reason.UNKNOWN_LANGUAGE,
-                candidates=unknown,
-            )
+        asked_lang = language_request(tokens, self.lang_tokens, self.preferred)
+        if asked_lang is not None:
+            return asked_lang
         names = find_names(tokens)
-        memory = self._asks_memory()
-        fits = not memory and (
-            any(_is(t, FIT_WORDS) for t in tokens) or sized_on_gpu(tokens, names.gpu is not None)
-        )
-        ctx = mark_context(tokens, sizes_are_params=memory or fits)
-        # "will a 7B model fit on one A100?": a parameter count and a fit verb
-        # ask about memory as surely as the word "memory" does.
-        memory = memory or (fits and ctx.params is not None)
-        on_progress_lines = progress_lines(tokens)
-        for k in on_progress_lines:  # "100%", "450/1000", "[01:23<01:40]": a progress readout
-            if tokens[k].kind == NUM and not tokens[k].role:
-                tokens[k].role = "progress"
-        durations = [q for q in find_durations(tokens) if q.start not in on_progress_lines]
-        ratios = find_ratios(tokens)
-        labelled_times = self._read_labels(ratios)
-        rated = step_rate(tokens, ctx.epochs)
-        if not ratios:
-            ratios.extend(
-                RatioCand(c.value, c.start, c.text, c.rule) for c in rated if c.kind == "ratio"
-            )
+        memory, ctx = self._setup(names)
+        durations, ratios, labelled_times, rated = self._values(ctx)
         lang = detect_language(self.lang_tokens, self.preferred)
         if talk := small_talk_kind(tokens):  # before bare numbers: "ألف شكر" is no 1000 hours
             return Query(intent=Intent.HELP, small_talk=talk, lang=lang)
@@ -221,8 +165,7 @@ class _Reading:
         named = names.gpu or names.model or ctx.family
         if self.follow_up and not (ratios or durations or memory or named):
             ratios.extend(self._lone_ratio())
-        bare = self._is_bare() and not memory
-        unplaced = self._by_position(times, ratios) if bare else []
+        unplaced = self._by_position(times, ratios) if self._is_bare() and not memory else []
         common = dict(
             lang=lang,
             gpu=names.gpu,
@@ -231,124 +174,51 @@ class _Reading:
             **self._context_fields(ctx),
         )
         if memory and not times:
-            if ctx.params is None:
-                ctx.params = self._large_bare_number()
-            if names.gpu is None:
-                common["gpu_memory_gb"] = memory_size_alone(tokens)
-            return Query(intent=Intent.MEMORY, params=ctx.params, optimizer=ctx.optimizer, **common)
+            return self._memory_query(ctx, names, common)
         if unplaced:
             return Query(
                 intent=Intent.ESTIMATE, reason=Reason.AMBIGUOUS, candidates=unplaced, **common
             )
         return self._decide(times, ratios, common)
 
-    # ------------------------------------------------------------ passes
-    def _lang_choice(self) -> Lang | None:
-        """ "lang ar", "language english", "اللغة عربي": a preference, nothing else."""
-        words = [t for t in self.tokens if t.kind == WORD]
-        if not 2 <= len(words) <= 4 or len(words) != len(self.tokens) - sum(
-            1 for t in self.tokens if t.kind != WORD and t.text in ":=,."
-        ):
-            return None
-        if not _is(words[0], LANG_WORDS):
-            return None
-        for w in words[1:]:
-            choice = LANG_CHOICES.get(w.text) or LANG_CHOICES.get(
-                lookup(w.text, LANG_CHOICES) or ""
-            )
-            if choice:
-                return Lang(choice)
-        return None
-
-    def _unknown_lang_choice(self) -> list[str] | None:
-        """ "lang fr", "lang": a language choice naming no language we speak.
-
-        The words written after the keyword (none for a bare "lang"), else None
-        when the message is no language choice at all ("language model?").
-        """
-        words = [t for t in self.tokens if t.kind == WORD]
-        if (
-            not 1 <= len(words) <= 2
-            or len(words) != len(self.tokens)
-            or not _is(words[0], LANG_WORDS)
-        ):
-            return None
-        rest = [w.text for w in words[1:]]
-        if any(lookup(w, _NOT_A_LANGUAGE) for w in rest):
-            return None
-        return rest
-
-    def _read_labels(self, ratios: list[RatioCand]) -> list[Quantity]:
-        """Numbers labelled in words: "ratio 2", "النسبة ٢ أو ٣", "FP32 time: 100", "بالساعات: ٢٠"."""
-        times: list[Quantity] = []
+    def _setup(self, names: Names) -> tuple[bool, Context]:
+        """Whether memory is asked about, and the setup numbers and words."""
         tokens = self.tokens
-        for i, tok in enumerate(tokens):
-            if tok.kind != NUM or tok.role:
-                continue
-            label = self._label_before(i) or self._label_after(i)
-            if label is None:
-                continue
-            kind, unit = label
-            tok.role = kind
-            if kind == "ratio":
-                ratios.append(RatioCand(tok.value, i, tok.text, "labelled_ratio"))
-            else:
-                times.append(Quantity(tok.value, unit, i, i + 1, rule="labelled_time"))
-        return times
-
-    def _label_before(self, i: int) -> tuple[str, str] | None:
-        tokens = self.tokens
-        j, steps = i - 1, 0
-        while j >= 0 and steps < _LABEL_WINDOW:
-            tok = tokens[j]
-            if tok.is_boundary:
-                return None
-            if tok.kind == NUM:
-                # "النسبة ٢ أو ٣", "ratio 2 on V100 vs 3 on A100": the second number
-                # shares the first one's label.
-                between = {t.text for t in tokens[j + 1 : i]}
-                joiners = _JOINERS | (
-                    {"and", "و"} if j and tokens[j - 1].text in _BETWEEN else set()
-                )
-                if tok.role in ("ratio", "time") and not tok.suffix and between & joiners:
-                    return (tok.role, "h")
-                return None
-            if tok.kind == WORD:
-                if _is(tok, RATIO_LABELS):
-                    return ("ratio", "")
-                unit = unit_of(tok, allow_article=True)
-                if (
-                    unit
-                    and unit[1] != 2
-                    and not tok.role
-                    and (tok.script == ARABIC or self._unit_label(j))
-                ):
-                    return ("time", unit[0])
-                if _is(tok, TIME_LABELS) and tok.role in ("", "time"):
-                    return ("time", "h")
-                if tok.role in ("gpu", "model") or _is(tok, RATIO_FILLERS) or _is(tok, TECH_WORDS):
-                    j -= 1
-                    steps += 1
-                    continue
-            j -= 1
-            steps += 1
-        return None
-
-    def _unit_label(self, j: int) -> bool:
-        """ "hours: 20", "in hours 20": a unit written before its number."""
-        tokens = self.tokens
-        nxt = tokens[j + 1] if j + 1 < len(tokens) else None
-        prev = tokens[j - 1] if j else None
-        return (nxt is not None and nxt.text in (":", "=")) or (
-            prev is not None and prev.text == "in"
+        memory = self._asks_memory()
+        fits = not memory and (
+            any(_is(t, FIT_WORDS) for t in tokens) or sized_on_gpu(tokens, names.gpu is not None)
         )
+        ctx = mark_context(tokens, sizes_are_params=memory or fits)
+        # "will a 7B model fit on one A100?": a parameter count and a fit verb
+        # ask about memory as surely as the word "memory" does.
+        return memory or (fits and ctx.params is not None), ctx
 
-    def _label_after(self, i: int) -> tuple[str, str] | None:
-        nxt = self.tokens[i + 1] if i + 1 < len(self.tokens) else None
-        if nxt is not None and _is(nxt, RATIO_LABELS) and nxt.text not in ("factor",):
-            return ("ratio", "")
-        return None
+    def _values(self, ctx: Context) -> tuple[list[Quantity], list[RatioCand], list[Quantity], list]:
+        """Durations, ratios, labelled times and step-rate candidates, progress
+        readouts ("100%", "450/1000", "[01:23<01:40]") set aside first."""
+        tokens = self.tokens
+        on_progress_lines = progress_lines(tokens)
+        for k in on_progress_lines:
+            if tokens[k].kind == NUM and not tokens[k].role:
+                tokens[k].role = "progress"
+        durations = [q for q in find_durations(tokens) if q.start not in on_progress_lines]
+        ratios = find_ratios(tokens)
+        labelled_times = read_labels(tokens, ratios)
+        rated = step_rate(tokens, ctx.epochs)
+        if not ratios:
+            ratios.extend(
+                RatioCand(c.value, c.start, c.text, c.rule) for c in rated if c.kind == "ratio"
+            )
+        return durations, ratios, labelled_times, rated
 
+    def _memory_query(self, ctx: Context, names: Names, common: dict) -> Query:
+        if ctx.params is None:
+            ctx.params = self._large_bare_number()
+        if names.gpu is None:
+            common["gpu_memory_gb"] = memory_size_alone(self.tokens)
+        return Query(intent=Intent.MEMORY, params=ctx.params, optimizer=ctx.optimizer, **common)
+
+    # ------------------------------------------------------------ passes
     @staticmethod
     def _times(
         durations: list[Quantity], labelled: list[Quantity], epochs: float | None
@@ -631,28 +501,9 @@ def _distinct(items: list, key) -> list:
 
 
 def _duration(q: Quantity) -> Duration:
-    scale = _UNIT_SCALE.get(q.unit, 1.0)
+    scale = _UNIT_SCALE[q.unit]
     return Duration(value=q.value * scale, unit=_UNITS[q.unit], hours=q.hours)
 
 
 def _fmt(value: float) -> str:
     return f"{value:g}"
-
-
-def reason_for(fp32: Duration | None, ratio: float | None) -> Reason | None:
-    """Convention 9-12, in order of precedence."""
-    if (fp32 is not None and not math.isfinite(fp32.hours)) or (
-        ratio is not None and not math.isfinite(ratio)
-    ):
-        return Reason.NOT_FINITE
-    if ratio is not None and ratio <= 0:
-        return Reason.RATIO_NOT_POSITIVE
-    if fp32 is not None and fp32.hours <= 0:
-        return Reason.TIME_NOT_POSITIVE
-    if (fp32 is not None and fp32.hours > MAX_HOURS) or (ratio is not None and ratio > MAX_RATIO):
-        return Reason.TOO_LARGE
-    if ratio is not None and ratio < 1:
-        return Reason.RATIO_BELOW_ONE
-    if fp32 is None:
-        return Reason.NO_NUMBERS
-    return None

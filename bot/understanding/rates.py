@@ -20,15 +20,15 @@ from dataclasses import replace
 from bot.understanding.candidates import RATIO, STEP_TIME, THROUGHPUT, TIME, Candidate
 from bot.understanding.lexicon import EPOCH_NOUNS, lookup
 from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
-from bot.understanding.words import table
+from bot.understanding.words import mapping, table
 
 THROUGHPUT_SUFFIX = "/s"  # a number's suffix "it/s": work per second
 STEP_SUFFIX = "s/"  # a number's suffix "s/it": seconds per step
-_COUNT_SCALES = {"": 1.0, "k": 1e3, "m": 1e6}
+_COUNT_SCALES = mapping("COUNT_SCALES")
 _SEARCH = 12  # tokens looked at around a rate for its precision, in its clause
 _LINE_SEARCH = 64  # ... and back across a progress line ("fp32:\nEpoch 0: 100%|███| ...")
-_FP32 = frozenset({"fp32", "tf32", "float32", "full"})
-_MIXED = frozenset({"amp", "mixed", "fp16", "bf16", "fp8", "half", "المختلطه", "mp", "autocast"})
+_FP32 = table("FP32")
+_MIXED = table("MIXED")
 
 
 def _in(tok: Token | None, name: str) -> bool:
@@ -82,9 +82,9 @@ def merge_rates(tokens: list[Token]) -> list[Token]:
         kind, end = got
         text = " ".join(t.text for t in tokens[i:end])
         prev = out[-1] if out else None
-        if prev is not None and prev.kind == NUM and not prev.suffix and not prev.role:
+        if prev is not None and prev.kind == NUM and not prev.role and _counts_rate(prev, kind):
             scale = 1e-3 if _in(tokens[i], "MILLISECOND_WORDS") else 1.0
-            out[-1] = _rate_number(prev, kind, text, scale)
+            out[-1] = _rate_number(_thousands(prev), kind, text, scale)
         else:
             out.append(Token(WORD, text, glued=tok.glued, script=tok.script, role=kind))
         i = end
@@ -101,6 +101,18 @@ def _glued_rate(tok: Token, tokens: list[Token], i: int) -> tuple[Token, int] | 
         scale = 1e-3 if _in(head, "MILLISECOND_WORDS") else 1.0
         return _rate_number(tok, STEP_TIME, f"{tok.suffix}/{nxt.text}", scale), i + 3
     return None
+
+
+def _counts_rate(tok: Token, kind: str) -> bool:
+    """A bare number counts the rate after it; so does one in thousands of a
+    throughput ("1.2k tokens/s", never "1.2k parameters")."""
+    return not tok.suffix or (tok.suffix == "k" and kind == THROUGHPUT)
+
+
+def _thousands(tok: Token) -> Token:
+    if tok.suffix != "k":
+        return tok
+    return Token(NUM, tok.text + "k", value=tok.value * 1000, glued=tok.glued)
 
 
 def _rate_number(tok: Token, kind: str, unit: str, scale: float) -> Token:

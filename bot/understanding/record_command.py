@@ -33,6 +33,7 @@ from bot.records.models import (
 )
 from bot.records.ratio import RecordReason, validate
 from bot.understanding.lexicon import model_word_family
+from bot.understanding.words import mapping
 
 
 @dataclass(frozen=True)
@@ -356,13 +357,7 @@ _VALUE_FIRST = re.compile(
     rf"(?<![\w.]){_VALUE}\s*(?:in|with|using|on|under|ب|في|مع|بدقة|باستخدام)?\s*{_LABEL}",
     re.IGNORECASE,
 )
-_THROUGHPUT_THINGS: dict[str, str] = {
-    "img/s": r"imgs?|images?|صورة|صور|الصور",
-    "tokens/s": r"toks?|tokens?|رمز|رموز|توكن|توكنات",
-    "seq/s": r"seqs?|sequences?|sentences?|جملة|جمل|تسلسل",
-    "samples/s": r"samples?|عينة|عينات",
-    "it/s": r"its?|iters?|iterations?|steps?|خطوة|خطوات",
-}
+_THROUGHPUT_THINGS: dict[str, str] = mapping("THROUGHPUT_THINGS")
 
 
 def _throughput_label(thing: str) -> str:

@@ -16,53 +16,11 @@ import re
 
 from bot.understanding.lexicon import lookup
 from bot.understanding.tokens import ARABIC, NUM, WORD, Token
+from bot.understanding.words import table
 
-# Words that thank; one of them makes the message a thank-you.
-THANKS_WORDS = frozenset(
-    [
-        # English
-        "thanks",
-        "thank",
-        "thx",
-        "thnx",
-        "tnx",
-        "ty",
-        "tysm",
-        "cheers",
-        "appreciated",
-        "appreciate",
-        # Arabic: MSA, Gulf, Levantine, Egyptian, Iraqi, Maghrebi (normalised spelling)
-        "شكرا",
-        "شكر",
-        "الشكر",
-        "مشكور",
-        "مشكوره",
-        "مشكورين",
-        "تسلم",
-        "تسلمي",
-        "تسلمون",
-        "يسلمو",
-        "يسلموا",
-        "يسلمك",
-        "ممنون",
-        "ممنونك",
-        "متشكر",
-        "متشكرين",
-        "ميرسي",
-        "مرسي",
-        "جزاك",
-        "جزاكم",
-        "بارك",
-        "صحيت",
-        "بزاف",
-    ]
-)
-# "يعطيك العافية": wishing strength, answered in kind ("الله يعافيك").
-WELLNESS_WORDS = frozenset(["يعطيك", "يعطيكم", "العافيه"])
-# Reactions: answered as a reaction, not with "you're welcome".
-REACTION_WORDS = frozenset(
-    ["lol", "lmao", "great", "awesome", "perfect", "nice", "cool", "brilliant", "رائع", "ممتاز"]
-)
+THANKS_WORDS = table("THANKS_WORDS")
+WELLNESS_WORDS = table("WELLNESS_WORDS")
+REACTION_WORDS = table("REACTION_WORDS")
 
 # Words that may come with a thank-you without making it a question.
 FILLER_WORDS = frozenset(
@@ -174,12 +132,12 @@ def _kind(tok: Token) -> str | None:
     text = tok.text
     if _LAUGHTER.fullmatch(text):
         return "reaction"
-    for kind, table in (
+    for kind, words in (
         ("thanks", THANKS_WORDS),
         ("wellness", WELLNESS_WORDS),
         ("reaction", REACTION_WORDS),
         ("filler", FILLER_WORDS),
     ):
-        if text in table or (tok.script == ARABIC and lookup(text, table) is not None):
+        if text in words or (tok.script == ARABIC and lookup(text, words) is not None):
             return kind
     return None

@@ -154,39 +154,10 @@ def tokenize(text: str) -> list[Token]:
             continue
         glued = i > 0 and text[i - 1] != " "
         prev = text[i - 1] if i > 0 else " "
-        starts_number = c.isascii() and c.isdigit()
-        signed = (
-            c == "-"
-            and i + 1 < n
-            and text[i + 1].isascii()
-            and text[i + 1].isdigit()
-            and not (prev.isalnum())
-        )
-        leading_dot = (
-            c == "."
-            and i + 1 < n
-            and text[i + 1].isascii()
-            and text[i + 1].isdigit()
-            and not prev.isdigit()
-        )
-        if starts_number or signed or leading_dot:
-            if leading_dot:  # ".25": a fraction only, never a second decimal point
-                j = i + 1
-                while j < n and text[j].isascii() and text[j].isdigit():
-                    j += 1
-                raw = "0" + text[i:j]
-            else:
-                in_list = prev == "," and i > 1 and text[i - 2].isdigit()
-                raw, j = _read_number(text, i + 1 if signed else i, in_list)
-            value = float(raw)
-            if (minutes_end := _hours_and_minutes(text, j)) and not signed:
-                value += int(text[j + 1 : minutes_end]) / 60
-                raw, j = text[i:minutes_end], minutes_end
-            if signed:
-                value, raw = -value, "-" + raw
-            suffix, j = _read_suffix(text, j)
-            tokens.append(Token(NUM, raw, value=value, suffix=suffix, glued=glued))
-            i = j
+        if _number_starts(text, i, prev):
+            tok, i = _number_token(text, i, prev)
+            tok.glued = glued
+            tokens.append(tok)
             continue
         if c in "x×" and i + 1 < n and text[i + 1].isdigit() and not prev.isalnum():
             tokens.append(Token(SYM, "x", glued=glued))
@@ -204,11 +175,44 @@ def tokenize(text: str) -> list[Token]:
             tokens.append(Token(WORD, text[i:j], glued=glued, script=LATIN))
             i = j
             continue
-        if c == "×":
-            c = "x"
-        tokens.append(Token(SYM, c, glued=glued))
+        tokens.append(Token(SYM, "x" if c == "×" else c, glued=glued))
         i += 1
     return tokens
+
+
+def _digit_at(text: str, i: int) -> bool:
+    return i < len(text) and text[i].isascii() and text[i].isdigit()
+
+
+def _number_starts(text: str, i: int, prev: str) -> bool:
+    """A digit, a minus sign before one ("-5", not "v-5") or a leading dot (".25")."""
+    c = text[i]
+    if c.isascii() and c.isdigit():
+        return True
+    if c == "-":
+        return _digit_at(text, i + 1) and not prev.isalnum()
+    return c == "." and _digit_at(text, i + 1) and not prev.isdigit()
+
+
+def _number_token(text: str, i: int, prev: str) -> tuple[Token, int]:
+    """The number token starting at ``i`` (value, suffix) and the index after it."""
+    signed = text[i] == "-"
+    if text[i] == ".":  # ".25": a fraction only, never a second decimal point
+        j = i + 1
+        while _digit_at(text, j):
+            j += 1
+        raw = "0" + text[i:j]
+    else:
+        in_list = prev == "," and i > 1 and text[i - 2].isdigit()
+        raw, j = _read_number(text, i + 1 if signed else i, in_list)
+    value = float(raw)
+    if (minutes_end := _hours_and_minutes(text, j)) and not signed:
+        value += int(text[j + 1 : minutes_end]) / 60
+        raw, j = text[i:minutes_end], minutes_end
+    if signed:
+        value, raw = -value, "-" + raw
+    suffix, j = _read_suffix(text, j)
+    return Token(NUM, raw, value=value, suffix=suffix), j
 
 
 def _read_latin_word(text: str, i: int) -> int:

@@ -15,12 +15,15 @@ import urllib.error
 import urllib.request
 import uuid
 
-from slackmsg import dm_event, posts
+from slack_sdk.oauth.installation_store import Installation
+from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
+from slackmsg import BOT_TOKEN, BOT_USER, TEAM, dm_event, posts
+from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from bot.models import Lang
 from bot.slack import labels
-from bot.store import connect
+from bot.store import connect, make_engine
 
 # Slack's deadline is 3 s; the database may take at most the dedupe budget of it.
 ACK_S = 1.0
@@ -147,3 +150,39 @@ def test_a_records_command_says_the_records_cannot_be_reached(start_app, refused
     (reply,) = bot.slack.wait(lambda: bot.slack.responses("rec"))
     assert "cannot be reached right now" in reply.body["text"]
     assert APOLOGY not in reply.body["text"]
+
+
+def test_oauth_installation_read_once_still_serves_its_workspace_with_the_database_gone(
+    start_app, database_url, caplog
+):
+    """OAuth mode reads each request's token from the installation store: the last
+    installation the database gave is remembered for when it cannot answer."""
+    oauth = {"slack_client_id": "111.222", "slack_client_secret": "oauth-client-secret-value"}
+    bot = start_app(slack_bot_token=None, **oauth)
+    engine = make_engine(database_url)
+    SQLAlchemyInstallationStore(client_id=oauth["slack_client_id"], engine=engine).save(
+        Installation(
+            app_id="A0APP",
+            enterprise_id=None,
+            team_id=TEAM,
+            user_id="U0INSTALLER",
+            bot_token=BOT_TOKEN,
+            bot_id="B0BOT",
+            bot_user_id=BOT_USER,
+            bot_scopes=["commands", "chat:write"],
+        )
+    )
+    bot.client.command("100 2", response_url=bot.slack.response_url("oauth-before"))
+    bot.slack.wait(lambda: bot.slack.responses("oauth-before"))
+    bot.client.event(dm_event("100 2", ts="1700000001.000001"), event_id="EvOauthWarm")
+    bot.slack.wait(lambda: posts(bot))
+
+    # The database stops answering installation reads (a deleted SQLite file would
+    # not do: the app's open connections keep reading the unlinked file).
+    with engine.begin() as connection:
+        connection.execute(text("DROP TABLE slack_bots"))
+        connection.execute(text("DROP TABLE slack_installations"))
+    engine.dispose()
+    _still_answers(bot, "oauth-gone")
+    assert {call.headers.get("Authorization") for call in posts(bot)} == {f"Bearer {BOT_TOKEN}"}
+    _degraded_in_log(caplog)

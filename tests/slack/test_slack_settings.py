@@ -78,3 +78,20 @@ def test_work_processes_must_be_at_least_one(monkeypatch):
         load_settings()
     monkeypatch.setenv("WORK_PROCESSES", "3")
     assert load_settings().work_processes == 3
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "why"),
+    [
+        ("JOB_POLL_S", "0", "greater than 0"),
+        ("DATABASE_BUDGET_S", "601", "less than or equal to 600"),
+        ("OUTBOX_BACKOFF_S", "-1", "greater than or equal to 0"),
+        ("HTTP_CONNECTION_LIMIT", "0", "greater than or equal to 1"),
+        ("WORK_PROCESSES", "33", "less than or equal to 32"),
+    ],
+)
+def test_a_setting_out_of_its_range_is_named_with_the_range(monkeypatch, name, value, why):
+    monkeypatch.setenv(name, value)
+    with pytest.raises(SettingsError) as error:
+        load_settings()
+    assert f"{name}: Input should be {why}" in str(error.value)

@@ -2,8 +2,8 @@
 
 A country adjective names the country's own currency ("دينار عراقي" is IQD, not
 the Kuwaiti dinar a bare "دينار" means); a currency that cannot be told without
-its country ("ليرة": Turkish, Lebanese or Syrian) or with a country the bot does
-not know ("دينار صربي") is kept unreadable, and the reply asks for a currency.
+its country ("ليرة": Turkish, Lebanese or Syrian) or with a country whose
+currency it is not ("دينار فلبيني") is kept unreadable, and the reply asks for a currency.
 """
 
 import pytest
@@ -66,7 +66,7 @@ def test_english_country_adjectives(text: str, code: str) -> None:
     "text",
     [
         AR.format("٥٠ ليرة"),  # which lira?
-        AR.format("٥٠ دينار صربي"),  # a country the table does not know
+        AR.format("٥٠ دينار فلبيني"),  # a country whose currency is no dinar
     ],
 )
 def test_a_currency_without_its_country_is_never_billed_in_the_default(text: str) -> None:

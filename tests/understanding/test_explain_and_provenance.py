@@ -132,3 +132,10 @@ def test_the_decision_drops_a_ratio_read_inside_a_time_and_keeps_ties():
     assert times == [compound] and [r.value for r in ratios] == [2.0]
     tied = _without_overlaps([Quantity(1, "h", 0, 1), Quantity(2, "h", 0, 1)], [])[0]
     assert len(tied) == 2  # two readings of one token: ambiguous, never a guess
+
+
+def test_explain_names_the_setup_rule_of_each_number():
+    out = explain("A100 x8, 100h in fp32, amp 2x, $3/h, 420 ms per step")
+    assert "8 -> gpus (rule gpu_times_count)" in out
+    assert "3 -> price (rule price)" in out
+    assert "420ms -> step_time (rule step_time)" in out or "420 -> step_time (rule step_time)" in out

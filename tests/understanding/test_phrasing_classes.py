@@ -33,6 +33,9 @@ THROUGHPUT_IS_SPEED = [
     ("عدد الصور في الثانية زاد ٢٥٪ مع amp والتدريب ١٠ ساعات", "dm", 10, 1.25, None),
     ("مع bf16 صار عندي ٣٠٪ عينات/ث أكثر، و fp32 ياخذ ٢٠ ساعة", "dm", 20, 1.3, None),
     ("the step time went up 40%, 10h fp32", "dm", 10, 1 / 1.4, "ratio_below_one"),
+    # Throughputs in thousands (rule rate_unit): "1.2k tokens/s" is 1,200 a second.
+    ("fp32 1.2k tokens/s, amp 2.1k tokens/s, 100h in fp32", "dm", 100, 1.75, None),
+    ("التدريب ١٠٠ ساعة، fp32 ١٫٢k توكن/ث و amp ٢٫١k توكن/ث", "dm", 100, 1.75, None),
 ]
 SLOWDOWNS = [
     ("fp16 made it 40% slower, 10h fp32", "dm", 10, 1 / 1.4, "ratio_below_one"),

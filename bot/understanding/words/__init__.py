@@ -1,19 +1,36 @@
-"""The reader's word lists as data, one module per language (``en``, ``ar``).
+"""The reader's words as data, one file per language (``en.toml``, ``ar.toml``).
 
-Each language module holds plain tables written as people spell the words;
-:func:`table` merges a table across languages and normalises every entry
-the way messages are normalised (lower case, bare alef, ta marbuta as ha),
-so the rules compare normalised tokens with normalised data. Phrases are
-kept as tuples of words.
+Each file holds plain tables written as people spell the words: arrays (word
+lists) and tables (word -> value: a unit, a number, a currency code). The
+loader merges a table across languages and normalises every entry the way
+messages are normalised (lower case, bare alef, ta marbuta as ha), so the
+rules compare normalised tokens with normalised data:
+
+- :func:`table` gives a word list as a frozenset,
+- :func:`phrases` gives it as word tuples, longest first,
+- :func:`mapping` gives a word -> value table as a dict.
+
+``en`` and ``ar`` are the raw files, for code that reads one language.
+A word's language is its script: symbols and Latin words live in ``en.toml``.
 """
 
 from __future__ import annotations
 
+import tomllib
 from functools import cache
+from pathlib import Path
+from types import SimpleNamespace
 
 from bot.understanding.normalise import normalise
-from bot.understanding.words import ar, en
 
+
+def _load(language: str) -> SimpleNamespace:
+    with (Path(__file__).parent / f"{language}.toml").open("rb") as f:
+        return SimpleNamespace(**tomllib.load(f))
+
+
+en = _load("en")
+ar = _load("ar")
 LANGUAGES = (en, ar)
 
 
@@ -31,3 +48,13 @@ def phrases(name: str) -> tuple[tuple[str, ...], ...]:
     """Entries of table ``name`` as word tuples, longest first (for longest-match)."""
     out = {tuple(normalise(p).split()) for lang in LANGUAGES for p in getattr(lang, name, ())}
     return tuple(sorted((p for p in out if p), key=len, reverse=True))
+
+
+def mapping(name: str) -> dict:
+    """Word -> value table ``name`` of every language, keys (and word-list values)
+    normalised; a fresh dict, in file order."""
+    return {
+        normalise(k): [normalise(w) for w in v] if isinstance(v, list) else v
+        for lang in LANGUAGES
+        for k, v in getattr(lang, name, {}).items()
+    }

@@ -1,0 +1,149 @@
+"""Group commit: on SQLite, the writes of one process's threads share transactions.
+
+SQLite has one writer at a time. Threads that each open their own write
+transaction queue on its file lock, and a thread that finds it taken sleeps in
+SQLite's busy handler (1, 2, 5 ... 100 ms between tries) rather than being
+woken when the lock frees: under load most of a job's time went there. So on
+SQLite one thread per process and engine takes every waiting write and runs
+them in one transaction, one commit for the lot; each caller returns only once
+that commit is done, so "committed before the ack" and "marked sent before
+anything can send it again" hold exactly as with a transaction of its own. A
+write that fails is run again alone, so one bad write cannot fail the others.
+
+PostgreSQL takes concurrent writers without a file lock, and a replica's
+writes there stay each in its own transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import weakref
+from collections.abc import Callable
+from typing import TypeVar
+
+from sqlalchemy import Connection, Engine
+
+# Enough to empty the queue of a busy process in one commit, short enough to keep it quick.
+MOST_PER_COMMIT = 64
+# A writer thread idle this long ends (another starts with the next write).
+IDLE_EXIT_S = 5.0
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+Write = Callable[[Connection], T]
+
+
+class _Pending:
+    __slots__ = ("done", "error", "result", "write")
+
+    def __init__(self, write: Write) -> None:
+        self.write = write
+        self.done = threading.Event()
+        self.result = None
+        self.error: BaseException | None = None
+
+
+class GroupCommit:
+    """Runs writes for one engine, several to a transaction (see the module)."""
+
+    def __init__(self, engine: Engine) -> None:
+        # Weak: the registry below must not keep a disposed engine alive.
+        self._engine = weakref.ref(engine)
+        self._queue: queue.SimpleQueue[_Pending] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._start = threading.Lock()
+
+    def run(self, write: Write[T]) -> T:
+        """``write(connection)`` in a committed transaction; its result, or its error."""
+        pending = _Pending(write)
+        self._queue.put(pending)
+        self._ensure_thread()
+        pending.done.wait()
+        if pending.error is not None:
+            raise pending.error
+        return pending.result  # type: ignore[return-value]
+
+    def _ensure_thread(self) -> None:
+        with self._start:  # see _idle_end: a write is never left without a thread
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._loop, name="mpbot-group-commit", daemon=True
+                )
+                self._thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            try:
+                batch = [self._queue.get(timeout=IDLE_EXIT_S)]
+            except queue.Empty:
+                if self._idle_end():
+                    return
+                continue
+            while len(batch) < MOST_PER_COMMIT:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            self._commit(batch)
+
+    def _idle_end(self) -> bool:
+        with self._start:
+            if self._queue.empty():
+                self._thread = None
+                return True
+            return False
+
+    def _commit(self, batch: list[_Pending]) -> None:
+        engine = self._engine()
+        if engine is None:
+            for pending in batch:
+                pending.error = RuntimeError("the database engine was disposed")
+                pending.done.set()
+            return
+        if len(batch) > 1:
+            try:
+                with engine.begin() as connection:
+                    results = [pending.write(connection) for pending in batch]
+            except Exception:  # noqa: BLE001, S110 (one failed: each alone, for its own outcome)
+                pass
+            else:
+                for pending, result in zip(batch, results, strict=True):
+                    pending.result = result
+                    pending.done.set()
+                return
+        for pending in batch:
+            try:
+                with engine.begin() as connection:
+                    pending.result = pending.write(connection)
+            except BaseException as error:  # noqa: BLE001 (the caller raises it)
+                pending.error = error
+            pending.done.set()
+
+
+class OwnTransaction:
+    """Each write in a transaction of its own (PostgreSQL)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def run(self, write: Write[T]) -> T:
+        with self.engine.begin() as connection:
+            return write(connection)
+
+
+_writers: weakref.WeakKeyDictionary[Engine, GroupCommit | OwnTransaction] = (
+    weakref.WeakKeyDictionary()
+)
+_writers_lock = threading.Lock()
+
+
+def writes(engine: Engine) -> GroupCommit | OwnTransaction:
+    """The one writer of ``engine`` in this process (shared by every store on it)."""
+    with _writers_lock:
+        writer = _writers.get(engine)
+        if writer is None:
+            sqlite = engine.dialect.name == "sqlite"
+            writer = GroupCommit(engine) if sqlite else OwnTransaction(engine)
+            _writers[engine] = writer
+        return writer

@@ -1,0 +1,91 @@
+"""Setup-number rules for dates, clock times, years and ids: "10:30",
+"01/05/2024", "3 May", "at 10", "in 2024", "#42". A number they mark is never
+the FP32 time or the ratio."""
+
+from __future__ import annotations
+
+import re
+
+from bot.understanding.lexicon import CLOCK_WORDS, COUNT_NOUNS, MONTHS
+from bot.understanding.nearby import at, is_time_unit, word_in
+from bot.understanding.ratio_cues import slash_fraction
+from bot.understanding.tokens import NUM, SYM, WORD, Token
+from bot.understanding.words import table
+
+_TENTHS = re.compile(r"\d+\.\d")  # one decimal digit: a quantity, never minutes
+
+
+def _date_or_clock(tokens: list[Token], i: int) -> bool:
+    """ "10:30", "10:30:15", "01/05/2024", "2024-05-01": marks the numbers after ``i``.
+
+    Numbers glued by ":" or "/" are a clock time or a date; glued by "-" only
+    when there are three of them ("12-15h" is a range, "2024-05-01" a date).
+    """
+    if slash_fraction(tokens, i) is not None:
+        return False  # "2/3 of the time": a share, read with the ratios
+    chain: list[Token] = []
+    seps: set[str] = set()
+    j = i + 1
+    while j + 1 < len(tokens):
+        sep, num = tokens[j], tokens[j + 1]
+        if not (
+            sep.kind == SYM and sep.glued and sep.text in ":/-" and num.kind == NUM and num.glued
+        ):
+            break
+        if num.suffix or (seps and sep.text not in seps):
+            break
+        seps.add(sep.text)
+        chain.append(num)
+        j += 2
+    if not chain or (seps == {"-"} and len(chain) < 2):
+        return False
+    for num in chain:
+        num.role = num.role or "date"
+    return True
+
+
+def date_or_clock_digits(tokens: list[Token], i: int) -> str | None:
+    """ "10:30", "01/05/2024", "2024-05-01"."""
+    return "date" if _date_or_clock(tokens, i) else None
+
+
+def identifier(tokens: list[Token], i: int) -> str | None:
+    """ "#42", "@3": an id."""
+    prev = at(tokens, i - 1)
+    glued_id = prev is not None and prev.kind == SYM and prev.text in "#@"
+    return "id" if glued_id and tokens[i].glued else None
+
+
+def clock_or_month_word(tokens: list[Token], i: int) -> str | None:
+    """ "10 o'clock", "3 May", "May 3"."""
+    nxt, prev = at(tokens, i + 1), at(tokens, i - 1)
+    if word_in(nxt, CLOCK_WORDS) or word_in(prev, MONTHS) or word_in(nxt, MONTHS):
+        return "date"
+    return None
+
+
+def clock_after_at(tokens: list[Token], i: int) -> str | None:
+    """ "at 10", "الساعه ٣": a clock time; but "clocks in at 14 hr" is a duration,
+    "at 2 times" a ratio, "at 8 GPUs" a count, and "at 2.5" no clock time
+    (no clock reads so; "2.30" does)."""
+    tok, nxt, prev = tokens[i], at(tokens, i + 1), at(tokens, i - 1)
+    if prev is None or is_time_unit(nxt):
+        return None
+    if prev.kind == WORD and prev.text == "الساعه":
+        return "clock"
+    if prev.text != "at" or (nxt is not None and nxt.text in ("times", "x")):
+        return None
+    if word_in(nxt, COUNT_NOUNS) or _TENTHS.fullmatch(tok.text):
+        return None
+    return "clock"
+
+
+def year(tokens: list[Token], i: int) -> str | None:
+    """ "in 2024", "عام ٢٠٢٣": a year."""
+    tok, nxt, prev = tokens[i], at(tokens, i + 1), at(tokens, i - 1)
+    if not (1900 <= tok.value <= 2100 and tok.value == int(tok.value)) or is_time_unit(nxt):
+        return None
+    return "date" if prev is not None and prev.text in _YEAR_LEADS else None
+
+
+_YEAR_LEADS = table("YEAR_LEADS")

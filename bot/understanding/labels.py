@@ -1,0 +1,88 @@
+"""Rules ``labelled_ratio`` and ``labelled_time``: a number named by a word.
+
+"ratio 2", "speedup: 1.8", "النسبة ٢ أو ٣" are ratios; "FP32 time: 100",
+"hours: 20", "بالساعات: ٢٠" are times. The label may sit a few words before
+its number (a GPU, a model or a filler between), and a second number joined to
+a labelled one ("النسبة ٢ أو ٣", "ratio 2 on V100 vs 3 on A100") shares it.
+"""
+
+from __future__ import annotations
+
+from bot.understanding.durations import Quantity, unit_of
+from bot.understanding.lexicon import RATIO_FILLERS, RATIO_LABELS, TECH_WORDS, TIME_LABELS
+from bot.understanding.ratios import RatioCand
+from bot.understanding.tokens import ARABIC, NUM, WORD, Token
+from bot.understanding.tokens import word_in as _is
+from bot.understanding.words import table
+
+_LABEL_WINDOW = 4
+_BETWEEN = table("BETWEEN")
+_JOINERS = table("JOINERS")
+
+
+def read_labels(tokens: list[Token], ratios: list[RatioCand]) -> list[Quantity]:
+    """Numbers labelled in words: "ratio 2", "النسبة ٢ أو ٣", "FP32 time: 100", "بالساعات: ٢٠"."""
+    times: list[Quantity] = []
+    for i, tok in enumerate(tokens):
+        if tok.kind != NUM or tok.role:
+            continue
+        label = _label_before(tokens, i) or _label_after(tokens, i)
+        if label is None:
+            continue
+        kind, unit = label
+        tok.role = kind
+        if kind == "ratio":
+            ratios.append(RatioCand(tok.value, i, tok.text, "labelled_ratio"))
+        else:
+            times.append(Quantity(tok.value, unit, i, i + 1, rule="labelled_time"))
+    return times
+
+
+def _label_before(tokens: list[Token], i: int) -> tuple[str, str] | None:
+    j, steps = i - 1, 0
+    while j >= 0 and steps < _LABEL_WINDOW:
+        tok = tokens[j]
+        if tok.is_boundary:
+            return None
+        if tok.kind == NUM:
+            # "النسبة ٢ أو ٣", "ratio 2 on V100 vs 3 on A100": the second number
+            # shares the first one's label.
+            between = {t.text for t in tokens[j + 1 : i]}
+            joiners = _JOINERS | ({"and", "و"} if j and tokens[j - 1].text in _BETWEEN else set())
+            if tok.role in ("ratio", "time") and not tok.suffix and between & joiners:
+                return (tok.role, "h")
+            return None
+        if tok.kind == WORD:
+            if _is(tok, RATIO_LABELS):
+                return ("ratio", "")
+            unit = unit_of(tok, allow_article=True)
+            if (
+                unit
+                and unit[1] != 2
+                and not tok.role
+                and (tok.script == ARABIC or _unit_label(tokens, j))
+            ):
+                return ("time", unit[0])
+            if _is(tok, TIME_LABELS) and tok.role in ("", "time"):
+                return ("time", "h")
+            if tok.role in ("gpu", "model") or _is(tok, RATIO_FILLERS) or _is(tok, TECH_WORDS):
+                j -= 1
+                steps += 1
+                continue
+        j -= 1
+        steps += 1
+    return None
+
+
+def _unit_label(tokens: list[Token], j: int) -> bool:
+    """ "hours: 20", "in hours 20": a unit written before its number."""
+    nxt = tokens[j + 1] if j + 1 < len(tokens) else None
+    prev = tokens[j - 1] if j else None
+    return (nxt is not None and nxt.text in (":", "=")) or (prev is not None and prev.text == "in")
+
+
+def _label_after(tokens: list[Token], i: int) -> tuple[str, str] | None:
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    if nxt is not None and _is(nxt, RATIO_LABELS) and nxt.text not in ("factor",):
+        return ("ratio", "")
+    return None

@@ -1,0 +1,41 @@
+"""Rule unlisted_card: a card of a GPU-only line that gpu_specs.csv lacks is still
+read as a GPU, named as its vendor writes it, so the reply says it is unknown
+(never the digits as a time, never "which GPU?")."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.conversation import answer, to_json
+from bot.models import Channel
+from bot.understanding.parse import understand
+
+
+def parse_query(text: str):
+    return understand(text, Channel.DM)
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu"),
+    [
+        ("ResNet-50 on a Radeon 8060S, 100 hours in fp32", "Radeon 8060S"),
+        ("100h fp32 on my RX 7900 XTX", "RX 7900 XTX"),
+        ("bert on rtx 3050, 20h fp32", "RTX 3050"),
+        ("GTX 980 Ti: 30 hours fp32", "GTX 980 Ti"),
+        ("RTX 6000 Ada, 30 hours fp32", "RTX 6000 Ada"),
+        ("على RTX 3050 التدريب ياخذ 20 ساعة fp32", "RTX 3050"),
+    ],
+)
+def test_an_unlisted_card_is_read_as_a_gpu_and_its_number_is_no_value(text, gpu):
+    query = parse_query(text)
+    assert query.gpu == gpu
+    assert query.fp32.hours in (100, 20, 30)
+
+
+def test_a_listed_card_keeps_its_canonical_name():
+    assert parse_query("bert on rtx 4090, 20h fp32").gpu == "RTX 4090"
+
+
+def test_the_reply_to_an_unlisted_card_says_it_is_unknown():
+    got = to_json(answer("100h fp32 on my RX 7900 XTX", Channel.DM))
+    assert "RX 7900 XTX is not in my GPU table" in got["text"]
