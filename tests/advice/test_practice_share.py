@@ -56,6 +56,10 @@ def test_the_spec_file_says_each_gpus_segment():
     assert gpu_spec("RTX 3090").segment == "consumer"
     assert gpu_spec("TITAN V").segment == "consumer"
     assert gpu_spec("RTX A6000").segment == "workstation"
+    # Named in practice threads ("Quadro RTX 8000 / RTX 2080 Ti"): a known Turing card.
+    quadro = gpu_spec("Quadro RTX 8000")
+    assert quadro.segment == "workstation" and quadro.tensor_cores
+    assert gpu_spec("RTX 8000") == quadro
     assert gpu_spec("A100").segment == gpu_spec("T4").segment == "datacenter"
 
 
