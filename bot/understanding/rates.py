@@ -1,6 +1,6 @@
 """Rates: throughputs ("25% more it/s") and step times ("0.9 s/it", "29ms/step").
 
-Three rules live here, each with its examples:
+Four rules live here, each with its examples:
 
 * ``rate_unit`` joins a rate written in pieces into one token, so later rules
   see one thing: "it/s", "samples/sec", "tokens per second", "صورة في الثانية",
@@ -8,6 +8,8 @@ Three rules live here, each with its examples:
   "١٫٢ ث/خطوة" become a number whose suffix is the rate.
 * ``step_named_time`` reads seconds said of a step as a step time, not the
   run's time: "fp32 step 1.2s", "bf16 step time: 0.55 s", "زمن الخطوة ١٫٢ ث".
+* ``step_time_partner``: with one such step time said of one precision, seconds
+  said of the other are its partner ("fp32 step 1.2s, amp 0.6s").
 * ``step_rate`` reads two rates said of two precisions, one FP32 and one mixed
   ("0.9 s/it in fp32, 0.5 s/it with amp"; pasted tqdm, Lightning or Keras
   progress lines, one per precision), as the ratio; with a step count ("20k
@@ -67,7 +69,12 @@ def _rate_words(tokens: list[Token], i: int) -> tuple[str, int] | None:
 
 
 def merge_rates(tokens: list[Token]) -> list[Token]:
-    """Rules ``rate_unit`` and ``step_named_time``: one token per rate (see the module docstring)."""
+    """Rules ``rate_unit``, ``step_named_time`` and ``step_time_partner``: one token
+    per rate (see the module docstring)."""
+    return _step_partners(_merged_rates(tokens))
+
+
+def _merged_rates(tokens: list[Token]) -> list[Token]:
     out: list[Token] = []
     i, n = 0, len(tokens)
     while i < n:
@@ -122,7 +129,42 @@ def _named_step_time(tokens: list[Token], i: int) -> tuple[Token, int] | None:
         return None
     said = " ".join(t.text for t in tokens[i:j])
     merged = _rate_number(num, STEP_TIME, num.suffix or unit.text, 1.0)
+    merged.extra["rule"] = "step_named_time"
     return replace(merged, text=f"{said} {merged.text}"), end
+
+
+def _step_partners(tokens: list[Token]) -> list[Token]:
+    """Rule ``step_time_partner``: with one step time named in seconds and said of one
+    precision, seconds said of the other precision are its partner, a step time
+    too: "fp32 step 1.2s, amp 0.6s", "زمن الخطوة ١٫٢ ث في fp32 و٠٫٦ ث مع amp"."""
+    named = [i for i, t in enumerate(tokens) if t.extra.get("rule") == "step_named_time"]
+    side = precision_near(tokens, named[0]) if len(named) == 1 else ""
+    if not side:
+        return tokens
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        end = _seconds_end(tokens, i)
+        if end and precision_near(tokens, i) not in ("", side):
+            unit = tokens[i].suffix or tokens[i + 1].text
+            partner = _rate_number(tokens[i], STEP_TIME, unit, 1.0)
+            partner.extra["rule"] = "step_time_partner"
+            out.append(partner)
+            i = end
+            continue
+        out.append(tokens[i])
+        i += 1
+    return out
+
+
+def _seconds_end(tokens: list[Token], i: int) -> int:
+    """Where a bare number in seconds ("0.6s", "٠٫٦ ث") ends, or 0 when there is none."""
+    tok = tokens[i]
+    if tok.kind != NUM or tok.role:
+        return 0
+    if tok.suffix:
+        return i + 1 if _in(Token(WORD, tok.suffix, script="lat"), "SECOND_WORDS") else 0
+    return i + 2 if _in(_at(tokens, i + 1), "SECOND_WORDS") else 0
 
 
 def _step_filler(tok: Token) -> bool:

@@ -24,6 +24,13 @@ STEP_WORDS_AND_FULL_PRECISION = [
     ("fp32 iteration takes 2 seconds, amp iteration takes 1 second", "dm", None, 2, "no_numbers"),
     ("training is 36h in fp32; fp32 step 1.2s, amp step 0.6s", "dm", 36, 2, None),
     ("fp32: زمن الخطوة ١٫٢ ث، amp: زمن الخطوة ٠٫٦ ث", "dm", None, 2, "no_numbers"),
+    # Rule step_time_partner: seconds said of the other precision are the partner.
+    ("fp32 step 1.2s, amp 0.6s", "dm", None, 2, "no_numbers"),
+    ("each step takes 2 seconds in fp32 and 1 second with amp", "dm", None, 2, "no_numbers"),
+    ("زمن الخطوة ١٫٢ ث في fp32 و٠٫٦ ث مع amp", "dm", None, 2, "no_numbers"),
+    ("fp32 step 1.2s, 36 hours in fp32, amp 0.6s", "dm", 36, 2, None),
+    # ... but not seconds of something else, or of the same precision.
+    ("fp32 step 1.2s, 36h in fp32, warmup 30s", "dm", 36, None, None),
     # Without a step word, seconds are still a time ("1.2 s" of what, otherwise?).
     ("step 3 took 2s", "dm", 2 / 3600, None, None),
     # "الدقة الكاملة" is FP32, "الدقة المختلطة" mixed.
