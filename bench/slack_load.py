@@ -116,7 +116,10 @@ def serve_fake_slack(port: int) -> None:
         def log_message(self, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    class SlackSized(ThreadingHTTPServer):
+        request_queue_size = 1024  # Slack's edge does not reset a burst (the default is 5)
+
+    server = SlackSized(("127.0.0.1", port), Handler)
     server.daemon_threads = True
     server.serve_forever()
 

@@ -75,6 +75,7 @@ class GpuSpec(BaseModel):
     source_url: str
     # The spec file's own yes/no; None where it has no such column or cell.
     has_tensor_cores: bool | None = None
+    segment: str = "datacenter"  # consumer / workstation / datacenter (gpu_specs.md)
 
     @property
     def tensor_cores(self) -> bool:
@@ -173,6 +174,7 @@ def _specs() -> tuple[GpuSpec, ...]:
                 fp8_tensor_tflops=number(row.get("fp8_tensor_tflops")),
                 source_url=row.get("source_url") or "",
                 has_tensor_cores=yes_no(row.get("tensor_cores")),
+                segment=(row.get("segment") or "datacenter").strip(),
             )
         )
     # A chip's first row names it: later variants of a canonical GPU keep the canonical name.

@@ -38,7 +38,7 @@ from bot.advice.catalog import PRACTICE, TUNED, GpuSpec, family_of_model, gpu_sp
 from bot.advice.features import Job, amp_peak, batch_change, default_baseline, framework_key
 from bot.advice.features import peak_ratio as _peak_ratio
 from bot.advice.measured import match, sources
-from bot.advice.ratio_model import MAX_PRACTICE_GAP, TYPICAL_HIGH, TYPICAL_LOW
+from bot.advice.ratio_model import TYPICAL_HIGH, TYPICAL_LOW
 from bot.advice.ratio_types import (
     NAMES_SEPARATOR,
     Basis,
@@ -189,13 +189,15 @@ def _no_tensor_cores(
     ctx: _Context, fitted: Fitted, code: Factor, params: dict[str, str | int | float]
 ) -> Prediction:
     """About 1x or slower: the runs measured on such GPUs when there are enough, else
-    the maintainers' reports; the range always holds 1x (no gain)."""
+    the maintainers' reports. The range holds the maintainers' 0.75-1.3 and widens to
+    the measured runs' 10% and 90% points: with a handful of runs those points are
+    their extremes, which the next GPU's run lands beyond as often as not."""
     logs = sorted(fitted.no_tensor_cores)
     point, low, high = NO_TENSOR_CORE_RATIO
     if len(logs) >= MIN_NO_TC_ROWS:
         point = math.exp(median(logs))
-        low = min(1.0, math.exp(logs[int(0.1 * (len(logs) - 1))]))
-        high = max(1.0, math.exp(logs[math.ceil(0.9 * (len(logs) - 1))]))
+        low = min(low, math.exp(logs[int(0.1 * (len(logs) - 1))]))
+        high = max(high, math.exp(logs[math.ceil(0.9 * (len(logs) - 1))]))
     return _finish(
         ctx,
         ratio=_round(point),
@@ -282,7 +284,9 @@ def _modelled(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction:
             dimensions=setup.dimensions,
         )
     if found is not None:
-        practice += found.log_ratio - tuned
+        # The measured rows move the tuned figure; real projects' share applies to it.
+        moved = model.log_ratio(job.at_level(PRACTICE), found.log_ratio - tuned)
+        practice = practice if moved is None else moved
         tuned, basis, cited = found.log_ratio, Basis.MEASURED, sources(found.rows)
         factors = [*_measured_notes(setup, found), *factors]
     else:
@@ -298,9 +302,7 @@ def _modelled(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction:
         low = min(math.log(TYPICAL_LOW), practice + fitted.below_practice(stratum), tuned)
         high = max(math.log(TYPICAL_HIGH), practice, tuned + fitted.above_tuned(stratum))
         factors.append(FactorNote(code=Factor.TYPICAL))
-    # The practice offset is capped (ratio_model.MAX_PRACTICE_GAP), but the levels'
-    # usual batch changes differ too: the point stays within the cap of the tuned figure.
-    point = min(max(practice, tuned + MAX_PRACTICE_GAP, low), high)
+    point = min(max(practice, low), high)
     if basis == Basis.MEASURED and tuned - point > BEST_CASE_GAP:
         basis = Basis.MEASURED_REALISTIC  # the figure is not the published one: say so
     if tuned - point > BEST_CASE_GAP:

@@ -49,15 +49,20 @@ RIDGE = {
 # without that pull, leaving V100 out leaves nearly every row at a peak of 2 and the
 # slope comes out of noise (negative).
 RIDGE_PRIOR = {"peak": 0.3}
-# Real projects' offset from the tuned fit, by empirical Bayes: the practice rows come
-# from threads where something disappointed (selection-biased low), so each source
-# counts once, the pooled offset is shrunk towards 0 as if PRIOR_SOURCES sources had
-# seen no gap, and one GPU's own offset towards the pooled one the same way; no offset
-# goes below MAX_PRACTICE_GAP: a Tensor Core GPU is not predicted a slowdown from
-# reports of broken pipelines, and the calibrated range's low end (sized on those
-# same rows held out) is what still says how low projects can land.
+# Real projects' level, by Amdahl's law over the tuned figure S: a tuned table keeps
+# the GPU on the work 16-bit speeds up; a real project spends part of each step where
+# it does not help (input pipeline, optimizer, small kernels, host syncs), so only a
+# share f of its FP32 time gets S: ratio = 1 / ((1 - f) + f / S). The gap then grows
+# with S (V100 BERT tables ~4x, projects ~1.5x; A100 ResNet tables ~1.8x, projects
+# ~1.3x), and a Tensor Core GPU is never predicted a slowdown (f >= 0): how low a
+# project can land is the calibrated range's low end. The share is fitted by empirical
+# Bayes, each independent source counting once (the median of its rows' shares): the
+# pooled share is pulled towards 1 (no gap) as if PRIOR_SOURCES sources had seen none,
+# a GPU segment's towards the pooled one and one GPU's towards its segment's the same
+# way (:func:`practice_share`).
 PRIOR_SOURCES = 5.0
-MAX_PRACTICE_GAP = math.log(0.75)
+# Rows whose tuned figure is within this of 1x say nothing about the share.
+MIN_SHARE_SPEEDUP = math.log(1.05)
 ROBUST_ROUNDS = 4
 ROBUST_FLOOR = 0.05
 # Tuned tables on it / a GPU with tables within NEAR of its peak ratio / only its spec
@@ -196,23 +201,26 @@ class Model:
     """Fitted coefficients and what they were fitted on."""
 
     coefficients: dict[str, float]  # tuned benchmarks
-    practice: PracticeOffset  # real projects' offset from them
+    practice: PracticeShare  # real projects' share of the tuned speedup
     batch_default: dict[str, float]
     reference: tuple[GpuSpec, ...]  # every GPU with rows: a job with no GPU averages them
     gpus: frozenset[str]  # GPUs with tuned tables
     models: frozenset[str]
 
-    def log_ratio(self, job: Job) -> float | None:
-        """Predicted log ratio; a job with no GPU gets the mean over the measured GPUs."""
+    def log_ratio(self, job: Job, shift: float = 0.0) -> float | None:
+        """Predicted log ratio, the tuned figure moved by ``shift`` first (a measured
+        table's rows); a job with no GPU gets the mean over the measured GPUs."""
         if job.spec is None:
-            values = [self.log_ratio(Job(**{**job.__dict__, "spec": s})) for s in self.reference]
+            values = [
+                self.log_ratio(Job(**{**job.__dict__, "spec": s}), shift) for s in self.reference
+            ]
             known = [v for v in values if v is not None]
             return sum(known) / len(known) if known else None
         t = terms(job, self.batch_default[job.level])
         if t is None:
             return None
-        offset = self.practice.at(job.gpu) if job.level == PRACTICE else 0.0
-        return _dot(self.coefficients, t) + offset
+        tuned = _dot(self.coefficients, t) + shift
+        return self.practice.log_ratio(job.spec, tuned) if job.level == PRACTICE else tuned
 
     def term(self, name: str) -> float:
         return self.coefficients.get(name, 0.0)
@@ -236,14 +244,37 @@ class Model:
 
 
 @dataclass(frozen=True)
-class PracticeOffset:
-    """Real projects' log offset from the tuned fit: pooled, and per GPU where measured."""
+class PracticeShare:
+    """The share of a real project's FP32 time that gets the tuned speedup (Amdahl):
+    pooled, per GPU segment (consumer / workstation / datacenter) and per GPU, each
+    where projects measured it."""
 
-    pooled: float = 0.0
+    pooled: float = 1.0
+    per_segment: dict[str, float] = field(default_factory=dict)
     per_gpu: dict[str, float] = field(default_factory=dict)
 
-    def at(self, gpu: str | None) -> float:
-        return self.per_gpu.get(gpu or "", self.pooled)
+    def at(self, spec: GpuSpec | None) -> float:
+        if spec is None:
+            return self.pooled
+        return self.per_gpu.get(spec.key, self.per_segment.get(spec.segment, self.pooled))
+
+    def log_ratio(self, spec: GpuSpec | None, tuned: float) -> float:
+        """Real projects' log ratio where the tuned one is ``tuned``."""
+        return amdahl(tuned, self.at(spec))
+
+
+def amdahl(tuned: float, share: float) -> float:
+    """log of 1 / ((1 - share) + share / S) for S = exp(tuned)."""
+    return -math.log((1 - share) + share * math.exp(-tuned))
+
+
+def share_of(tuned: float, actual: float) -> float | None:
+    """The share (0..1) that makes :func:`amdahl` of ``tuned`` hit ``actual``; None when
+    the tuned figure is about 1x (any share fits)."""
+    if tuned < MIN_SHARE_SPEEDUP:
+        return None
+    share = (1 - math.exp(-actual)) / (1 - math.exp(-tuned))
+    return min(1.0, max(0.0, share))
 
 
 def _shrunk(values: Sequence[float], towards: float) -> float:
@@ -253,27 +284,34 @@ def _shrunk(values: Sequence[float], towards: float) -> float:
     return towards + (median(values) - towards) * n / (n + PRIOR_SOURCES) if n else towards
 
 
-def practice_offset(residuals: Sequence[tuple[Row, float]]) -> PracticeOffset:
-    """Empirical-Bayes offset of real projects from the tuned fit, by independent source."""
+def practice_share(fitted: Sequence[tuple[Row, float]]) -> PracticeShare:
+    """Empirical-Bayes share of real projects (:class:`PracticeShare`), by independent
+    source, from (practice row, its tuned log ratio as fitted): the pooled share, a
+    segment's shrunk towards it, a GPU's shrunk towards its segment's. Desktops
+    (consumer cards) run smaller jobs and slower input pipelines than datacenter GPUs,
+    so their projects keep less of the tuned gain; the shrinkage lets a segment or GPU
+    only a source or two measured stay near the pooled share."""
+    shares: dict[tuple[str, str], list[float]] = {}  # by (source, GPU key)
+    segment_of: dict[str, str] = {}
+    for row, tuned in fitted:
+        share = share_of(tuned, row.log_ratio)
+        if share is not None and row.job.spec is not None:
+            shares.setdefault((row.source, row.job.spec.key), []).append(share)
+            segment_of[row.job.spec.key] = row.job.spec.segment
     by_source: dict[str, list[float]] = {}
-    gpu_of: dict[str, set[str]] = {}
-    for row, residual in residuals:
-        by_source.setdefault(row.source, []).append(residual)
-        gpu_of.setdefault(row.job.gpu or "", set()).add(row.source)
-    per_source = {s: median(v) for s, v in by_source.items()}
-    pooled = _capped(_shrunk(list(per_source.values()), 0.0))
-    per_gpu = {}
-    for gpu, sources in gpu_of.items():
-        mine = [
-            median(res for row, res in residuals if row.source == s and row.job.gpu == gpu)
-            for s in sorted(sources)
-        ]
-        per_gpu[gpu] = _capped(_shrunk(mine, pooled))
-    return PracticeOffset(pooled, per_gpu)
-
-
-def _capped(offset: float) -> float:
-    return min(0.0, max(MAX_PRACTICE_GAP, offset))
+    by_segment: dict[str, dict[str, list[float]]] = {}
+    by_gpu: dict[str, list[float]] = {}
+    for (source, gpu), values in shares.items():
+        by_source.setdefault(source, []).extend(values)
+        by_segment.setdefault(segment_of[gpu], {}).setdefault(source, []).extend(values)
+        by_gpu.setdefault(gpu, []).append(median(values))
+    pooled = _shrunk([median(v) for v in by_source.values()], 1.0)
+    per_segment = {
+        segment: _shrunk([median(v) for v in sources.values()], pooled)
+        for segment, sources in by_segment.items()
+    }
+    per_gpu = {gpu: _shrunk(v, per_segment[segment_of[gpu]]) for gpu, v in by_gpu.items()}
+    return PracticeShare(pooled, per_segment, per_gpu)
 
 
 def _robust(
@@ -296,15 +334,15 @@ def _robust(
 
 def fit(rows: Sequence[Row], rounds: int = ROBUST_ROUNDS) -> Model:
     """A robust ridge fit of the log ratio on the tuned tables over every term, then real
-    projects' shrunk offset from it (:func:`practice_offset`). A few extreme rows (3D
+    projects' shrunk share of it (:func:`practice_share`). A few extreme rows (3D
     U-Net 5x, Tacotron 2 0.84x) do not drag the typical answer."""
     defaults = batch_defaults(rows)
     featured = [(r, terms(r.job, defaults[r.job.level]) or {}) for r in rows]
     tuned = _robust(
         [(t, r.log_ratio, r.weight) for r, t in featured if r.job.level == TUNED], rounds
     )
-    practice = practice_offset(
-        [(r, r.log_ratio - _dot(tuned, t)) for r, t in featured if r.job.level == PRACTICE and t]
+    practice = practice_share(
+        [(r, _dot(tuned, t)) for r, t in featured if r.job.level == PRACTICE and t]
     )
     specs = {r.job.gpu: r.job.spec for r in rows if r.job.spec is not None and r.job.level == TUNED}
     return Model(

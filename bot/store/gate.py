@@ -8,6 +8,11 @@ time, the database is *degraded*: calls return their fallback at once (and
 log once) until ``retry_after_s`` has passed or a health check finds the
 database back. A frozen server therefore costs one budget per retry period,
 not one per request, and threads stuck in it stay bounded.
+
+Only the database's own time counts as its failure: a call still waiting for
+a pool thread when its budget runs out (a burst, every thread busy with calls
+that do answer) gets its fallback, but the database is not marked degraded,
+so one busy moment does not send the next ``retry_after_s`` of requests past it.
 """
 
 from __future__ import annotations
@@ -22,8 +27,9 @@ from typing import TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 
-# Enough for the threads of one process's listeners; stuck ones are few (see above).
-THREADS = 8
+# One per HTTP request thread (bot.slack.server.THREADS), so a burst's calls do
+# not queue behind each other; stuck ones are few (see above).
+THREADS = 16
 # A database error's own words are useful ("attempt to write a readonly database"); keep them short.
 REASON_CHARS = 160
 T = TypeVar("T")
@@ -63,8 +69,12 @@ class Gate:
         try:
             result = future.result(timeout=budget)
         except FutureTimeout:
-            future.cancel()
-            self._failed(what, f"no answer within {budget:g} s")
+            if future.cancel():  # it never started: the pool was busy, not the database
+                log.warning(
+                    "%s: every database thread busy for %g s; this call skipped", what, budget
+                )
+            else:
+                self._failed(what, f"no answer within {budget:g} s")
             return fallback
         except SQLAlchemyError as error:
             self._failed(what, _reason(error))

@@ -1,5 +1,6 @@
 """Ratio prediction: the right basis, honest ranges, the factors that drove it."""
 
+import dataclasses
 import importlib.util
 import math
 import sys
@@ -115,6 +116,23 @@ def test_no_tensor_cores_means_about_1x_or_a_slowdown(gpu):
     assert p.tuned is None  # one figure only: no benchmark table measured these
 
 
+def test_no_tensor_cores_range_holds_the_maintainers_reports_whatever_the_runs_say():
+    from bot.advice.calibration import fitted
+
+    # Runs that all landed at 0.9-1.0x would make a 0.9-1.0 range: the next GPU's run
+    # lands beyond a handful of runs' extremes as often as not.
+    narrow = dataclasses.replace(
+        fitted(), no_tensor_cores=tuple(math.log(0.9 + 0.02 * k) for k in range(6))
+    )
+    p = predict(Setup(gpu="GTX 1080 Ti", model="ResNet-50"), fitted=narrow)
+    assert (p.low, p.high) == (0.75, 1.3)
+    wide = dataclasses.replace(
+        fitted(), no_tensor_cores=tuple(math.log(0.3 + 0.3 * k) for k in range(6))
+    )
+    p = predict(Setup(gpu="GTX 1080 Ti", model="ResNet-50"), fitted=wide)
+    assert p.low == 0.3 and p.high == 1.8
+
+
 def test_an_unknown_gpu_is_said_to_be_unknown():
     p = predict(Setup(gpu="RTX 9999", model="BERT"))
     assert p.named and params(p, Factor.UNKNOWN_GPU) == {"gpu": "RTX 9999"}
@@ -135,7 +153,9 @@ def test_a100_baseline_defaults_to_tf32_and_says_so():
     assert p.baseline == "tf32"
     note = params(p, Factor.TF32_BASELINE)
     assert note["assumed"] == 1
-    assert note["fp32_ratio"] > 1.5 * p.ratio  # against strict FP32 it is much larger
+    # Against strict FP32 it is larger (less so than the tuned figures: a real project
+    # gets the tuned speedup on only part of its step).
+    assert note["fp32_ratio"] > 1.25 * p.ratio
     assert params(p, Factor.NARROW_BY) == {"fact": "baseline"}
 
 

@@ -175,7 +175,8 @@ def test_arabic_record_confirmation_joins_the_family_name():
 
 # -- 15: a predicted slowdown is not shown as a normal estimate ---------------------
 def test_predicted_slowdown_is_flagged_in_both_languages():
-    turn = mention("Tacotron2 on a 3090, 2 days fp32")
+    # A GPU without Tensor Cores: a Tensor Core GPU's realistic figure stays >= 1x.
+    turn = mention("Tacotron2 on a GTX 1080 Ti, 2 days fp32")
     assert turn.advice.kind is Kind.PRESET and turn.advice.ratio < 1
     assert turn.reply.notes[0].startswith("Mixed precision is expected to be slower here")
     assert re.search(r"takes \d+% longer", turn.reply.text) and "saves -" not in turn.reply.text

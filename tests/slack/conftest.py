@@ -159,10 +159,18 @@ def _handler(slack: FakeSlack) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+class _SlackSizedServer(ThreadingHTTPServer):
+    """Slack's edge does not reset connections under a burst; the standard library's
+    listen backlog of 5 does (a reset after the request was written reads as "sent
+    but unconfirmed", which the outbox does not resend), so the stand-in queues more."""
+
+    request_queue_size = 1024
+
+
 @pytest.fixture
 def slack() -> Iterator[FakeSlack]:
     fake = FakeSlack()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(fake))
+    server = _SlackSizedServer(("127.0.0.1", 0), _handler(fake))
     server.daemon_threads = True
     fake.url = f"http://127.0.0.1:{server.server_address[1]}"
     thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)

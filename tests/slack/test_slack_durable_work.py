@@ -157,6 +157,7 @@ def test_pod_killed_while_answering_a_large_burst_answers_at_most_1_percent_twic
     answers = _wait_answered(slack, count, timeout=180)
     twice = sum(1 for times in answers.values() if times > 1)
     print(f"pod kill after {before} of {count} answered: {twice} answered twice")
+    print(served.log()[-20000:])
     _assert_each_once(answers, count, twice_at_most=int(count * DOUBLE_RATE_MAX))
 
 

@@ -1,0 +1,44 @@
+"""A burst is not an outage: a call that waited for a busy pool past its budget gets
+its fallback, but the database is not marked degraded (bot.store.gate)."""
+
+from __future__ import annotations
+
+import threading
+
+from sqlalchemy.exc import OperationalError
+
+from bot.store.gate import THREADS, Gate
+
+
+def test_queued_calls_alone_never_degrade_the_gate():
+    gate = Gate(budget_s=0.3, retry_after_s=60)
+    release = threading.Event()
+    occupied = [gate._pool.submit(release.wait, 5) for _ in range(THREADS)]
+    try:
+        assert gate.run("queued", lambda: "ran", "fallback") == "fallback"
+        assert gate.degraded is None
+        assert gate.run("queued again", lambda: "ran", "fallback") == "fallback"  # still busy
+    finally:
+        release.set()
+        for future in occupied:
+            future.result()
+    assert gate.run("next", lambda: "ran", "fallback") == "ran"
+
+
+def test_a_call_that_itself_runs_past_its_budget_degrades():
+    gate = Gate(budget_s=0.2, retry_after_s=60)
+    release = threading.Event()
+    assert gate.run("slow", lambda: release.wait(5), False) is False
+    release.set()
+    assert "no answer within 0.2 s" in gate.degraded
+
+
+def test_a_database_error_still_degrades():
+    gate = Gate(budget_s=1, retry_after_s=60)
+
+    def fails():
+        raise OperationalError("SELECT 1", {}, Exception("server closed the connection"))
+
+    assert gate.run("read", fails, "fallback") == "fallback"
+    assert "server closed the connection" in gate.degraded
+    assert gate.run("read", lambda: "ran", "fallback") == "fallback"  # skipped while degraded
