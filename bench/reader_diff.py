@@ -1,5 +1,9 @@
 """Old reader vs new: read every corpus and test-table message with both, print the differences.
 
+Record commands are compared too: each string in a test module that starts
+with a record keyword, and every corpus message written after ``record``, so
+the measurement pair is tried on every phrasing the corpus holds.
+
 The old reader is the one on a git revision (``--old main`` by default),
 exported with ``git archive`` into a temporary folder and run there in a
 subprocess, so it is never kept as code in this tree. Messages come from
@@ -15,6 +19,7 @@ Each printed difference is to be classed by hand as a fix or a regression.
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
 import json
 import os
@@ -27,15 +32,29 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CHANNELS = {"command", "mention", "dm"}
+RECORD_KEYWORDS = ("record ", "سجل ", "سجّل ")
 # Run inside each tree: one JSON line in (text, channel), one reading out.
 READ = r"""
 import json, sys
 from bot.models import Channel
 from bot.understanding import understand
+from bot.understanding.record_command import RecordCommand, read_command
+
+
+def record(text):
+    command = read_command(text)
+    if not isinstance(command, RecordCommand):
+        return None
+    if command.draft is None:
+        return [r.value for r in command.reasons]
+    return command.draft.model_dump(mode="json", exclude_none=True)
+
+
 for line in sys.stdin:
     text, channel = json.loads(line)
     q = understand(text, Channel(channel))
     print(json.dumps({
+        "record": record(text),
         "intent": q.intent.value, "reason": q.reason.value if q.reason else None,
         "hours": round(q.fp32.hours, 4) if q.fp32 else None,
         "ratio": round(q.ratio, 4) if q.ratio is not None else None,
@@ -46,12 +65,24 @@ for line in sys.stdin:
 """
 
 
+def record_lines() -> list[tuple[str, str]]:
+    """Every string constant in tests/records and tests/understanding that is a record command."""
+    found = []
+    for path in sorted([*ROOT.glob("tests/records/*.py"), *ROOT.glob("tests/understanding/*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            text = node.value if isinstance(node, ast.Constant) else None
+            if isinstance(text, str) and text.startswith(RECORD_KEYWORDS):
+                found.append((text, "command"))
+    return found
+
+
 def messages() -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     for line in (ROOT / "tests/data/messages_dev.jsonl").read_text(encoding="utf-8").splitlines():
         if line.strip():
             item = json.loads(line)
             found.append((item["text"], item["channel"]))
+    found += [("record " + text, "command") for text, _ in found] + record_lines()
     tables = ROOT / "tests/understanding"
     sys.path[:0] = [str(ROOT), str(tables)]  # the tables import their helpers by name
     for path in sorted(tables.glob("test_*.py")):

@@ -7,6 +7,10 @@ can never reuse them: names (V100, ResNet-50), setup numbers (8 GPUs, batch
 "النسبة ٢", "FP32 time: 100"), and last, in a bare slash command, position
 (``100 2`` = 100 hours, ratio 2). What is left decides the intent and the
 reason code. Nothing here is specific to one sentence.
+
+The rules it calls last live beside it: ``position.py`` (``position``,
+``thread_lone_ratio``), ``fp32_and_mixed.py`` (``fp32_and_mixed_times``) and
+``questions.py`` (what a message without numbers asks).
 """
 
 from __future__ import annotations
@@ -29,19 +33,15 @@ from bot.models import (
 from bot.understanding.candidates import RATIO, TIME, Candidate
 from bot.understanding.chatter import strip_chatter
 from bot.understanding.context import Context, mark_context
-from bot.understanding.durations import Quantity, find_durations, unit_of
+from bot.understanding.durations import Quantity, find_durations
+from bot.understanding.fp32_and_mixed import fp32_and_mixed
 from bot.understanding.labels import read_labels
 from bot.understanding.language import detect_language
 from bot.understanding.language_request import language_request
 from bot.understanding.lexicon import (
     ARCHITECTURE_MODELS,
-    DURATION_VERBS,
-    ESTIMATE_CUES,
     FIT_WORDS,
-    HOW_WORDS,
     MEMORY_WORDS,
-    RATIO_LABELS,
-    SPEED_CUES,
     TECH_WORDS,
     UNIT_CODES,
     UNIT_HOURS,
@@ -50,7 +50,8 @@ from bot.understanding.limits import reason_for, refuse_absurd_setup
 from bot.understanding.names import Names, find_names, memory_size_alone
 from bot.understanding.normalise import normalise
 from bot.understanding.numbers import merge_number_words
-from bot.understanding.questions import off_topic, sized_on_gpu, with_unused
+from bot.understanding.position import by_position, lone_ratio
+from bot.understanding.questions import sized_on_gpu, with_unused, without_numbers
 from bot.understanding.rates import merge_rates, progress_lines, step_rate
 from bot.understanding.ratios import RatioCand, find_ratios
 from bot.understanding.record_command import (
@@ -62,27 +63,21 @@ from bot.understanding.record_command import (
 )
 from bot.understanding.resolve import resolve
 from bot.understanding.small_talk import small_talk_kind
-from bot.understanding.tokens import ARABIC, NUM, WORD, Token, tokenize
+from bot.understanding.tokens import NUM, WORD, Token, tokenize
 from bot.understanding.tokens import word_in as _is
 from bot.understanding.words import table
 
 # Longer messages are refused before any work is done (Slack's own limit for
 # a slash command is 4,000 characters too).
 MAX_CHARS = MAX_MESSAGE_CHARS  # the limit the too_long reply quotes
-# A lone number in a thread is a ratio only up to what published runs reach (5.84x).
-LONE_RATIO_MAX = 6.0
 
 # The unit a duration is kept in: its own, or the nearest the replies use
 # (seconds as minutes, months as days), scaled from the one unit table.
 _UNITS = {"sec": TimeUnit.MINUTES, **UNIT_CODES, "mo": TimeUnit.DAYS}
 _UNIT_SCALE = {code: UNIT_HOURS[code] / HOURS_PER_UNIT[unit] for code, unit in _UNITS.items()}
-_HOW_WINDOW = 2  # "how much time", "كم راح ياخذ": a word may sit between
-_MIXED_WORDS = table("MIXED_WORDS")
 # "@mpbot `/mpestimate 100 2`": the bot's own command written in a mention or a DM
 # (often in a code span) is read as that command, not as a sentence about it.
 _OWN_COMMAND = re.compile(r"\s*(?:<@[^<>\s]*>\s*)*`*\s*/mpestimate(?![\w-])", re.IGNORECASE)
-_FROM_WORDS = table("FROM_WORDS")
-_TO_WORDS = table("TO_WORDS")
 
 
 def understand(
@@ -164,8 +159,8 @@ class _Reading:
         ]
         named = names.gpu or names.model or ctx.family
         if self.follow_up and not (ratios or durations or memory or named):
-            ratios.extend(self._lone_ratio())
-        unplaced = self._by_position(times, ratios) if self._is_bare() and not memory else []
+            ratios.extend(lone_ratio(self.tokens))
+        unplaced = by_position(self.tokens, times, ratios) if self._is_bare() and not memory else []
         common = dict(
             lang=lang,
             gpu=names.gpu,
@@ -248,45 +243,6 @@ class _Reading:
             for t in self.tokens
         )
 
-    def _by_position(self, times: list[Quantity], ratios: list[RatioCand]) -> list[str]:
-        """``100 2`` = 100 hours and ratio 2; labels and units already won.
-
-        Returns the bare numbers when there are more than the free slots
-        (``100 2 3``): which one is which cannot be known.
-        """
-        bare = [(i, t) for i, t in enumerate(self.tokens) if t.kind == NUM and not t.role]
-        slots = (not times) + (not ratios)
-        if len(bare) > max(slots, 1):
-            return [t.text for _, t in bare]
-        for i, tok in bare:
-            tok.role = "position"
-            if not times:
-                times.append(Quantity(tok.value, "h", i, i + 1, rule="position"))
-            else:
-                ratios.append(RatioCand(tok.value, i, tok.text, "position"))
-        return []
-
-    def _lone_ratio(self) -> list[RatioCand]:
-        """In a thread whose time is known, "and at 2.5?" or "و٢٫٥؟": the one number
-        without a unit or a setup role is the ratio to try, when it is one a real
-        job reaches (published runs top out near 6x; "20" is more likely hours).
-        A message naming a model ("ResNet-50 v1.5", "Tacotron 2") is not one."""
-        loose = [
-            (i, t)
-            for i, t in enumerate(self.tokens)
-            if t.kind == NUM and t.role in ("", "clock") and not t.suffix
-        ]
-        if len(loose) != 1 or sum(t.kind == NUM for t in self.tokens) != 1:
-            return []
-        i, tok = loose[0]
-        nxt = self.tokens[i + 1] if i + 1 < len(self.tokens) else None
-        if nxt is not None and nxt.kind == WORD:
-            return []  # "and at 8 GPUs?": a number with its noun is no ratio
-        if not 1 < tok.value <= LONE_RATIO_MAX:
-            return []
-        tok.role = "ratio"
-        return [RatioCand(tok.value, i, tok.text, "thread_lone_ratio")]
-
     def _asks_memory(self) -> bool:
         return any(_is(t, MEMORY_WORDS) for t in self.tokens)
 
@@ -316,7 +272,7 @@ class _Reading:
         times, ratios = _without_overlaps(times, ratios)
         times = _distinct(times, key=lambda q: q.hours)
         ratios = _distinct(ratios, key=lambda r: r.value)
-        pair = self._fp32_and_mixed(times) if len(times) == 2 else None
+        pair = fp32_and_mixed(self.tokens, times) if len(times) == 2 else None
         if pair is not None:
             # "FP32 takes 10 h, AMP takes 6 h": the ratio is what was measured.
             fp32_q, mixed_q = pair
@@ -330,7 +286,7 @@ class _Reading:
         fp32 = _duration(times[0]) if len(times) == 1 else None
         ratio = ratios[0].value if len(ratios) == 1 else None
         if not times and not ratios:
-            return self._without_numbers(common)
+            return without_numbers(self.tokens, common, self.follow_up)
         reason = None
         candidates: list[str] = []
         if len(times) > 1 or len(ratios) > 1:
@@ -357,102 +313,6 @@ class _Reading:
     def _span_text(self, start: int, end: int) -> str:
         return " ".join(t.written for t in self.tokens[start:end])
 
-    def _fp32_and_mixed(self, times: list[Quantity]) -> tuple[Quantity, Quantity] | None:
-        """Two times, one said of FP32 and the other of mixed precision, else None."""
-        marks = [self._precision_near(q) for q in times]
-        if marks == ["", "mixed"] or ("fp32" not in marks and self._change_with_mixed(times)):
-            # "training takes 30h, with amp 20h": the time said first of no
-            # precision is the FP32 baseline the mixed one is measured against;
-            # "with amp it went from 10h to 6h": a change is from FP32 to mixed.
-            marks = ["fp32", "mixed"]
-        if sorted(marks) == ["fp32", "mixed"]:
-            fp32_q = times[marks.index("fp32")]
-            return fp32_q, times[marks.index("mixed")]
-        return None
-
-    def _change_with_mixed(self, times: list[Quantity]) -> bool:
-        """ "from 10h to 6h", "من ١٠ ساعات الى ٦" in a message that names a mixed precision."""
-        first, second = times
-        before = self.tokens[max(0, first.start - 2) : first.start]
-        between = self.tokens[first.end : second.start]
-        return (
-            any(t.text in _FROM_WORDS for t in before)
-            and 0 < len(between) <= 2
-            and any(t.text in _TO_WORDS for t in between)
-            and any(_precision_word(t) == "mixed" for t in self.tokens)
-        )
-
-    def _precision_near(self, q: Quantity) -> str:
-        """The precision ("fp32" or "mixed") named nearest to a time in its clause;
-        a joiner ("and", "vs", "و") ends the clause: "2 h in fp32 and 1 h with amp"."""
-        tokens = self.tokens
-        joiners = table("CLAUSE_JOINERS")
-        best, best_distance = "", 99
-        for step, j in enumerate(range(q.start - 1, max(-1, q.start - 6), -1), 1):
-            if tokens[j].is_boundary or tokens[j].kind == NUM or tokens[j].text in joiners:
-                break
-            mark = _precision_word(tokens[j])
-            if mark:
-                best, best_distance = mark, step
-                break
-        for step, tok in enumerate(tokens[q.end : q.end + 3], 1):
-            if tok.is_boundary or tok.kind == NUM or step >= best_distance or tok.text in joiners:
-                break
-            mark = _precision_word(tok)
-            if mark:
-                return mark
-        return best
-
-    def _without_numbers(self, common: dict) -> Query:
-        """Help for greetings and general questions; no_numbers when an estimate was asked.
-
-        Either way a named setup (GPU, model, task) rides along, so the answer
-        can still say which ratio to expect.
-        """
-        words = [t for t in self.tokens if t.kind == WORD]
-        asks_estimate = any(
-            _is(t, ESTIMATE_CUES) and not _said_of_ratio(words, k) for k, t in enumerate(words)
-        ) or self._asks_how_long(words)
-        if asks_estimate:
-            return Query(intent=Intent.ESTIMATE, reason=Reason.NO_NUMBERS, **common)
-        named = common["gpu"] or common["model"] or common["family"]  # "and on BERT A100?"
-        # In a thread "and with bf16?" asks about the job: never off-topic.
-        talk = (
-            "off_topic" if not (named or self.follow_up) and off_topic(self.tokens, words) else None
-        )
-        return Query(intent=Intent.HELP, small_talk=talk, **common)
-
-    @staticmethod
-    def _asks_how_long(words: list[Token]) -> bool:
-        """A question about a duration: "how long", "how much time", "how many hours",
-        "كم سيستغرق", "كم راح ياخذ", "كم ساعة", "كم المدة", "هياخد قد إيه".
-
-        A duration verb or a time unit up to two words after the how-word (so
-        "how many GPUs does it take" is not one), or an Arabic duration verb
-        just before it.
-        """
-        for i, word in enumerate(words):
-            if not _is(word, HOW_WORDS):
-                continue
-            after = words[i + 1 : i + 1 + _HOW_WINDOW]
-            if any(_is(t, DURATION_VERBS) or _is_unit_word(t) for t in after):
-                return True
-            if i and words[i - 1].script == ARABIC and _is(words[i - 1], DURATION_VERBS):
-                return True
-        return False
-
-
-def _said_of_ratio(words: list[Token], k: int) -> bool:
-    """ "التسريع المتوقع", "estimated speedup", "speedup estimate": the estimate asked
-    for is the ratio (a help answer gives it), not a time that needs an FP32 time."""
-    near = words[max(0, k - 1) : k] + words[k + 1 : k + 2]
-    return any(_is(t, SPEED_CUES) or _is(t, RATIO_LABELS) for t in near)
-
-
-def _is_unit_word(tok: Token) -> bool:
-    """ "hours", "ساعة", "days": a time unit written out (not a one-letter "h")."""
-    return len(tok.text) > 1 and unit_of(tok, allow_article=True) is not None
-
 
 def _model_for_task(model: str | None, family: str | None) -> str | None:
     """A model name that is also an architecture word (ARCHITECTURE_MODELS) named with
@@ -461,12 +321,6 @@ def _model_for_task(model: str | None, family: str | None) -> str | None:
     if model in ARCHITECTURE_MODELS and family not in (None, family_of_model(model)):
         return None
     return model
-
-
-def _precision_word(tok: Token) -> str:
-    if tok.text in ("fp32", "tf32"):
-        return "fp32"
-    return "mixed" if _is(tok, _MIXED_WORDS) else ""
 
 
 def _without_overlaps(

@@ -5,17 +5,28 @@
 * ``off_topic_question``: a question about training quality gets one line
   saying what the bot does ("best lr for bf16?", "هل bf16 يغير الدقة النهائية؟").
 * ``name_unused_numbers``: an answered estimate names the numbers no rule took.
+* ``asks_estimate``: a message without numbers that asks for an estimate ("how
+  long on A100?", "كم سيستغرق؟") is answered ``no_numbers``; other messages get help.
 """
 
 from __future__ import annotations
 
 from bot.models import Intent, Query, Reason
 from bot.understanding.durations import unit_of
-from bot.understanding.lexicon import ESTIMATE_CUES, FIT_WORDS, MEMORY_WORDS, SPEED_CUES
-from bot.understanding.tokens import NUM, WORD, Token, word_in
+from bot.understanding.lexicon import (
+    DURATION_VERBS,
+    ESTIMATE_CUES,
+    FIT_WORDS,
+    HOW_WORDS,
+    MEMORY_WORDS,
+    RATIO_LABELS,
+    SPEED_CUES,
+)
+from bot.understanding.tokens import ARABIC, NUM, WORD, Token, word_in
 from bot.understanding.words import phrases, table
 
 UNUSED_SHOWN = 3  # the reply names at most this many unused numbers
+_HOW_WINDOW = 2  # "how much time", "كم راح ياخذ": a word may sit between
 
 
 def sized_on_gpu(tokens: list[Token], gpu_named: bool) -> bool:
@@ -45,7 +56,7 @@ def _topical(tok: Token) -> bool:
     return any(
         word_in(tok, t)
         for t in (table("TOPIC_WORDS"), SPEED_CUES, MEMORY_WORDS, FIT_WORDS, ESTIMATE_CUES)
-    ) or (len(tok.text) > 1 and unit_of(tok, allow_article=True) is not None)
+    ) or _is_unit_word(tok)
 
 
 def off_topic(tokens: list[Token], words: list[Token]) -> bool:
@@ -69,3 +80,53 @@ def with_unused(query: Query, tokens: list[Token]) -> Query:
     if not unused:
         return query
     return query.model_copy(update={"unused": unused[:UNUSED_SHOWN]})
+
+
+def without_numbers(tokens: list[Token], common: dict, follow_up: bool) -> Query:
+    """Rule ``asks_estimate``: help for greetings and general questions; no_numbers
+    when an estimate was asked.
+
+    Either way a named setup (GPU, model, task) rides along, so the answer
+    can still say which ratio to expect.
+    """
+    words = [t for t in tokens if t.kind == WORD]
+    asks_estimate = any(
+        word_in(t, ESTIMATE_CUES) and not _said_of_ratio(words, k) for k, t in enumerate(words)
+    ) or _asks_how_long(words)
+    if asks_estimate:
+        return Query(intent=Intent.ESTIMATE, reason=Reason.NO_NUMBERS, **common)
+    named = common["gpu"] or common["model"] or common["family"]  # "and on BERT A100?"
+    # In a thread "and with bf16?" asks about the job: never off-topic.
+    talk = "off_topic" if not (named or follow_up) and off_topic(tokens, words) else None
+    return Query(intent=Intent.HELP, small_talk=talk, **common)
+
+
+def _asks_how_long(words: list[Token]) -> bool:
+    """A question about a duration: "how long", "how much time", "how many hours",
+    "كم سيستغرق", "كم راح ياخذ", "كم ساعة", "كم المدة", "هياخد قد إيه".
+
+    A duration verb or a time unit up to two words after the how-word (so
+    "how many GPUs does it take" is not one), or an Arabic duration verb
+    just before it.
+    """
+    for i, word in enumerate(words):
+        if not word_in(word, HOW_WORDS):
+            continue
+        after = words[i + 1 : i + 1 + _HOW_WINDOW]
+        if any(word_in(t, DURATION_VERBS) or _is_unit_word(t) for t in after):
+            return True
+        if i and words[i - 1].script == ARABIC and word_in(words[i - 1], DURATION_VERBS):
+            return True
+    return False
+
+
+def _said_of_ratio(words: list[Token], k: int) -> bool:
+    """ "التسريع المتوقع", "estimated speedup", "speedup estimate": the estimate asked
+    for is the ratio (a help answer gives it), not a time that needs an FP32 time."""
+    near = words[max(0, k - 1) : k] + words[k + 1 : k + 2]
+    return any(word_in(t, SPEED_CUES) or word_in(t, RATIO_LABELS) for t in near)
+
+
+def _is_unit_word(tok: Token) -> bool:
+    """ "hours", "ساعة", "days": a time unit written out (not a one-letter "h")."""
+    return len(tok.text) > 1 and unit_of(tok, allow_article=True) is not None

@@ -1,11 +1,15 @@
 """Rates: throughputs ("25% more it/s") and step times ("0.9 s/it", "29ms/step").
 
-Two rules live here, each with its examples:
+Four rules live here, each with its examples:
 
 * ``rate_unit`` joins a rate written in pieces into one token, so later rules
   see one thing: "it/s", "samples/sec", "tokens per second", "صورة في الثانية",
   "عينات/ث" become a throughput word; "0.9 s/it", "5.40it/s", "29ms/step",
   "١٫٢ ث/خطوة" become a number whose suffix is the rate.
+* ``step_named_time`` reads seconds said of a step as a step time, not the
+  run's time: "fp32 step 1.2s", "bf16 step time: 0.55 s", "زمن الخطوة ١٫٢ ث".
+* ``step_time_partner``: with one such step time said of one precision, seconds
+  said of the other are its partner ("fp32 step 1.2s, amp 0.6s").
 * ``step_rate`` reads two rates said of two precisions, one FP32 and one mixed
   ("0.9 s/it in fp32, 0.5 s/it with amp"; pasted tqdm, Lightning or Keras
   progress lines, one per precision), as the ratio; with a step count ("20k
@@ -44,6 +48,8 @@ def _sym(tok: Token | None, text: str) -> bool:
 
 def _rate_words(tokens: list[Token], i: int) -> tuple[str, int] | None:
     """ "it/s", "it per second", "الصور في الثانية", "s/it" at ``i``: (kind, end)."""
+    if _in(tokens[i], "PER_SECOND_WORDS"):
+        return THROUGHPUT, i + 1  # "367 fps"
     if tokens[i].kind != WORD or i + 1 >= len(tokens):
         return None
     a, b, c = (tokens[i + k] if i + k < len(tokens) else None for k in range(3))
@@ -63,11 +69,20 @@ def _rate_words(tokens: list[Token], i: int) -> tuple[str, int] | None:
 
 
 def merge_rates(tokens: list[Token]) -> list[Token]:
-    """Rule ``rate_unit``: one token per rate (see the module docstring)."""
+    """Rules ``rate_unit``, ``step_named_time`` and ``step_time_partner``: one token
+    per rate (see the module docstring)."""
+    return _step_partners(_merged_rates(tokens))
+
+
+def _merged_rates(tokens: list[Token]) -> list[Token]:
     out: list[Token] = []
     i, n = 0, len(tokens)
     while i < n:
         tok = tokens[i]
+        if (named := _named_step_time(tokens, i)) is not None:
+            out.append(named[0])
+            i = named[1]
+            continue
         if tok.kind == NUM and tok.suffix and _sym(_at(tokens, i + 1), "/"):
             merged = _glued_rate(tok, tokens, i)
             if merged is not None:
@@ -89,6 +104,73 @@ def merge_rates(tokens: list[Token]) -> list[Token]:
             out.append(Token(WORD, text, glued=tok.glued, script=tok.script, role=kind))
         i = end
     return out
+
+
+def _named_step_time(tokens: list[Token], i: int) -> tuple[Token, int] | None:
+    """Rule ``step_named_time``: a step word, at most two fillers ("time", ":",
+    "takes", "تستغرق"), then seconds ("1.2s", "0.55 seconds", "١٫٢ ث"): one
+    step-time token from the step word on (so "fp32 step 1.2s" has its precision
+    next to it), and where it ends. Milliseconds need no rule ("420ms" is never a
+    run's time)."""
+    if not _in(tokens[i], "STEP_TIME_LEADERS"):
+        return None
+    j = i + 1
+    while j < min(len(tokens), i + 3) and _step_filler(tokens[j]):
+        j += 1
+    num = _at(tokens, j)
+    if num is None or num.kind != NUM or num.role:
+        return None
+    unit = _at(tokens, j + 1)
+    if num.suffix and _in(Token(WORD, num.suffix, script="lat"), "SECOND_WORDS"):
+        end = j + 1
+    elif not num.suffix and _in(unit, "SECOND_WORDS"):
+        end = j + 2
+    else:
+        return None
+    said = " ".join(t.text for t in tokens[i:j])
+    merged = _rate_number(num, STEP_TIME, num.suffix or unit.text, 1.0)
+    merged.extra["rule"] = "step_named_time"
+    return replace(merged, text=f"{said} {merged.text}"), end
+
+
+def _step_partners(tokens: list[Token]) -> list[Token]:
+    """Rule ``step_time_partner``: with one step time named in seconds and said of one
+    precision, seconds said of the other precision are its partner, a step time
+    too: "fp32 step 1.2s, amp 0.6s", "زمن الخطوة ١٫٢ ث في fp32 و٠٫٦ ث مع amp"."""
+    named = [i for i, t in enumerate(tokens) if t.extra.get("rule") == "step_named_time"]
+    side = precision_near(tokens, named[0]) if len(named) == 1 else ""
+    if not side:
+        return tokens
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        end = _seconds_end(tokens, i)
+        if end and precision_near(tokens, i) not in ("", side):
+            unit = tokens[i].suffix or tokens[i + 1].text
+            partner = _rate_number(tokens[i], STEP_TIME, unit, 1.0)
+            partner.extra["rule"] = "step_time_partner"
+            out.append(partner)
+            i = end
+            continue
+        out.append(tokens[i])
+        i += 1
+    return out
+
+
+def _seconds_end(tokens: list[Token], i: int) -> int:
+    """Where a bare number in seconds ("0.6s", "٠٫٦ ث") ends, or 0 when there is none."""
+    tok = tokens[i]
+    if tok.kind != NUM or tok.role:
+        return 0
+    if tok.suffix:
+        return i + 1 if _in(Token(WORD, tok.suffix, script="lat"), "SECOND_WORDS") else 0
+    return i + 2 if _in(_at(tokens, i + 1), "SECOND_WORDS") else 0
+
+
+def _step_filler(tok: Token) -> bool:
+    return _in(tok, "STEP_TIME_FILLERS") or (
+        tok.kind == SYM and tok.text in table("STEP_TIME_FILLERS")
+    )
 
 
 def _glued_rate(tok: Token, tokens: list[Token], i: int) -> tuple[Token, int] | None:
@@ -126,7 +208,12 @@ def _rate_number(tok: Token, kind: str, unit: str, scale: float) -> Token:
         suffix=suffix,
         glued=tok.glued,
         role=kind,
-        extra={"seconds_per_step": seconds},
+        # "counts": what a throughput counts ("img" of "367 img/s"), for records.
+        extra={
+            "seconds_per_step": seconds,
+            "scale": scale,
+            "counts": unit.split()[0].split("/")[0],
+        },
     )
 
 
@@ -164,12 +251,21 @@ def _seconds_per_step(tokens: list[Token], i: int) -> float:
     tok = tokens[i]
     if "seconds_per_step" in tok.extra:
         return tok.extra["seconds_per_step"]
+    return tok.value * step_scale(tokens, i)
+
+
+def step_scale(tokens: list[Token], i: int) -> float:
+    """Seconds per unit of the step time at ``i``: 1 ("1.2 s/it"), 1e-3 ("420 ms",
+    "٤٢٠ مللي ثانية") or 1e-6 ("900 µs")."""
+    tok = tokens[i]
+    if "scale" in tok.extra:
+        return tok.extra["scale"]
     nxt = _at(tokens, i + 1)
     unit = tok.suffix or (nxt.text if nxt is not None else "")
-    return tok.value * (1e-6 if unit.startswith(("u", "μ", "micro", "مايكرو", "ميكرو")) else 1e-3)
+    return 1e-6 if unit.startswith(("u", "μ", "µ", "micro", "مايكرو", "ميكرو")) else 1e-3
 
 
-def _precision_near(tokens: list[Token], i: int) -> str:
+def precision_near(tokens: list[Token], i: int) -> str:
     """The precision a rate at ``i`` is said of: nearest in its clause (before wins a
     tie), else the nearest earlier on its line ("fp32: 100%|███| 1000/1000 [.., 5.0it/s]")."""
     best, best_at = "", _SEARCH + 1
@@ -247,7 +343,7 @@ def step_rate(tokens: list[Token], epochs: float | None = None) -> list[Candidat
             _seconds_per_step(tokens, i),
             "step_rate",
             tok.text,
-            precision=_precision_near(tokens, i),
+            precision=precision_near(tokens, i),
         )
         for i, tok in enumerate(tokens)
         if _is_rate(tok)

@@ -138,4 +138,6 @@ def test_explain_names_the_setup_rule_of_each_number():
     out = explain("A100 x8, 100h in fp32, amp 2x, $3/h, 420 ms per step")
     assert "8 -> gpus (rule gpu_times_count)" in out
     assert "3 -> price (rule price)" in out
-    assert "420ms -> step_time (rule step_time)" in out or "420 -> step_time (rule step_time)" in out
+    assert (
+        "420ms -> step_time (rule step_time)" in out or "420 -> step_time (rule step_time)" in out
+    )
