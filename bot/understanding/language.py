@@ -26,8 +26,6 @@ _PLEASE_OR_LEAD = PLEASE_WORDS | {"لو", "من"}  # "لو سمحت", "من فض
 _IN = "in"
 _AR_IN = "ب"  # "بالعربي": the preposition glued to the language
 _AR_LANGUAGE_NOUNS = table("AR_LANGUAGE_NOUNS")
-
-
 _ARABIC_PARTICLES = table("ARABIC_PARTICLES")
 
 

@@ -22,14 +22,8 @@ from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
 from bot.understanding.words import table
 
 _EACH_WORDS = table("EACH_WORDS")
-
-
 _DEADLINE_MARKERS = table("DEADLINE_MARKERS")
-
-
 _OBLIGATIONS = table("OBLIGATIONS")
-
-
 _HEDGES = table("HEDGES")
 
 

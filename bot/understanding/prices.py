@@ -27,8 +27,6 @@ from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
 from bot.understanding.words import mapping, table
 
 NOT_COUNTRY_ADJECTIVES = table("NOT_COUNTRY_ADJECTIVES")
-
-
 PRICE_CUES = table("PRICE_CUES")
 
 
@@ -36,23 +34,11 @@ RATIO_LABEL_FILLERS = frozenset(["=", ":", "is", "of", "~", "about", "around"])
 
 
 WHOLE_JOB_WORDS = table("WHOLE_JOB_WORDS")
-
-
 RUN_PRICE_WORDS = table("RUN_PRICE_WORDS")
-
-
 NODE_PRICE_WORDS = table("NODE_PRICE_WORDS")
-
-
 PRICE_SCALES = mapping("PRICE_SCALES")
-
-
 PRICE_GPU_WORDS = table("PRICE_GPU_WORDS")
-
-
 PRICE_PERIOD_HOURS: dict[str, float] = mapping("PRICE_PERIOD_HOURS")
-
-
 PRICE_PERIOD_ADVERBS = table("PRICE_PERIOD_ADVERBS")
 
 

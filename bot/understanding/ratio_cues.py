@@ -41,8 +41,6 @@ _MEANING_BACK = 8
 
 
 _BY_WORDS = table("BY_WORDS")
-
-
 _DECREASE_VERBS = table("DECREASE_VERBS")
 
 

@@ -40,29 +40,13 @@ from bot.understanding.tokens import NUM, SYM, WORD, Token
 from bot.understanding.words import mapping, table
 
 GPU_NOUNS = table("GPU_NOUNS")
-
-
 NODE_NOUNS = table("NODE_NOUNS")
-
-
 PARAM_SUFFIXES = mapping("PARAM_SUFFIXES")
-
-
 AR_PARAM_WORDS = mapping("AR_PARAM_WORDS")
-
-
 MEMORY_SUFFIXES = table("MEMORY_SUFFIXES")
-
-
 ORDINAL_SUFFIXES = table("ORDINAL_SUFFIXES")
-
-
 PARAM_NOUNS = table("PARAM_NOUNS")
-
-
 COUNT_PREPOSITIONS = table("COUNT_PREPOSITIONS")
-
-
 LABEL_FILLERS = table("LABEL_FILLERS")
 
 

@@ -74,26 +74,12 @@ FAMILY_PHRASES: tuple[tuple[str, str], ...] = (
 
 
 FAMILY_WORDS = mapping("FAMILY_WORDS")
-
-
 PRECISIONS = mapping("PRECISIONS")
-
-
 OFF_BEFORE = table("OFF_BEFORE")
-
-
 OFF_AFTER = table("OFF_AFTER")
-
-
 BATCH_WORDS = table("BATCH_WORDS")
-
-
 AMP_QUALIFIERS = table("AMP_QUALIFIERS")
-
-
 _OPTIMIZER_NOUNS = table("OPTIMIZER_NOUNS")
-
-
 _NOT_OPTIMIZER_NAMES = table("NOT_OPTIMIZER_NAMES")
 
 
