@@ -270,24 +270,29 @@ def _memory_before(tokens: list[Token], i: int) -> float | None:
     return size.value
 
 
+def _numbered_name(tokens: list[Token], i: int) -> tuple[str | None, str | None, int]:
+    """A stem and its number: "resnet 50", "rtx 2080 ti", and cards the table lacks."""
+    first, second = tokens[i], tokens[i + 1]
+    joined = first.text + f"{second.value:g}" + second.suffix
+    if i + 2 < len(tokens) and tokens[i + 2].text == "ti":  # "rtx 2080 ti"
+        tokens[i + 2].role = "gpu"
+        joined += "ti"
+    gpu = _match(GPU_ALIASES, joined)
+    model = None if gpu else _match(MODEL_ALIASES, joined)
+    if gpu is None and model is None and first.text in UNLISTED_GPU_LINES:
+        return _unlisted_card(tokens, i), None, 3 if _variant_after(tokens, i + 2) else 2
+    if gpu is None and model is None:
+        # "resnet 101": still a name, so the number is not a value.
+        first.role = second.role = "name"
+        return None, None, 2
+    return gpu, model, 2
+
+
 def _two_token_name(tokens: list[Token], i: int) -> tuple[str | None, str | None, int]:
     """ "resnet 50", "gpt 2", "rtx 3090", "mask r-cnn", "u net", "wide deep", "ssd 300"."""
     first, second = tokens[i], tokens[i + 1]
     if first.text in NUMBERED_STEMS and second.kind == NUM and not second.extra.get("spelled"):
-        number = f"{second.value:g}"
-        joined = first.text + number + second.suffix
-        if i + 2 < len(tokens) and tokens[i + 2].text == "ti":  # "rtx 2080 ti"
-            tokens[i + 2].role = "gpu"
-            joined += "ti"
-        gpu = _match(GPU_ALIASES, joined)
-        model = None if gpu else _match(MODEL_ALIASES, joined)
-        if gpu is None and model is None and first.text in UNLISTED_GPU_LINES:
-            return _unlisted_card(tokens, i), None, 3 if _variant_after(tokens, i + 2) else 2
-        if gpu is None and model is None:
-            # "resnet 101": still a name, so the number is not a value.
-            first.role = second.role = "name"
-            return None, None, 2
-        return gpu, model, 2
+        return _numbered_name(tokens, i)
     if first.text in SPACED_SERIES and second.kind == NUM and not second.glued:
         gpu = None if second.suffix else _match(GPU_ALIASES, first.text + f"{second.value:g}")
         return gpu, None, 2 if gpu else 1
