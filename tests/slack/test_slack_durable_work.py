@@ -331,6 +331,8 @@ def test_two_replicas_share_the_work_and_one_finishes_what_a_dead_one_claimed(
         time.sleep(0.5)
         first.kill_group()
         assert len(_answers(slack)) < 40
-        _assert_each_once(_wait_answered(slack, 40, timeout=40), 40, twice_at_most=1)
+        # Nothing lost; a post on the wire at the kill may go out again, one per worker
+        # thread at most (the 1% rate is the 1,000-command pod-kill test's to hold).
+        _assert_each_once(_wait_answered(slack, 40, timeout=40), 40, twice_at_most=THREADS)
     finally:
         wipe(POSTGRES_URL)
