@@ -103,6 +103,17 @@ def _client(signed_client, served: Served):
     return signed_client(served.url)
 
 
+def _working_on_a_backlog(slack, replicas, signed_client, url, count, lookup_s) -> Served:
+    """One replica with one worker, ``count`` commands acked, each job held ``lookup_s``
+    by Slack's user look-up, and the worker past its first answers."""
+    slack.hold[SLOW_LOOKUP] = lookup_s
+    served = replicas(url, work_processes=1)
+    served.wait_for_workers(1)
+    assert _send(_client(signed_client, served), slack, range(count)) == [200] * count
+    _wait_answered(slack, 3, timeout=30)
+    return served
+
+
 def _assert_each_once(answers: Counter, count: int, *, twice_at_most: int = 0) -> None:
     missing = [_hook(i) for i in range(count) if answers[_hook(i)] == 0]
     assert not missing, f"{len(missing)} of {count} acked commands never answered: {missing[:5]}"
@@ -116,12 +127,8 @@ def test_pod_killed_mid_burst_then_restarted_answers_every_acked_command(
     # Slack takes its time to look up each user, so a backlog builds. (Slow
     # answer posts would leave posts in flight at the kill: taken by Slack, not
     # yet confirmed, so sent again after the restart, as any client would.)
-    slack.hold[SLOW_LOOKUP] = 0.15
-    served = replicas(database_url, work_processes=1)
-    served.wait_for_workers(1)
     count = 60
-    assert _send(_client(signed_client, served), slack, range(count)) == [200] * count
-    _wait_answered(slack, 3, timeout=30)  # the worker is at it
+    served = _working_on_a_backlog(slack, replicas, signed_client, database_url, count, 0.15)
     served.kill_group()
     before = len(_answers(slack))
     assert before < count, "the kill came too late to test anything"
@@ -166,12 +173,8 @@ def test_sigterm_with_a_backlog_exits_within_the_grace_period_and_loses_nothing(
 ):
     # About 10 s of work for one worker (8 threads x 0.4 s a job): more than a loaded
     # machine takes to send the burst, so a backlog is still there at SIGTERM.
-    slack.hold[SLOW_LOOKUP] = 0.4
-    served = replicas(sqlite_url, work_processes=1)
-    served.wait_for_workers(1)
     count = 200
-    assert _send(_client(signed_client, served), slack, range(count)) == [200] * count
-    _wait_answered(slack, 3, timeout=30)  # the worker is at it
+    served = _working_on_a_backlog(slack, replicas, signed_client, sqlite_url, count, 0.4)
     started = time.monotonic()
     served.process.send_signal(signal.SIGTERM)
     assert served.process.wait(timeout=FAST["shutdown_grace_s"] + 6) == 0
