@@ -209,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
         CACHE.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     lambda_rows = load_rows(
-        str(files("bot.predict").joinpath("data", "lambda_benchmark.csv")), "Lambda"
+        str(files("bot.advice").joinpath("data", "lambda_benchmark.csv")), "Lambda"
     )
     nvidia_rows = load_rows(str(files("bot.advice").joinpath("data", "amp_speedups.csv")), "NVIDIA")
     print(f"traced {traced.cache_info().currsize} steps in {time.perf_counter() - started:.0f}s")

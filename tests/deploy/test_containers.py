@@ -232,6 +232,14 @@ def test_wheel_the_image_installs_carries_the_app_and_its_catalogs(tmp_path):
     ]
     missing = [mo for mo in needed if not any(n.endswith("locales/" + mo) for n in names)]
     assert not missing, f"compiled catalogs missing from the wheel the image installs: {missing}"
+    # And every data file the package reads at run time (evidence, op classes, words).
+    data = [
+        path.relative_to(REPO).as_posix()
+        for path in (REPO / "bot").rglob("*")
+        if path.suffix in (".csv", ".json", ".toml") and "__pycache__" not in path.parts
+    ]
+    absent = [path for path in data if path not in names]
+    assert not absent, f"data files missing from the wheel the image installs: {absent}"
 
 
 def test_image_installs_a_postgresql_driver():
