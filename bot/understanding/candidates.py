@@ -16,7 +16,8 @@ RATIO = "ratio"  # a reduction ratio (FP32 time / mixed time)
 COUNT = "count"  # a count that is never a value (steps, GPUs, epochs)
 STEP_TIME = "step_time"  # seconds per step, with a precision
 THROUGHPUT = "throughput"  # work per second (it/s, samples/s), with a precision
-NAME = "name"  # digits inside a name (ResNeXt-101 32x8d, wide_resnet50_2)
+NAME = "name"  # a GPU or model name, or digits inside one (ResNeXt-101 32x8d)
+MEMORY = "memory"  # a GPU memory size written with the card (A100 40GB, a 24GB 4090)
 IGNORED = "ignored"  # chatter and noise around a command
 
 
@@ -36,9 +37,17 @@ class Candidate:
     text: str = ""
     priority: int = 0
     precision: str = ""  # "fp32" or "mixed" for step times and throughputs
+    role: str = ""  # the role the tokens of a chosen candidate take ("gpu", "model", ...)
 
     def overlaps(self, other: Candidate) -> bool:
         return self.start < other.end and other.start < self.end
+
+    def mark(self, tokens: list) -> None:
+        """Give the tokens of this (chosen) candidate its role and rule, so the
+        passes that come later never read them again."""
+        for tok in tokens[self.start : self.end]:
+            tok.role = self.role or self.kind
+            tok.extra["rule"] = self.rule
 
     def describe(self) -> str:
         """ "0.9 s/it -> step_time 0.9 (step_rate, fp32)": one line for --explain."""

@@ -87,13 +87,15 @@ def understand(
     preferred_lang: Lang | None = None,
     follow_up: bool = False,
     seen: list[Token] | None = None,
+    offered: list[tuple[Candidate, bool]] | None = None,
 ) -> Query:
     """Read one message (exactly as Slack delivers it) into a typed query.
 
     ``follow_up``: the message answers an estimate whose FP32 time is known (a
     thread), so a lone number without a unit ("and at 2.5?", "و٢٫٥؟") is the
     ratio to try, not a new time. ``seen``, when given, receives the tokens
-    with the roles the rules gave them (for ``--explain``).
+    with the roles the rules gave them, and ``offered`` every candidate the
+    candidate passes emitted with whether the resolver chose it (for ``--explain``).
     """
     if len(text) > MAX_CHARS:
         head = tokenize(normalise(text[:MAX_CHARS]))
@@ -112,6 +114,7 @@ def understand(
         lang = detect_language(tokens, preferred_lang)
         return Query(intent=Intent.DELETE_RECORD, lang=lang, reason=Reason.NO_RECORD_ID)
     reading = _Reading(tokens, channel, preferred_lang, follow_up, lang_tokens=whole)
+    reading.offered = offered if offered is not None else []
     query = with_unused(refuse_absurd_setup(reading.query()), tokens)
     if seen is not None:
         seen.extend(tokens)
@@ -142,6 +145,7 @@ class _Reading:
         self.channel = channel
         self.preferred = preferred
         self.follow_up = follow_up
+        self.offered: list[tuple[Candidate, bool]] = []
 
     def query(self) -> Query:
         tokens = self.tokens
@@ -149,6 +153,7 @@ class _Reading:
         if asked_lang is not None:
             return asked_lang
         names = find_names(tokens)
+        self.offered.extend(names.offered)
         memory, ctx = self._setup(names)
         durations, ratios, labelled_times, rated = self._values(ctx)
         lang = detect_language(self.lang_tokens, self.preferred)
