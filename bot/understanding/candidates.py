@@ -18,6 +18,9 @@ STEP_TIME = "step_time"  # seconds per step, with a precision
 THROUGHPUT = "throughput"  # work per second (it/s, samples/s), with a precision
 NAME = "name"  # a GPU or model name, or digits inside one (ResNeXt-101 32x8d)
 MEMORY = "memory"  # a GPU memory size written with the card (A100 40GB, a 24GB 4090)
+PRICE = "price"  # money ($3/h, ٥٠ دينار): the price of the run
+SETUP = "setup"  # a number that describes the setup: a date, clock time, id, dimension
+VALUE = "value"  # a number a setup rule leaves to the time and ratio rules (8 hours, 2x)
 IGNORED = "ignored"  # chatter and noise around a command
 
 

@@ -50,7 +50,8 @@ def find_names(tokens: list[Token]) -> Names:
     for cand in chosen:
         cand.mark(tokens)
     found = _first_named(tokens, chosen)
-    found.offered = tuple((c, c in chosen) for c in offered)
+    picked = {id(c) for c in chosen}
+    found.offered = tuple((c, id(c) in picked) for c in offered)
     return found
 
 

@@ -188,7 +188,7 @@ class _Reading:
         fits = not memory and (
             any(_is(t, FIT_WORDS) for t in tokens) or sized_on_gpu(tokens, names.gpu is not None)
         )
-        ctx = mark_context(tokens, sizes_are_params=memory or fits)
+        ctx = mark_context(tokens, sizes_are_params=memory or fits, offered=self.offered)
         # "will a 7B model fit on one A100?": a parameter count and a fit verb
         # ask about memory as surely as the word "memory" does.
         return memory or (fits and ctx.params is not None), ctx
