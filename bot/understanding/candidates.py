@@ -45,10 +45,13 @@ class Candidate:
     def overlaps(self, other: Candidate) -> bool:
         return self.start < other.end and other.start < self.end
 
-    def mark(self, tokens: list) -> None:
+    def mark(self, tokens: list, *, keep_roles: bool = False) -> None:
         """Give the tokens of this (chosen) candidate its role and rule, so the
-        passes that come later never read them again."""
+        passes that come later never read them again (``keep_roles``: a token an
+        earlier pass marked keeps its role)."""
         for tok in tokens[self.start : self.end]:
+            if keep_roles and tok.role:
+                continue
             tok.role = self.role or self.kind
             tok.extra["rule"] = self.rule
 
