@@ -92,22 +92,26 @@ def _each_of_counted_epochs(tokens: list[Token], start: int, end: int) -> bool:
             if tok.text != "," or commas or not each:
                 return False
             commas += 1
-            continue
-        if tok.kind == NUM and tok.value != 1:
+        elif tok.kind == NUM and tok.value != 1:
             return False
-        if tok.kind == WORD and tok.text in _EACH_WORDS and not commas:
+        elif tok.kind == WORD and tok.text in _EACH_WORDS and not commas:
             each = True
         elif tok.kind == WORD and _cue(tok, EPOCH_NOUNS):
-            count = at(tokens, k - 1)
-            if count is None or count.kind != NUM or count.value <= 1:
-                return False
-            # "each of the 3 epochs takes 2h"; "3 epochs of ~2h" (right before the time)
-            each = each or any(t.text in _EACH_WORDS for t in tokens[max(0, k - 4) : k - 1])
-            of_time = text_at(tokens, k + 1) == "of" and all(
-                t.kind == SYM or t.text in _HEDGES for t in tokens[k + 2 : start]
-            )
-            return each or of_time
+            return _shared_over_epochs(tokens, k, start, each)
     return False
+
+
+def _shared_over_epochs(tokens: list[Token], k: int, start: int, each: bool) -> bool:
+    """The epoch noun at ``k`` is counted (more than one) and "each" shares the time
+    out: "each of the 3 epochs takes 2h"; or "3 epochs of ~2h" right before the time."""
+    count = at(tokens, k - 1)
+    if count is None or count.kind != NUM or count.value <= 1:
+        return False
+    each = each or any(t.text in _EACH_WORDS for t in tokens[max(0, k - 4) : k - 1])
+    of_time = text_at(tokens, k + 1) == "of" and all(
+        t.kind == SYM or t.text in _HEDGES for t in tokens[k + 2 : start]
+    )
+    return each or of_time
 
 
 def rate_after(tokens: list[Token], end: int) -> bool:
