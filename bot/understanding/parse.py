@@ -52,7 +52,8 @@ from bot.understanding.normalise import normalise
 from bot.understanding.numbers import merge_number_words
 from bot.understanding.position import by_position, lone_ratio
 from bot.understanding.questions import sized_on_gpu, with_unused, without_numbers
-from bot.understanding.rates import merge_rates, progress_lines, step_rate
+from bot.understanding.rate_units import merge_rates
+from bot.understanding.rates import progress_lines, step_rate
 from bot.understanding.ratios import RatioCand, find_ratios
 from bot.understanding.record_command import (
     DeleteCommand,

@@ -19,7 +19,7 @@ from bot.understanding.lexicon import (
     TIME_NOUNS,
     lookup,
 )
-from bot.understanding.rates import is_throughput_word
+from bot.understanding.rate_units import is_throughput_word
 from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
 from bot.understanding.words import table
 
