@@ -54,6 +54,7 @@ class Quantity:
     # One epoch's time ("20 min per epoch"): never the job's, but with the epoch count it is.
     per_epoch: bool = False
     rule: str = "duration"  # which rule read it (Query.read_by)
+    said: str = ""  # what it was worked out from, when not its span ("0.9 s/it × 20000")
 
     @property
     def hours(self) -> float:

@@ -161,7 +161,9 @@ class _Reading:
         if talk := small_talk_kind(tokens):  # before bare numbers: "ألف شكر" is no 1000 hours
             return Query(intent=Intent.HELP, small_talk=talk, lang=lang)
         times = self._times(durations, labelled_times, ctx.epochs) or [
-            Quantity(c.value, "h", c.start, c.end, rule=c.rule) for c in rated if c.kind == "time"
+            Quantity(c.value, "h", c.start, c.end, rule=c.rule, said=c.text)
+            for c in rated
+            if c.kind == "time"
         ]
         named = names.gpu or names.model or ctx.family
         if self.follow_up and not (ratios or durations or memory or named):
@@ -284,11 +286,9 @@ class _Reading:
             fp32_q, mixed_q = pair
             times = [fp32_q]
             if not ratios and mixed_q.hours:
-                ratios = [
-                    RatioCand(
-                        fp32_q.hours / mixed_q.hours, mixed_q.start, "", "fp32_and_mixed_times"
-                    )
-                ]
+                said = " ÷ ".join(self._span_text(q.start, q.end) for q in pair)
+                ratio = fp32_q.hours / mixed_q.hours
+                ratios = [RatioCand(ratio, mixed_q.start, said, "fp32_and_mixed_times")]
         fp32 = _duration(times[0]) if len(times) == 1 else None
         ratio = ratios[0].value if len(ratios) == 1 else None
         if not times and not ratios:
@@ -303,7 +303,8 @@ class _Reading:
             reason = reason_for(fp32, ratio)
         read_by = {}
         if fp32 is not None:
-            read_by["fp32"] = [times[0].rule, self._span_text(times[0].start, times[0].end)]
+            said = times[0].said or self._span_text(times[0].start, times[0].end)
+            read_by["fp32"] = [times[0].rule, said]
         if ratio is not None:
             read_by["ratio"] = [ratios[0].rule, ratios[0].text]
         return Query(

@@ -19,13 +19,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.understanding.candidates import STEP_TIME, THROUGHPUT
-from bot.understanding.nearby import at, in_table, is_sym
+from bot.understanding.lexicon import EN_UNITS
+from bot.understanding.nearby import at, in_table, is_sym, is_time_unit
 from bot.understanding.rate_precision import precision_near
 from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
 from bot.understanding.words import table
 
 THROUGHPUT_SUFFIX = "/s"  # a number's suffix "it/s": work per second
 STEP_SUFFIX = "s/"  # a number's suffix "s/it": seconds per step
+_SECONDS = frozenset(w for w, unit in EN_UNITS.items() if unit == "sec")
 
 
 def _rate_words(tokens: list[Token], i: int) -> tuple[str, int] | None:
@@ -121,22 +123,41 @@ def _named_step_time(tokens: list[Token], i: int) -> tuple[Token, int] | None:
 
 
 def _step_partners(tokens: list[Token]) -> list[Token]:
-    """Rule ``step_time_partner``: with one step time named in seconds and said of one
-    precision, seconds said of the other precision are its partner, a step time
-    too: "fp32 step 1.2s, amp 0.6s", "زمن الخطوة ١٫٢ ث في fp32 و٠٫٦ ث مع amp"."""
+    """Rules ``step_time_partner`` and ``step_seconds_pair``: seconds said of a
+    precision that are a step time, not the run's time.
+
+    ``step_time_partner``: with one step time named in seconds and said of one
+    precision, seconds said of the other precision are its partner: "fp32 step
+    1.2s, amp 0.6s", "زمن الخطوة ١٫٢ ث في fp32 و٠٫٦ ث مع amp".
+    ``step_seconds_pair``: with no step named, two numbers in seconds, one said
+    of FP32 and one of a mixed precision, in a message with no rate, are two step
+    times (no run of FP32 training takes seconds): "0.9 s in fp32 and 0.5 s with amp",
+    "٠٫٩ ثانية بالـfp32 و٠٫٥ ثانية مع amp".
+    """
     named = [i for i, t in enumerate(tokens) if t.extra.get("rule") == "step_named_time"]
     side = precision_near(tokens, named[0]) if len(named) == 1 else ""
-    if not side:
-        return tokens
+    if side:
+        return _as_step_times(tokens, lambda said: said not in ("", side), "step_time_partner")
+    if named or any(t.role in (STEP_TIME, THROUGHPUT) for t in tokens):
+        return tokens  # rates said already: "45s 29ms/step" times an epoch
+    sides = [precision_near(tokens, i) for i in range(len(tokens)) if _seconds_end(tokens, i)]
+    if sorted(sides) == ["fp32", "mixed"]:
+        return _as_step_times(tokens, bool, "step_seconds_pair")
+    return tokens
+
+
+def _as_step_times(tokens: list[Token], takes, rule: str) -> list[Token]:
+    """The tokens with each number in seconds whose precision ``takes`` accepts
+    merged into one step-time token of rule ``rule``."""
     out: list[Token] = []
     i = 0
     while i < len(tokens):
         end = _seconds_end(tokens, i)
-        if end and precision_near(tokens, i) not in ("", side):
+        if end and takes(precision_near(tokens, i)):
             unit = tokens[i].suffix or tokens[i + 1].text
-            partner = _rate_number(tokens[i], STEP_TIME, unit, 1.0)
-            partner.extra["rule"] = "step_time_partner"
-            out.append(partner)
+            step = _rate_number(tokens[i], STEP_TIME, unit, 1.0)
+            step.extra["rule"] = rule
+            out.append(step)
             i = end
             continue
         out.append(tokens[i])
@@ -147,11 +168,21 @@ def _step_partners(tokens: list[Token]) -> list[Token]:
 def _seconds_end(tokens: list[Token], i: int) -> int:
     """Where a bare number in seconds ("0.6s", "٠٫٦ ث") ends, or 0 when there is none."""
     tok = tokens[i]
-    if tok.kind != NUM or tok.role:
+    if tok.kind != NUM or tok.role or _after_larger_unit(tokens, i):
         return 0
     if tok.suffix:
         return i + 1 if in_table(Token(WORD, tok.suffix, script="lat"), "SECOND_WORDS") else 0
     return i + 2 if in_table(at(tokens, i + 1), "SECOND_WORDS") else 0
+
+
+def _after_larger_unit(tokens: list[Token], i: int) -> bool:
+    """ "1 min 30 s", "1m 30s", "دقيقة و٣٠ ثانية": the seconds end a compound duration."""
+    k = i - 1 - (i >= 2 and tokens[i - 1].text in ("و", "and"))
+    prev = at(tokens, k)
+    if prev is None:
+        return False
+    unit = prev.suffix if prev.kind == NUM else prev.text
+    return is_time_unit(prev) or (prev.kind == NUM and unit in EN_UNITS and unit not in _SECONDS)
 
 
 def _step_filler(tok: Token) -> bool:

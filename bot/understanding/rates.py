@@ -93,14 +93,22 @@ def step_rate(tokens: list[Token], epochs: float | None = None) -> list[Candidat
     fp32, mixed = by_precision["fp32"], by_precision["mixed"]
     if not (fp32.value and mixed.value):
         return rates
+    said = f"{fp32.text} ÷ {mixed.text}"  # what the ratio was worked out from
     out = [
         *rates,
-        Candidate(RATIO, mixed.start, mixed.end, fp32.value / mixed.value, "step_rate", mixed.text),
+        Candidate(RATIO, mixed.start, mixed.end, fp32.value / mixed.value, "step_rate", said),
     ]
     steps = _steps_before(tokens, fp32.start, epochs)
     if steps:
         out.append(
-            Candidate(TIME, fp32.start, fp32.end, fp32.value * steps / 3600, "step_rate", fp32.text)
+            Candidate(
+                TIME,
+                fp32.start,
+                fp32.end,
+                fp32.value * steps / 3600,
+                "step_rate",
+                f"{fp32.text} × {steps:g}",
+            )
         )
     return out
 

@@ -210,6 +210,15 @@ def _count_noun_after(tokens: list[Token], i: int) -> str | None:
     return _noun_role(noun) if noun else None
 
 
+def _scaled_count(tokens: list[Token], i: int) -> str | None:
+    """ "20 thousand steps", "٢٠ الف خطوة": a number times a spelled thousand or
+    million counts the noun after them, as the scale word does."""
+    scale = at(tokens, i + 1)
+    if scale is None or scale.kind != NUM or not scale.extra.get("spelled"):
+        return None
+    return _count_noun_after(tokens, i + 1) if scale.value in (1e3, 1e6) else None
+
+
 def _gpu_name_after(tokens: list[Token], i: int) -> str | None:
     """ "8 V100s", "on 8 A100": how many of that card."""
     nxt = at(tokens, i + 1)
@@ -240,6 +249,7 @@ RULES: tuple[tuple[str, Rule], ...] = (
     ("year", year),
     ("time_unit_after", _time_unit_after),
     ("count_noun_after", _count_noun_after),
+    ("scaled_count", _scaled_count),
     ("gpu_name_after", _gpu_name_after),
     ("setting", _setting),
 )
