@@ -20,7 +20,7 @@ from bot.understanding.candidates import MEMORY, NAME, Candidate
 from bot.understanding.lexicon import RATIO_LABELS, lookup, model_word_family
 from bot.understanding.nearby import at
 from bot.understanding.tokens import ARABIC, NUM, WORD, Token
-from bot.understanding.words import mapping, table
+from bot.understanding.words import known_words, mapping, table
 
 GPU_ALIASES: dict[str, str] = {
     "p100": "P100",
@@ -98,6 +98,7 @@ assert set(MODEL_ALIASES.values()) <= set(MODEL_NAMES)
 
 
 GIGABYTE_WORDS = table("GIGABYTE_WORDS")
+GPU_NOUNS = table("GPU_NOUNS")
 # Memory sizes GPUs are sold with, in GB: a stray "A100 7GB" is no card's size.
 SIZES = frozenset([4, 6, 8, 10, 11, 12, 16, 20, 24, 32, 40, 48, 80, 94, 96, 141, 144, 180, 192])
 # Spelled apart, and naming a model: "mask r-cnn", "u net", "transformer xl".
@@ -278,6 +279,20 @@ def _glued_to_name(tokens: list[Token], i: int) -> Candidate | None:
     return _name(tokens, i, i + 1, "", "name_suffix_number", "name") if named else None
 
 
+def _unknown_card(tokens: list[Token], i: int) -> Candidate | None:
+    """Rule ``unknown_card_name``: "a Frobnitz 9000 GPU", "on my Zorbo 7 card": after
+    an article or a card word, a word the reader does not know, then a number and a
+    GPU noun, is a card's name the table lacks, never 9,000 GPUs."""
+    word, lead, noun = at(tokens, i - 1), at(tokens, i - 2), at(tokens, i + 1)
+    if tokens[i].suffix or word is None or word.kind != WORD or word.role:
+        return None
+    if word.script == ARABIC or word.text in known_words() or any(c.isdigit() for c in word.text):
+        return None
+    if lead is None or lead.text not in CARD_LEADERS or noun is None or noun.text not in GPU_NOUNS:
+        return None
+    return _name(tokens, i - 1, i + 1, "", "unknown_card_name", "name")
+
+
 def _card_before(tokens: list[Token], i: int) -> bool:
     """ "on a 3090", "على كرت 3090", "كرتين 4090", "a 24GB 4090": a bare model
     number is the card when a card word, an article or a memory size leads it."""
@@ -340,4 +355,4 @@ def text_is(tokens: list[Token], i: int, words) -> bool:
 
 
 _WORD_RULES = (_alias, _numbered_name, _spaced_series, _prefixed_gpu, _spaced_model)
-_NUMBER_RULES = (_bare_card, _variant_code, _glued_to_name)
+_NUMBER_RULES = (_bare_card, _variant_code, _glued_to_name, _unknown_card)

@@ -4,7 +4,7 @@ The nearest precision word in the rate's clause ("0.9 s/it in fp32", "with amp
 0.5 s/it"; before wins a tie), else the nearest earlier on its pasted progress
 line ("fp32: 100%|███| 1000/1000 [.., 5.0it/s]"). "without amp", "بدون amp",
 and a negation said alone after a mixed precision ("... vs 1.1 it/s without")
-are FP32. Used by ``step_rate``, ``step_time_partner`` and the records'
+are FP32; "معاه" (with it) said alone is the mixed one. Used by ``step_rate``, ``step_time_partner`` and the records'
 ``measurement_pair``.
 """
 
@@ -38,6 +38,8 @@ def _precision_of(tokens: list[Token], j: int) -> str:
         return "fp32"  # "1.1 it/s without", "وبدونه ١٫١ it/s": without the mixed precision
     if tok.text in _FP32:
         return "fp32"
+    if in_table(tok, "WITH_IT"):
+        return "mixed"  # "... و١٫١ ثانية معاه": with the mixed precision named before
     if not (tok.text in _MIXED or lookup(tok.text, _MIXED)):
         return ""
     return "fp32" if in_table(at(tokens, j - 1), "NEGATIONS") else "mixed"
@@ -47,7 +49,12 @@ def precision_near(tokens: list[Token], i: int) -> str:
     """The precision a rate at ``i`` is said of: nearest in its clause (before wins a
     tie), else the nearest earlier on its line ("fp32: 100%|███| 1000/1000 [.., 5.0it/s]")."""
     before, distance = _said_before(tokens, i)
-    return _said_after(tokens, i, distance) or before or _earlier_on_line(tokens, i)
+    return (
+        _said_after(tokens, i, distance)
+        or before
+        or _only_one_on_its_line(tokens, i)
+        or _earlier_on_line(tokens, i)
+    )
 
 
 def _said_before(tokens: list[Token], i: int) -> tuple[str, int]:
@@ -74,6 +81,22 @@ def _said_after(tokens: list[Token], i: int, within: int) -> str:
         if in_table(tokens[j], "CLAUSE_JOINERS"):
             break  # "1s/step - loss: 0.4 and with amp 500ms/step": amp is the next clause's
     return ""
+
+
+def _only_one_on_its_line(tokens: list[Token], i: int) -> str:
+    """A pasted progress line with one rate and one precision written anywhere on
+    it, before or after the rate: "Epoch 1: 45%|███| 450/1000 [03:12<03:55,
+    2.34it/s, loss=0.41] fp32" (the next line's precision is that line's)."""
+    start, end = i, i + 1
+    while start > max(0, i - _LINE_SEARCH) and tokens[start - 1].text != "\n":
+        start -= 1
+    while end < min(len(tokens), i + _LINE_SEARCH) and tokens[end].text != "\n":
+        end += 1
+    line = range(start, end)
+    if sum(is_rate(tokens[j]) for j in line) != 1:
+        return ""
+    said = {mark for j in line if (mark := _precision_of(tokens, j))}
+    return said.pop() if len(said) == 1 else ""
 
 
 def _earlier_on_line(tokens: list[Token], i: int) -> str:

@@ -128,8 +128,9 @@ def _meaning_before(before: list[Token]) -> str | None:
         for meaning, cues in _CATEGORIES:
             if not has_cue(tok, cues):
                 continue
-            if meaning == MORE and _said_of_speed(before[k + 1 :]):
-                return FASTER  # "throughput increases 30%", "السرعة بتزيد ٥٠٪"
+            if meaning == MORE and (_said_of_speed(before[k + 1 :]) or _said_of_speed(before[:k])):
+                # "throughput increases 30%", "السرعة بتزيد ٥٠٪", "bumps tokens/s by 60%"
+                return FASTER
             if meaning == REMAIN and (
                 any(t.text in _BY_WORDS for t in before[:k]) or has_cue(tok, _DECREASE_VERBS)
             ):

@@ -29,10 +29,11 @@ from bot.understanding.lexicon import (
     COUNT_LABELS,
     COUNT_NOUNS,
     EN_UNITS,
+    PERCENT_WORDS,
     SUBSECOND_UNITS,
     model_word_family,
 )
-from bot.understanding.nearby import at, is_duration_at, is_time_unit, word_in
+from bot.understanding.nearby import at, is_duration_at, is_time_unit, text_at, word_in
 from bot.understanding.prices import (
     PRICE_SCALES,
     after_ratio_label,
@@ -226,7 +227,10 @@ def _gpu_name_after(tokens: list[Token], i: int) -> str | None:
 
 
 def _setting(tokens: list[Token], i: int) -> str | None:
-    """ "batch size of 1024", "lr 0.1", "CUDA 12.1"."""
+    """ "batch size of 1024", "lr 0.1", "CUDA 12.1"; a percentage is never a setting
+    ("made each epoch 20% slower" is a slowdown)."""
+    if text_at(tokens, i + 1) in PERCENT_WORDS:
+        return None
     return "setting" if _labelled_setting(tokens, i) else None
 
 
