@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from bot.understanding.lexicon import CLOCK_WORDS, COUNT_NOUNS, MONTHS
-from bot.understanding.nearby import at, is_time_unit, word_in
+from bot.understanding.nearby import at, is_time_unit, mixed_precision_at, word_in
 from bot.understanding.ratio_cues import slash_fraction
 from bot.understanding.tokens import NUM, SYM, WORD, Token
 from bot.understanding.words import table
@@ -77,6 +77,8 @@ def clock_after_at(tokens: list[Token], i: int) -> str | None:
         return "clock"
     if prev.text != "at" or (nxt is not None and nxt.text in ("times", "x")):
         return None
+    if mixed_precision_at(tokens, i - 1):
+        return None  # "with amp at 2": the ratio
     if word_in(nxt, COUNT_NOUNS) or _TENTHS.fullmatch(tok.text):
         return None
     return "clock"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bot.understanding.durations import Quantity, unit_of
 from bot.understanding.lexicon import RATIO_LABELS, TIME_LABELS
+from bot.understanding.nearby import mixed_precision_at
 from bot.understanding.ratios import RatioCand
 from bot.understanding.tokens import ARABIC, NUM, WORD, Token
 from bot.understanding.tokens import word_in as _is
@@ -66,7 +67,7 @@ def _shared_label(tokens: list[Token], j: int, i: int) -> tuple[str, str] | None
 def _word_label(tokens: list[Token], j: int) -> tuple[str, str] | None:
     """ "ratio", "speedup", "hours:", "بالساعات", "FP32 time": a word that labels."""
     tok = tokens[j]
-    if _is(tok, RATIO_LABELS):
+    if _is(tok, RATIO_LABELS) or mixed_precision_at(tokens, j):
         return ("ratio", "")
     unit = unit_of(tok, allow_article=True)
     if unit and unit[1] != 2 and not tok.role and (tok.script == ARABIC or _unit_label(tokens, j)):

@@ -54,3 +54,9 @@ def in_table(tok: Token | None, name: str) -> bool:
 
 def is_sym(tok: Token | None, text: str) -> bool:
     return tok is not None and tok.kind == SYM and tok.text == text
+
+
+def mixed_precision_at(tokens: list[Token], j: int) -> bool:
+    """Rule ``mixed_precision_at``: "at" right after a mixed precision labels the
+    ratio after it: "what with amp at 1.9?", "bf16 at 2" (never a clock time)."""
+    return 1 <= j < len(tokens) and tokens[j].text == "at" and in_table(tokens[j - 1], "MIXED")

@@ -98,6 +98,14 @@ def _tolerance(tokens: list[Token], i: int) -> str | None:
     return "tolerance" if prev is not None and prev.text == "±" else None
 
 
+def _definite_one(tokens: list[Token], i: int) -> str | None:
+    """ "الايبوك الواحد", "الحقبة الواحدة", "الساعة الواحدة": "one" with the article
+    qualifies the noun before it ("the single epoch"), it is no figure."""
+    tok = tokens[i]
+    spelled_one = tok.extra.get("spelled") and tok.value == 1
+    return "adjective" if spelled_one and tok.text.startswith("ال") else None
+
+
 def _sized_gpu_count(tokens: list[Token], i: int) -> str | None:
     """ "4 x 80GB GPUs", "8x 80GB", "2x 24GB cards": how many, of what size."""
     return "gpus" if _sized_gpus_after(tokens, i) else None
@@ -237,6 +245,7 @@ def _setting(tokens: list[Token], i: int) -> str | None:
 # The setup-number rules, in the order they are tried (see docs/reading.md).
 RULES: tuple[tuple[str, Rule], ...] = (
     ("tolerance", _tolerance),
+    ("definite_one", _definite_one),
     ("sized_gpu_count", _sized_gpu_count),
     ("gpu_times_count", _gpu_times_count),
     ("number_times_number", _number_times_number),
