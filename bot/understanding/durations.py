@@ -177,6 +177,9 @@ def _word_piece(tokens: list[Token], i: int) -> Piece | None:
     if unit and unit[1] == 2:
         return 2.0, unit[0], i + 1, True
     if unit and unit[1] == 1 and not _asked(tokens, i):
+        one = at(tokens, i + 1)
+        if one is not None and one.kind == NUM and one.extra.get("spelled") and one.value == 1:
+            return 1.0, unit[0], i + 2, True  # "يوم واحد", "ساعة واحدة": the number follows
         return 1.0, unit[0], i + 1, False
     if tok.text in ("a", "an") and i + 1 < len(tokens):
         unit = unit_of(tokens[i + 1])

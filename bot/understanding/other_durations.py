@@ -155,16 +155,18 @@ def excluded(tokens: list[Token], start: int, end: int) -> bool:
 def _excluded_by_words_before(tokens: list[Token], start: int, end: int) -> bool | None:
     """Up to four words before, within the clause: "saves 3 hours", "$500 for 3
     days"; None when they say nothing ("each run takes 8 hours" is the job's)."""
+    run_named = False  # "السيرفر ب ٩ دولار بالساعة والتدريب ٢٠ ساعة": the training's time
     for j in range(start - 1, max(start - 5, -1), -1):
         tok = tokens[j]
         if tok.is_boundary or (tok.kind == NUM and tok.role != "price"):
             return None
+        run_named = run_named or (tok.kind == WORD and _cue(tok, _RUN_WORDS))
         if tok.text in ("each", "every", "per", "كل") and text_at(tokens, j + 1) in WHOLE_RUN_NOUNS:
             return None  # "each run takes 8 hours": the time of the whole job
         if tok.kind == WORD and _cue(tok, DURATION_EXCLUDERS_BEFORE):
             # Rule ``budget_of_the_run``: "budget is 30h fp32" names the run's own time.
             return not (_cue(tok, table("RUN_LIMITS")) and _names_the_run(tokens, end))
-        if tok.role == "price" and not _names_the_run(tokens, end):
+        if tok.role == "price" and not (run_named or _names_the_run(tokens, end)):
             return True  # "$500 for 3 days": what the money buys, not the job's time
     return None
 

@@ -297,8 +297,9 @@ class _Reading:
         candidates: list[str] = []
         if len(times) > 1 or len(ratios) > 1:
             reason = Reason.AMBIGUOUS
-            group = times if len(times) > 1 else ratios
-            candidates = [_fmt(t.value) for t in group]
+            candidates = (
+                self._candidates(times) if len(times) > 1 else [_fmt(r.value) for r in ratios]
+            )
         else:
             reason = reason_for(fp32, ratio)
         read_by = {}
@@ -316,6 +317,13 @@ class _Reading:
             read_by=read_by,
             **common,
         )
+
+    def _candidates(self, times: list[Quantity]) -> list[str]:
+        """The times to choose from: their numbers, or as written when their units
+        differ ("36h30" or "40 hours", not 2190 or 40)."""
+        if len({q.unit for q in times}) == 1:
+            return [_fmt(q.value) for q in times]
+        return [self._span_text(q.start, q.end) for q in times]
 
     def _span_text(self, start: int, end: int) -> str:
         return " ".join(t.written for t in self.tokens[start:end])

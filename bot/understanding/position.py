@@ -9,6 +9,8 @@
 from __future__ import annotations
 
 from bot.understanding.durations import Quantity
+from bot.understanding.lexicon import HOW_WORDS
+from bot.understanding.nearby import word_in
 from bot.understanding.ratios import RatioCand
 from bot.understanding.tokens import NUM, WORD, Token
 
@@ -49,8 +51,8 @@ def lone_ratio(tokens: list[Token]) -> list[RatioCand]:
         return []
     i, tok = loose[0]
     nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-    if nxt is not None and nxt.kind == WORD:
-        return []  # "and at 8 GPUs?": a number with its noun is no ratio
+    if nxt is not None and nxt.kind == WORD and not word_in(nxt, HOW_WORDS):
+        return []  # "and at 8 GPUs?": a number with its noun is no ratio ("وعلى ٢٫٥ كم؟" is)
     if not 1 < tok.value <= LONE_RATIO_MAX:
         return []
     tok.role = "ratio"

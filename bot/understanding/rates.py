@@ -17,7 +17,7 @@ from bot.understanding.candidates import RATIO, TIME, Candidate
 from bot.understanding.lexicon import EPOCH_NOUNS, lookup
 from bot.understanding.nearby import at, in_table, is_sym
 from bot.understanding.rate_precision import is_rate, precision_near
-from bot.understanding.tokens import NUM, Token
+from bot.understanding.tokens import NUM, WORD, Token
 from bot.understanding.words import mapping
 
 _COUNT_SCALES = mapping("COUNT_SCALES")
@@ -52,7 +52,8 @@ def _steps_before(tokens: list[Token], i: int, epochs: float | None) -> float | 
             prev = at(tokens, k - 1)
             # "١٠ آلاف خطوة", "20 thousand steps": a number and a spelled scale.
             spelled = prev is not None and prev.kind == NUM and not tok.text[0].isdigit()
-            return (prev.value if spelled else 1.0) * tok.value * _COUNT_SCALES[tok.suffix]
+            steps = (prev.value if spelled else 1.0) * tok.value * _COUNT_SCALES[tok.suffix]
+            return steps * epochs if epochs and _steps_of_an_epoch(tokens, k) else steps
     per_epoch = None
     for j in range(i - 1, max(-1, i - _LINE_SEARCH), -1):
         tok = tokens[j]
@@ -65,6 +66,19 @@ def _steps_before(tokens: list[Token], i: int, epochs: float | None) -> float | 
             elif per_epoch is None:
                 per_epoch = tok.value
     return per_epoch * epochs if per_epoch is not None and epochs else None
+
+
+def _steps_of_an_epoch(tokens: list[Token], k: int) -> bool:
+    """ "30 epochs of 1000 steps", "1000 steps per epoch", "١٠٠٠ خطوة لكل ايبوك": the
+    step count at ``k`` is one epoch's, so the run's is that times the epochs."""
+    before, after = at(tokens, k - 1), tokens[k + 2 : k + 4]
+    of_epochs = before is not None and before.text == "of" and _epoch_noun(at(tokens, k - 2))
+    per_epoch = len(after) == 2 and in_table(after[0], "RATE_MARKERS") and _epoch_noun(after[1])
+    return of_epochs or per_epoch
+
+
+def _epoch_noun(tok: Token | None) -> bool:
+    return tok is not None and tok.kind == WORD and lookup(tok.text, EPOCH_NOUNS) is not None
 
 
 def step_rate(tokens: list[Token], epochs: float | None = None) -> list[Candidate]:
