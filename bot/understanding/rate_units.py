@@ -58,9 +58,36 @@ def _rate_words(tokens: list[Token], i: int) -> tuple[str, int] | None:
 
 
 def merge_rates(tokens: list[Token]) -> list[Token]:
-    """Rules ``rate_unit``, ``step_named_time`` and ``step_time_partner``: one token
-    per rate (see the module docstring)."""
-    return _step_partners(_merged_rates(tokens))
+    """Rules ``rate_unit``, ``step_named_time``, ``step_time_partner`` and
+    ``rate_change``: one token per rate (see the module docstring)."""
+    return _step_partners(_rate_changes(_merged_rates(tokens)))
+
+
+_FROM = frozenset(["from", "من"])
+_TO = frozenset(["to", "ل", "لـ", "الى", "إلى", "لحد", "لين"])
+
+
+def _rate_changes(tokens: list[Token]) -> list[Token]:
+    """Rule ``rate_change``: a rate word, then "from A to B" within its clause, makes
+    A and B two rates of that kind (A before the change, B after): "tokens/sec went
+    from 3.1k to 5.2k with bf16", "الصور في الثانية زادت من ٢٠٠ ل ٣٥٠ مع bf16"."""
+    for k, word in enumerate(tokens):
+        if word.kind != WORD or word.role not in (THROUGHPUT, STEP_TIME):
+            continue
+        f = next((j for j in range(k + 1, min(k + 4, len(tokens))) if tokens[j].text in _FROM), 0)
+        a, to, b = at(tokens, f + 1), at(tokens, f + 2), at(tokens, f + 3)
+        if not f or not _bare(a) or to is None or to.text not in _TO or not _bare(b):
+            continue
+        head = Token(WORD, word.text.split()[0], script=word.script)
+        scale = 1e-3 if in_table(head, "MILLISECOND_WORDS") else 1.0  # "ms/step from 420 to 190"
+        tokens[f + 1] = _rate_number(_thousands(a), word.role, word.text, scale)
+        tokens[f + 3] = _rate_number(_thousands(b), word.role, word.text, scale)
+    return tokens
+
+
+def _bare(tok: Token | None) -> bool:
+    """A number with no unit (or in thousands) that no rule took."""
+    return tok is not None and tok.kind == NUM and not tok.role and tok.suffix in ("", "k")
 
 
 def _merged_rates(tokens: list[Token]) -> list[Token]:
