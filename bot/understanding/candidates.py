@@ -24,7 +24,7 @@ VALUE = "value"  # a number a setup rule leaves to the time and ratio rules (8 h
 IGNORED = "ignored"  # chatter and noise around a command
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Candidate:
     """One reading of tokens ``start``..``end`` (exclusive) by rule ``rule``.
 

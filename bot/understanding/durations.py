@@ -231,6 +231,8 @@ def find_durations(tokens: list[Token]) -> list[Quantity]:
     them, and only then are their tokens marked.
     """
     found = _DurationScan(tokens).run()
+    if not found:
+        return found
     cands = [
         Candidate(TIME, q.start, max(q.end, q.start + 1), q.hours, q.rule, role="time")
         for q in found

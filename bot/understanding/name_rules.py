@@ -142,7 +142,10 @@ def name_candidates(tokens: list[Token]) -> list[Candidate]:
     for i, tok in enumerate(tokens):
         if tok.role:
             continue
-        rules = _WORD_RULES if tok.kind == WORD else _NUMBER_RULES if tok.kind == NUM else ()
+        if tok.kind == WORD:
+            rules = _WORD_RULES if tok.text in _STARTS_TWO_WORD_NAMES else _ONE_WORD_RULES
+        else:
+            rules = _NUMBER_RULES if tok.kind == NUM else ()
         for rule in rules:
             cand = rule(tokens, i)
             if cand is not None:
@@ -355,4 +358,14 @@ def text_is(tokens: list[Token], i: int, words) -> bool:
 
 
 _WORD_RULES = (_alias, _numbered_name, _spaced_series, _prefixed_gpu, _spaced_model)
+_ONE_WORD_RULES = (_alias,)
+# The words a name of two or more words can start with (the other word rules read
+# nothing else), so most words are tried by _alias alone.
+_STARTS_TWO_WORD_NAMES = (
+    NUMBERED_STEMS
+    | SPACED_SERIES
+    | GPU_PREFIX_WORDS
+    | {first for first, _ in _SPACED_MODELS}
+    | {"wide"}
+)
 _NUMBER_RULES = (_bare_card, _variant_code, _glued_to_name, _unknown_card)

@@ -61,6 +61,9 @@ def _rank(c: Candidate) -> tuple[int, int, int]:
 def resolve(candidates: list[Candidate]) -> Resolution:
     """Pick non-overlapping candidates, best rank first; report ties."""
     out = Resolution()
+    if len(candidates) < 2:  # nothing can overlap
+        out.chosen = list(candidates)
+        return out
     taken: dict[int, Candidate] = {}  # token index -> the chosen candidate covering it
     for cand in sorted(candidates, key=_rank, reverse=True):
         clash = next((taken[k] for k in range(cand.start, cand.end) if k in taken), None)
