@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from bot.models import Price
-from bot.understanding.candidates import Candidate
+from bot.understanding.candidates import COUNT, MEMORY, PRICE, SETUP, STEP_TIME, VALUE, Candidate
 from bot.understanding.lexicon import (
     EPOCH_NOUNS,
     lookup,
@@ -28,7 +28,6 @@ from bot.understanding.setup_numbers import (
     RULES,
     Claims,
     classify,
-    setup_candidates,
 )
 from bot.understanding.setup_words import read_batches, read_words
 from bot.understanding.tokens import ARABIC, NUM, WORD, Token
@@ -103,6 +102,38 @@ def _candidates(tokens: list[Token], sizes_are_params: bool) -> tuple[list[Candi
             own.add(id(decided[0]))
             out += decided
     return out, own
+
+
+# What each role is, as a candidate's kind.
+_KINDS = {
+    "gpus": COUNT,
+    "nodes": COUNT,
+    "count": COUNT,
+    "multiplier": COUNT,
+    "params": COUNT,
+    "setting": COUNT,
+    "step_time": STEP_TIME,
+    "price": PRICE,
+    "memory": MEMORY,
+    "": VALUE,
+}
+
+
+def setup_candidates(
+    tokens: list[Token], i: int, role: str, rule: str, claims: Claims, rank: int
+) -> list[Candidate]:
+    """The candidates of one decision: the number itself and each token the rule
+    claimed, all ranked by the rule (``rank``: higher for a rule tried earlier), so
+    "4 x 8" keeps the 8 a count even where "8" alone would be read otherwise."""
+    out = [_setup_candidate(tokens, i, role, rule, rank)]
+    out += [_setup_candidate(tokens, j, r, rule, rank) for j, r in claims.items()]
+    return out
+
+
+def _setup_candidate(tokens: list[Token], i: int, role: str, rule: str, rank: int) -> Candidate:
+    tok = tokens[i]
+    kind = _KINDS.get(role, SETUP)
+    return Candidate(kind, i, i + 1, tok.value, rule, tok.written, 100 * rank, role=role)
 
 
 def _read_chosen(tokens: list[Token], chosen: list[Candidate], own: list[Candidate]) -> Context:

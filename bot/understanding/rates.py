@@ -46,6 +46,12 @@ def step_scale(tokens: list[Token], i: int) -> float:
 def _steps_before(tokens: list[Token], i: int, epochs: float | None) -> float | None:
     """Steps of the run a rate at ``i`` times: "20k iterations" anywhere, else a
     progress line's "n/N" total times the epochs ("Epoch a/b" on it, "20 epochs")."""
+    said = _step_count(tokens, epochs)
+    return said if said is not None else _progress_steps(tokens, i, epochs)
+
+
+def _step_count(tokens: list[Token], epochs: float | None) -> float | None:
+    """ "20k iterations", "١٠ آلاف خطوة", "1000 steps per epoch" (times the epochs)."""
     for k, tok in enumerate(tokens):
         counted = tok.kind == NUM and tok.suffix in _COUNT_SCALES and not is_rate(tok)
         if counted and in_table(at(tokens, k + 1), "STEP_COUNT_NOUNS"):
@@ -54,6 +60,11 @@ def _steps_before(tokens: list[Token], i: int, epochs: float | None) -> float | 
             spelled = prev is not None and prev.kind == NUM and not tok.text[0].isdigit()
             steps = (prev.value if spelled else 1.0) * tok.value * _COUNT_SCALES[tok.suffix]
             return steps * epochs if epochs and _steps_of_an_epoch(tokens, k) else steps
+    return None
+
+
+def _progress_steps(tokens: list[Token], i: int, epochs: float | None) -> float | None:
+    """A progress line's "n/N" total times the epochs ("Epoch 3/10" on the line wins)."""
     per_epoch = None
     for j in range(i - 1, max(-1, i - _LINE_SEARCH), -1):
         tok = tokens[j]

@@ -7,7 +7,7 @@ role (``""``: the number may be a value, left to the time and ratio rules).
 A rule never writes a role: what it says of another token ("4 x 8": the 8 is a
 count; "٤٢٠ مللي ثانية": the seconds word belongs to the step time; "10:30":
 the 30 is part of the clock time) it returns as a claim, and
-:func:`setup_candidates` turns the decision and its claims into candidates for
+``context.setup_candidates`` turns the decision and its claims into candidates for
 the one resolver, ranked by the rule's place in :data:`RULES`.
 """
 
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.understanding.candidates import COUNT, MEMORY, PRICE, SETUP, STEP_TIME, VALUE, Candidate
 from bot.understanding.currencies import CURRENCY_SYMBOLS
 from bot.understanding.dates import (
     clock_after_at,
@@ -278,38 +277,6 @@ def classify(tokens: list[Token], i: int) -> tuple[str, str, Claims]:
             role, claims = (decision, {}) if isinstance(decision, str) else decision
             return role, name, claims
     return "", "", {}
-
-
-# What each role is, as a candidate's kind.
-_KINDS = {
-    "gpus": COUNT,
-    "nodes": COUNT,
-    "count": COUNT,
-    "multiplier": COUNT,
-    "params": COUNT,
-    "setting": COUNT,
-    "step_time": STEP_TIME,
-    "price": PRICE,
-    "memory": MEMORY,
-    "": VALUE,
-}
-
-
-def setup_candidates(
-    tokens: list[Token], i: int, role: str, rule: str, claims: Claims, rank: int
-) -> list[Candidate]:
-    """The candidates of one decision: the number itself and each token the rule
-    claimed, all ranked by the rule (``rank``: higher for a rule tried earlier), so
-    "4 x 8" keeps the 8 a count even where "8" alone would be read otherwise."""
-    out = [_setup_candidate(tokens, i, role, rule, rank)]
-    out += [_setup_candidate(tokens, j, r, rule, rank) for j, r in claims.items()]
-    return out
-
-
-def _setup_candidate(tokens: list[Token], i: int, role: str, rule: str, rank: int) -> Candidate:
-    tok = tokens[i]
-    kind = _KINDS.get(role, SETUP)
-    return Candidate(kind, i, i + 1, tok.value, rule, tok.written, 100 * rank, role=role)
 
 
 def _times_after_gpu(tokens: list[Token], i: int) -> bool:
