@@ -121,6 +121,12 @@ NAMES_COUNTS_AND_RUN_TIMES = [
     ("the node costs €4/h, 3 nodes, 25h fp32, 1.6x", "dm", 25, 1.6, None),
     ("التدريب عايز ٦٠ ساعة، والـ amp هيخليه أسرع مرة ونص", "dm", 60, 1.5, None),
     ("ايش رايك لو التدريب ٣ ايام والنسبة ١٫٥", "dm", 72, 1.5, None),
+    ("the fp32 job wall-clock is 52 hours and amp is 35% faster", "dm", 52, 1.35, None),
+    ("التدريب بيخلص بعد ٣ أيام بالـ fp32، و amp أسرع ب ٤٠٪", "dm", 72, 1.4, None),
+    ("الموديل بياخد ١٢ ساعة على V100 بدون amp وبيقل للنص معاه", "dm", 12, 2, None),
+    ("زمن الحقبة ١٥ دقيقة و ٤٠ حقبة والتسريع ١٫٨", "dm", 10, 1.8, None),
+    ("deadline is in 3 days; fp32 run takes 50h; amp 1.6x", "dm", 50, 1.6, None),
+    ("bf16 run: 2.1 it/s; fp32 run: 1.2 it/s; 60k iters", "dm", 60_000 / 1.2 / 3600, 1.75, None),
     ("قديش بيوفر الـ amp إذا التدريب بياخد ٤٠ ساعة؟", "dm", 40, None, None),
 ]
 
@@ -191,6 +197,8 @@ def test_follow_ups_in_a_thread_are_the_ratio_to_try_in_the_threads_language(tex
         "هل الدقة المختلطة بتأثر على الدقة؟",
         "هل bf16 يقلل الدقة؟",
         "شنو أحسن learning rate مع bf16؟",
+        "will amp make my model worse?",
+        "هل الـ amp بيخرب الموديل؟",
     ],
 )
 def test_training_quality_questions_get_the_one_line_off_topic_answer(text):
@@ -198,6 +206,9 @@ def test_training_quality_questions_get_the_one_line_off_topic_answer(text):
     assert query.intent == Intent.HELP and query.small_talk == "off_topic"
 
 
-@pytest.mark.parametrize("text", ["what can you do?", "هل أقدر أدرب على الدقة المختلطة؟"])
+@pytest.mark.parametrize(
+    "text",
+    ["what can you do?", "هل أقدر أدرب على الدقة المختلطة؟", "is fp16 slower or worse than bf16?"],
+)
 def test_questions_about_the_bot_or_the_precision_itself_are_not_off_topic(text):
     assert understand(text, Channel.DM).small_talk is None
