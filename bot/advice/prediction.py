@@ -297,10 +297,10 @@ def _modelled(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction:
         low, high = band.interval(tuned, practice)
     elif calibration.for_projects(stratum):
         # A range for projects alone: the rule's, stretched as far as held-out projects
-        # landed on either side of the realistic figure (the tuned one is the best case).
+        # landed on either side of the realistic figure (the tuned one is the best case,
+        # said as such: not "nothing specific is known").
         low = min(math.log(TYPICAL_LOW), practice + fitted.below_practice(stratum))
         high = max(math.log(TYPICAL_HIGH), practice + fitted.above_practice(stratum))
-        factors.append(FactorNote(code=Factor.TYPICAL))
     else:
         # Held-out evidence says no narrower range would beat the rule here: the rule's
         # range, stretched as far above the tuned figure as held-out tables landed and

@@ -222,7 +222,9 @@ def test_a_measured_setup_names_the_tuned_figure_as_the_best_case_above_its_rang
     assert p.tuned > 3 and p.high < p.tuned  # tables reach ~4x; projects see less
     assert math.isclose(p.low, 0.6 * p.ratio, abs_tol=0.02)
     assert math.isclose(p.high, max(2.5, 1.4 * p.ratio), abs_tol=0.02)
-    assert Factor.TUNED_BEST_CASE in [f.code for f in p.factors]
+    codes = [f.code for f in p.factors]
+    assert Factor.TUNED_BEST_CASE in codes and Factor.MEASURED_MATCH in codes
+    assert Factor.TYPICAL not in codes  # a measured setup is not "nothing specific is known"
 
 
 def test_broken_runs_are_never_fitted_but_held_out():
