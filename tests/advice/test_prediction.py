@@ -326,6 +326,17 @@ def test_models_with_no_rows_are_answered_and_never_worse_than_the_rule():
     assert figures.score_ratio <= 1.0
 
 
+def test_the_bench_scores_the_best_case_the_reply_names_beside_the_lead_figure():
+    bench = _bench()
+    measured = bench.ask("ResNet-50 on V100, 100 hours in FP32, how long with AMP?", 3.2)
+    assert measured.best_case > 2.9 > measured.ratio  # the DLE tables' ~3.3x; projects less
+    figures = bench.figures([measured])
+    assert figures.best_case_error < 0.1 < figures.median_error
+    # Nothing named: no best case beside the rule's range, so its middle stands for it.
+    plain = bench.ask("100 hours in FP32, how long with AMP?", 1.8)
+    assert plain.best_case == plain.ratio
+
+
 def test_held_out_messages_are_built_the_way_a_user_writes():
     bench = _bench()
     rows = [m for m in bench.measurements(any_gpu=True) if m.level == "practice"]
