@@ -62,8 +62,9 @@ class Miss:
 
 def for_projects(stratum: tuple[str, str]) -> bool:
     """Strata whose range is what a project would see, with the tuned figure named
-    beside it as the best case, not covered by it: a model a table measured on this GPU
-    (the tuned figure is a measurement there, not an uncertainty) and a question naming
+    beside it as the best case, not covered by it: a measured model on a GPU with tables
+    (nearly always a table measured that setup: the tuned figure is a measurement there,
+    not an uncertainty) and a question naming
     no GPU (no benchmark runs without one; its tuned figure is an average over GPUs).
     Everywhere else the range holds held-out tables and projects alike."""
     gpu, model = stratum
