@@ -54,9 +54,8 @@ class Miss:
     cluster: tuple
     broken: bool = False  # a run its thread showed broken (sizes projects' ranges only)
 
-    def top(self, level: str) -> float:
-        """The figure a band's high end sits above: the tuned one, or the realistic one
-        in a range for projects alone."""
+    def figure(self, level: str) -> float:
+        """The predicted figure of ``level``: the tuned one or the realistic one."""
         return self.tuned if level == TUNED else self.practice
 
 
@@ -64,9 +63,9 @@ def for_projects(stratum: tuple[str, str]) -> bool:
     """Strata whose range is what a project would see, with the tuned figure named
     beside it as the best case, not covered by it: a measured model on a GPU with tables
     (nearly always a table measured that setup: the tuned figure is a measurement there,
-    not an uncertainty) and a question naming
-    no GPU (no benchmark runs without one; its tuned figure is an average over GPUs).
-    Everywhere else the range holds held-out tables and projects alike."""
+    not an uncertainty) and a question naming no GPU (no benchmark runs without one;
+    its tuned figure is an average over GPUs). Everywhere else the range holds
+    held-out tables and projects alike."""
     gpu, model = stratum
     return gpu == "none" or (gpu, model) == ("seen", "seen")
 
@@ -74,7 +73,7 @@ def for_projects(stratum: tuple[str, str]) -> bool:
 @dataclass(frozen=True)
 class Band:
     """An 80% range in log space: ``lo`` below the realistic figure, ``hi`` above the
-    tuned one (``top``: the realistic one, in a range for projects alone)."""
+    tuned one (``top``: of the realistic one, in a range for projects alone)."""
 
     lo: float
     hi: float
@@ -172,7 +171,7 @@ def _level(misses: Sequence[Miss], top: str = TUNED) -> _Level:
     weights = _cluster_weights(misses)
     total = sum(weights)
     below = [(m.actual - m.practice, w / total) for m, w in zip(misses, weights, strict=True)]
-    above = [(m.actual - m.top(top), w / total) for m, w in zip(misses, weights, strict=True)]
+    above = [(m.actual - m.figure(top), w / total) for m, w in zip(misses, weights, strict=True)]
     return _Level(
         lo_cost=tuple(
             -lo + PENALTY * sum(w * max(0.0, lo - a) for a, w in below) for lo in LO_GRID
@@ -181,7 +180,7 @@ def _level(misses: Sequence[Miss], top: str = TUNED) -> _Level:
         lo_miss=tuple(sum(w for a, w in below if a < lo) for lo in LO_GRID),
         hi_miss=tuple(sum(w for b, w in above if b > hi) for hi in HI_GRID),
         gap=sum(
-            w * (m.top(top) - m.practice)
+            w * (m.figure(top) - m.practice)
             for m, w in zip(misses, (w / total for w in weights), strict=True)
         ),
         rule=sum(
@@ -286,7 +285,6 @@ class Fitted:
     # how far below the realistic figure held-out projects did (:func:`stretches`).
     tuned_above: dict[tuple[str, str], float] = field(default_factory=dict)
     practice_below: dict[tuple[str, str], float] = field(default_factory=dict)
-
     # Per stratum :func:`for_projects`: how far above the realistic figure held-out
     # projects landed (the rule's stretched high end there).
     practice_above: dict[tuple[str, str], float] = field(default_factory=dict)
