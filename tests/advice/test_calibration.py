@@ -233,3 +233,6 @@ def test_broken_runs_are_never_fitted_but_held_out():
     found = evidence()
     assert found.broken and all(r.measurement.setup_issue for r in found.broken)
     assert not any(r.measurement.setup_issue for r in (*found.rows, *found.unplaced))
+    # A source held out (the bench's practice split) takes its broken runs with it.
+    source = found.broken[0].source
+    assert not any(r.source == source for r in found.without(lambda r: r.source == source).broken)
