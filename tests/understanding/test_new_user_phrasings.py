@@ -127,6 +127,20 @@ NAMES_COUNTS_AND_RUN_TIMES = [
     ("زمن الحقبة ١٥ دقيقة و ٤٠ حقبة والتسريع ١٫٨", "dm", 10, 1.8, None),
     ("deadline is in 3 days; fp32 run takes 50h; amp 1.6x", "dm", 50, 1.6, None),
     ("bf16 run: 2.1 it/s; fp32 run: 1.2 it/s; 60k iters", "dm", 60_000 / 1.2 / 3600, 1.75, None),
+    ("fp32=40h amp=25h", "dm", 40, 1.6, None),  # a precision labels the time after "="
+    ("fp32: 40h amp: 25h", "dm", 40, 1.6, None),
+    ("it took 3h20m in fp32 and 2h05m with amp", "dm", 10 / 3, 200 / 125, None),
+    ("fp32 ياخذ ٤٨ ساعة و bf16 ياخذ ٣٠", "dm", 48, 1.6, None),
+    ("التدريب ماخد ٢٠ ساعة و لما شغلت amp صار ١٢ ساعة", "dm", 20, 20 / 12, None),
+    ("الإيبوك بياخد ربع ساعة و عندي ٨٠ إيبوك", "dm", 20, None, None),
+    ("يا جماعة التدريب ٥ أيام ونص، والـ amp أسرع بـ ٦٠٪", "dm", 132, 1.6, None),
+    (
+        "الخطوة ٣٥٠ ملي ثانية بدون amp و ٢٠٠ ملي ثانية مع amp و ٥٠ الف خطوة",
+        "dm",
+        0.35 * 50_000 / 3600,
+        1.75,
+        None,
+    ),
     ("قديش بيوفر الـ amp إذا التدريب بياخد ٤٠ ساعة؟", "dm", 40, None, None),
 ]
 
