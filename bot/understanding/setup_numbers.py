@@ -145,11 +145,14 @@ def _step_time(tokens: list[Token], i: int) -> Decision:
 
 
 def _params_with_noun(tokens: list[Token], i: int) -> str | None:
-    """ "340M params": millions, not minutes."""
+    """ "340M params": millions, not minutes; "20k iterations": thousands of steps."""
     nxt = at(tokens, i + 1)
     if tokens[i].suffix.lstrip("-") not in PARAM_SUFFIXES:
         return None
-    return "params" if word_in(nxt, COUNT_NOUNS) or word_in(nxt, PARAM_NOUNS) else None
+    if word_in(nxt, PARAM_NOUNS):
+        return "params"
+    noun = word_in(nxt, COUNT_NOUNS)  # "20k iterations" counts steps, not parameters
+    return _noun_role(noun) if noun else None
 
 
 def _dimension(tokens: list[Token], i: int) -> str | None:
