@@ -122,7 +122,7 @@ def _match(aliases: dict[str, str], text: str) -> str | None:
 def _name(
     tokens: list[Token], i: int, end: int, value: str, rule: str, role: str, priority: int = 0
 ) -> Candidate:
-    text = " ".join(t.written for t in tokens[i:end])
+    text = tokens[i].written if end == i + 1 else " ".join(t.written for t in tokens[i:end])
     return Candidate(NAME, i, end, value, rule, text, priority, role=role)
 
 

@@ -28,6 +28,7 @@ from bot.understanding.words import table
 THROUGHPUT_SUFFIX = "/s"  # a number's suffix "it/s": work per second
 STEP_SUFFIX = "s/"  # a number's suffix "s/it": seconds per step
 _SECONDS = frozenset(w for w, unit in EN_UNITS.items() if unit == "sec")
+_SECOND_SUFFIXES = table("SECOND_WORDS")  # "0.6s": a suffix is Latin, so no clitics
 
 
 def _rate_words(tokens: list[Token], i: int) -> tuple[str, int] | None:
@@ -167,8 +168,11 @@ def _step_partners(tokens: list[Token]) -> list[Token]:
         return _as_step_times(tokens, lambda said: said not in ("", side), "step_time_partner")
     if named or any(t.role in (STEP_TIME, THROUGHPUT) for t in tokens):
         return tokens  # rates said already: "45s 29ms/step" times an epoch
-    sides = [precision_near(tokens, i) for i in range(len(tokens)) if _seconds_end(tokens, i)]
-    if sorted(sides) == ["fp32", "mixed"]:
+    seconds = [i for i in range(len(tokens)) if _seconds_end(tokens, i)]
+    if len(seconds) == 2 and sorted(precision_near(tokens, i) for i in seconds) == [
+        "fp32",
+        "mixed",
+    ]:
         return _as_step_times(tokens, bool, "step_seconds_pair")
     return tokens
 
@@ -195,11 +199,13 @@ def _as_step_times(tokens: list[Token], takes, rule: str) -> list[Token]:
 def _seconds_end(tokens: list[Token], i: int) -> int:
     """Where a bare number in seconds ("0.6s", "٠٫٦ ث") ends, or 0 when there is none."""
     tok = tokens[i]
-    if tok.kind != NUM or tok.role or _after_larger_unit(tokens, i):
+    if tok.kind != NUM or tok.role:
         return 0
     if tok.suffix:
-        return i + 1 if in_table(Token(WORD, tok.suffix, script="lat"), "SECOND_WORDS") else 0
-    return i + 2 if in_table(at(tokens, i + 1), "SECOND_WORDS") else 0
+        end = i + 1 if tok.suffix in _SECOND_SUFFIXES else 0
+    else:
+        end = i + 2 if in_table(at(tokens, i + 1), "SECOND_WORDS") else 0
+    return 0 if not end or _after_larger_unit(tokens, i) else end
 
 
 def _after_larger_unit(tokens: list[Token], i: int) -> bool:
