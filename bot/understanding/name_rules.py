@@ -285,7 +285,8 @@ def _glued_to_name(tokens: list[Token], i: int) -> Candidate | None:
 def _unknown_card(tokens: list[Token], i: int) -> Candidate | None:
     """Rule ``unknown_card_name``: "a Frobnitz 9000 GPU", "on my Zorbo 7 card": after
     an article or a card word, a word the reader does not know, then a number and a
-    GPU noun, is a card's name the table lacks, never 9,000 GPUs."""
+    GPU noun, is a card's name the table lacks, never 9,000 GPUs: the GPU, so the
+    reply says it does not know that card instead of asking which GPU."""
     word, lead, noun = at(tokens, i - 1), at(tokens, i - 2), at(tokens, i + 1)
     if tokens[i].suffix or word is None or word.kind != WORD or word.role:
         return None
@@ -293,7 +294,8 @@ def _unknown_card(tokens: list[Token], i: int) -> Candidate | None:
         return None
     if lead is None or lead.text not in CARD_LEADERS or noun is None or noun.text not in GPU_NOUNS:
         return None
-    return _name(tokens, i - 1, i + 1, "", "unknown_card_name", "name")
+    name = f"{word.text.title()} {tokens[i].value:g}"
+    return _name(tokens, i - 1, i + 1, name, "unknown_card_name", "gpu")
 
 
 def _card_before(tokens: list[Token], i: int) -> bool:

@@ -156,9 +156,9 @@ def test_a_new_users_phrasing_is_read_as_meant(text, channel, hours, ratio, reas
 @pytest.mark.parametrize(
     ("text", "gpu", "gpus"),
     [
-        ("training a Frobnitz 9000 GPU model for 10h at 2x", None, None),  # not 9,000 GPUs
-        ("on a Frobnitz 9000 GPU, 10 hours fp32 and 1.8x", None, None),
-        ("on my Zorbo 7 card, 10h 2x", None, None),
+        ("training a Frobnitz 9000 GPU model for 10h at 2x", "Frobnitz 9000", None),  # not 9,000 GPUs
+        ("on a Frobnitz 9000 GPU, 10 hours fp32 and 1.8x", "Frobnitz 9000", None),
+        ("on my Zorbo 7 card, 10h 2x", "Zorbo 7", None),
         ("an 8 GPU node, 10h, 2x", None, 8),  # a count stays a count
         ("we have 128 GPU, 10h, 2x", None, 128),
         ("fine-tuning Swin-T on 4x RTX 3090, 16h in fp32, 1.6x", "RTX 3090", 4),
