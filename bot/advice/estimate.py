@@ -159,6 +159,10 @@ def _error(query: Query, reason: Reason) -> Advice:
     elif reason is Reason.RATIO_BELOW_ONE:
         notes.append(Note.SLOWDOWN)
         facts["ratio"] = query.ratio
+        if query.fp32 is not None and query.ratio:
+            # a slowdown the user reported is still an answer: what their run becomes
+            facts["fp32_hours"] = query.fp32.hours
+            facts["mp_hours"] = query.fp32.hours / query.ratio
     elif reason is Reason.TOO_LARGE and query.ratio is not None and query.ratio > MAX_RATIO:
         facts["ratio_limit"] = MAX_RATIO  # the refusal names the cap
     elif reason is Reason.TOO_LONG:
@@ -173,6 +177,7 @@ def _error(query: Query, reason: Reason) -> Advice:
         model=query.model,
         notes=notes,
         facts=facts,
+        time_unit=query.fp32.unit if query.fp32 is not None else None,
     )
 
 

@@ -322,14 +322,7 @@ class _Words:
             note = _("Write one FP32 time and at most one ratio, e.g. `/mpestimate 100h ratio 2`.")
             return _Parts(summary, [note], [])
         if reason is Reason.RATIO_BELOW_ONE:
-            ratio = a.facts.get("ratio")
-            summary = (
-                _("A ratio of %(ratio)s means mixed precision would be slower, not faster.")
-                % {"ratio": self.fmt.number(float(ratio))}
-                if isinstance(ratio, int | float)
-                else _("A ratio below 1 means mixed precision would be slower, not faster.")
-            )
-            return _Parts(summary, [self.note(Note.SLOWDOWN, a)], [try_this])
+            return self._slowdown(a, try_this)
         if reason is Reason.TOO_LARGE and a.facts.get("ratio_limit"):
             summary = _(
                 "That ratio is not realistic: mixed precision speeds training up by at most "
@@ -387,6 +380,26 @@ class _Words:
         return _Parts(summary, [try_this], [])
 
     # -- notes, factors, names -----------------------------------------------
+    def _slowdown(self, a: Advice, try_this: str) -> _Parts:
+        """A ratio below 1 is refused as an estimate, but a slowdown the user reported
+        with their FP32 time still gets what that time becomes, and no usage hint."""
+        _ = self._
+        ratio, fp32, mp = (a.facts.get(k) for k in ("ratio", "fp32_hours", "mp_hours"))
+        note = [self.note(Note.SLOWDOWN, a)]
+        if not isinstance(ratio, int | float):
+            summary = _("A ratio below 1 means mixed precision would be slower, not faster.")
+            return _Parts(summary, note, [try_this])
+        values = {"ratio": self.fmt.number(float(ratio))}
+        if isinstance(fp32, int | float) and isinstance(mp, int | float):
+            values |= {"fp32": self.hours(fp32, as_given=True), "mp": self.hours(mp)}
+            summary = _(
+                "At a ratio of %(ratio)s mixed precision is slower than FP32: "
+                "%(fp32)s in FP32 would take about %(mp)s."
+            )
+            return _Parts(summary % values, note, [])
+        summary = _("A ratio of %(ratio)s means mixed precision would be slower, not faster.")
+        return _Parts(summary % values, note, [try_this])
+
     def _with_notes(
         self, summary: str, a: Advice, details: list[str], *, lead: list[str] | None = None
     ) -> _Parts:

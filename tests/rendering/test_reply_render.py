@@ -11,9 +11,11 @@ from hypothesis import strategies as st
 from bot.advice import advise
 from bot.advice.notes import Note
 from bot.advice.prediction import Factor
+from bot.conversation import answer
 from bot.models import (
     Advice,
     AdviceFactor,
+    Channel,
     Duration,
     Intent,
     Kind,
@@ -210,6 +212,17 @@ def test_slowdown_explains_causes():
     reply = render(advise(ask(reason=Reason.RATIO_BELOW_ONE, ratio=0.8)), Lang.EN)
     assert "0.8" in reply.summary and "slower" in reply.summary
     assert "Tensor Cores" in reply.notes[0] and "input-bound" in reply.notes[0]
+
+
+def test_a_reported_slowdown_with_its_fp32_time_says_what_the_run_becomes():
+    """A slowdown is refused as an estimate, but the user's own time is still answered,
+    in their unit, with no usage hint (they wrote what they meant)."""
+    en = answer("fp16 made it 40% slower, fp32 was 10h", Channel.DM).reply
+    assert "0.71" in en.summary and "10 hours" in en.summary and "14 hours" in en.summary
+    assert "/mpestimate 100 2" not in en.text
+    ar = answer("التدريب ٣ أيام بالـfp32 والـamp أبطأ مرتين", Channel.DM).reply
+    summary = re.sub("[\u2068\u2069]", "", ar.summary)  # the bidi isolates
+    assert "أبطأ" in summary and "3 أيام" in summary and "6 أيام" in summary
 
 
 def test_help_shows_usage_in_both_languages():
