@@ -1,7 +1,8 @@
 """What kind of question a message is, beyond its numbers (rules with names).
 
 * ``memory_by_setup``: billions of parameters with a GPU or a training verb
-  ask about memory ("13B on 4 A100 40GB?", "أقدر أدرب 7B على 4090؟").
+  ask about memory ("13B on 4 A100 40GB?", "أقدر أدرب 7B على 4090؟"), unless
+  the message asks how much faster.
 * ``off_topic_question``: a question about training quality gets one line
   saying what the bot does ("best lr for bf16?", "هل bf16 يغير الدقة النهائية؟").
 * ``name_unused_numbers``: an answered estimate names the numbers no rule took.
@@ -32,14 +33,17 @@ _HOW_WINDOW = 2  # "how much time", "كم راح ياخذ": a word may sit betwe
 def sized_on_gpu(tokens: list[Token], gpu_named: bool) -> bool:
     """Rule ``memory_by_setup``: "13B on 4 A100 40GB?", "can I train a 3B on a 24GB
     3090?", "أقدر أدرب 7B على 4090؟": billions of parameters with a GPU or a
-    training verb ask whether it fits, as "fit" does."""
+    training verb ask whether it fits, as "fit" does, unless the message asks about
+    speed ("how much faster is bf16 for a 7b finetune on a 4090?", "كم تسريع ..."):
+    then the size is the model's, and the reply is the ratio."""
     billions = any(
         t.kind == NUM
         and (t.suffix == "b" or (k + 1 < len(tokens) and word_in(tokens[k + 1], table("BILLIONS"))))
         for k, t in enumerate(tokens)
     )
     trains = any(t.kind == WORD and word_in(t, table("TRAIN_VERBS")) for t in tokens)
-    return billions and (gpu_named or trains)
+    asks_speed = any(word_in(t, SPEED_CUES) for t in tokens)
+    return billions and (gpu_named or trains) and not asks_speed
 
 
 def _about_quality(words: list[Token]) -> bool:

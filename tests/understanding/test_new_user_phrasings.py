@@ -226,3 +226,15 @@ def test_training_quality_questions_get_the_one_line_off_topic_answer(text):
 )
 def test_questions_about_the_bot_or_the_precision_itself_are_not_off_topic(text):
     assert understand(text, Channel.DM).small_talk is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "how much faster is bf16 on a 4090 for llama 7b finetune",
+        "what speedup would amp give when I train a 13B on 8 H100?",
+        "كم التسريع مع bf16 لتدريب 7B على A100؟",
+    ],
+)
+def test_a_speed_question_naming_a_size_is_not_a_memory_question(text):
+    assert understand(text, Channel.DM).intent is not Intent.MEMORY
