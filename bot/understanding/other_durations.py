@@ -33,6 +33,8 @@ def epochs_listed(tokens: list[Token], first: int, end: int) -> bool:
     marker, noun = at(tokens, end), at(tokens, end + 1)
     if marker is not None and noun is not None and _cue(noun, EPOCH_NOUNS):
         return marker.text == "/" or (marker.kind == WORD and _cue(marker, RATE_MARKERS))
+    if marker is not None and _glued_per_epoch(marker):
+        return True
     for k in range(first - 1, max(-1, first - 5), -1):
         if tokens[k].is_boundary:
             return False
@@ -62,6 +64,8 @@ def epoch_time(tokens: list[Token], start: int, end: int) -> bool:
     marker, noun = at(tokens, end), at(tokens, end + 1)
     if marker is not None and noun is not None and _cue(noun, EPOCH_NOUNS):
         return marker.text == "/" or (marker.kind == WORD and _cue(marker, RATE_MARKERS))
+    if marker is not None and _glued_per_epoch(marker):
+        return True
     if _each_of_counted_epochs(tokens, start, end):
         return True
     for k in range(start - 1, max(-1, start - 5), -1):
@@ -73,6 +77,15 @@ def epoch_time(tokens: list[Token], start: int, end: int) -> bool:
             count = at(tokens, k - 1)
             return count is None or count.kind != NUM or count.value == 1
     return False
+
+
+def _glued_per_epoch(tok: Token) -> bool:
+    """ "٣ ساعات للايبوك", "ساعتين للحقبة": a rate marker glued to the epoch noun."""
+    if tok.kind != WORD or tok.script != ARABIC:
+        return False
+    return any(
+        tok.text.startswith(p) and tok.text[len(p) :] in EPOCH_NOUNS for p in RATE_MARKERS
+    )
 
 
 def _each_of_counted_epochs(tokens: list[Token], start: int, end: int) -> bool:

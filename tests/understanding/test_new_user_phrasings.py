@@ -238,3 +238,15 @@ def test_questions_about_the_bot_or_the_precision_itself_are_not_off_topic(text)
 )
 def test_a_speed_question_naming_a_size_is_not_a_memory_question(text):
     assert understand(text, Channel.DM).intent is not Intent.MEMORY
+
+
+@pytest.mark.parametrize(
+    ("text", "hours"),
+    [
+        ("الموديل بياخد ٣ ساعات للـepoch و عندي ٢٠ epoch", 60),
+        ("٣ ساعات للايبوك و عندي ٢٠ ايبوك", 60),
+        ("ساعتين للحقبة، ١٠ حقب", 20),
+    ],
+)
+def test_an_arabic_per_epoch_time_with_a_glued_marker_is_one_epochs(text, hours):
+    check_reading(text, "dm", hours, None, None)
