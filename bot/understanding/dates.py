@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from bot.understanding.lexicon import CLOCK_WORDS, COUNT_NOUNS, MONTHS
-from bot.understanding.nearby import at, is_time_unit, mixed_precision_at, word_in
+from bot.understanding.nearby import at, is_time_unit, mixed_precision_at, text_at, word_in
 from bot.understanding.ratio_cues import slash_fraction
 from bot.understanding.tokens import NUM, SYM, WORD, Token
 from bot.understanding.words import table
@@ -43,10 +43,44 @@ def _date_or_clock(tokens: list[Token], i: int) -> list[int]:
     return chain
 
 
-def date_or_clock_digits(tokens: list[Token], i: int) -> tuple[str, dict[int, str]] | None:
-    """ "10:30", "01/05/2024", "2024-05-01": a date, and so are the numbers after it."""
+_ELAPSED_CUES = table("ELAPSED_CUES")
+_LABEL_MARKS = (":", "=", "~")  # "time: 7:30:00", "took ~7:30:00"
+_DAY_WORDS = ("day", "days")  # Python's timedelta: "1 day, 3:04:05"
+
+
+def elapsed_clock(tokens: list[Token], i: int) -> tuple[float, int] | None:
+    """Rule ``elapsed_clock``: (hours, next index) of "7:30:00" after a word of how
+    long something ran ("took 7:30:00", "training time: 1:02:03", "استغرق ٧:٣٠:٠٠"),
+    as Python and most trainers print an elapsed time. Three parts only: "10:30"
+    alone stays a clock time."""
     chain = _date_or_clock(tokens, i)
-    if not chain:
+    if len(chain) != 2 or any(tokens[j - 1].text != ":" for j in chain):
+        return None
+    minutes, seconds = (tokens[j].value for j in chain)
+    if tokens[i].suffix or minutes >= 60 or seconds >= 60:
+        return None
+    if not _after_elapsed_cue(tokens, i):
+        return None
+    return tokens[i].value + minutes / 60 + seconds / 3600, chain[-1] + 1
+
+
+def _after_elapsed_cue(tokens: list[Token], i: int) -> bool:
+    """An elapsed-time word before ``i``, past label marks, or the days of Python's
+    "1 day, 3:04:05" (the clock adds to them)."""
+    k = i - 1
+    while k >= 0 and tokens[k].kind == SYM and tokens[k].text in _LABEL_MARKS:
+        k -= 1
+    if k >= 0 and word_in(tokens[k], _ELAPSED_CUES):
+        return True
+    days = at(tokens, i - 2)
+    return text_at(tokens, i - 1) == "," and days is not None and days.text in _DAY_WORDS
+
+
+def date_or_clock_digits(tokens: list[Token], i: int) -> tuple[str, dict[int, str]] | None:
+    """ "10:30", "01/05/2024", "2024-05-01": a date, and so are the numbers after it
+    (not an elapsed time, :func:`elapsed_clock`)."""
+    chain = _date_or_clock(tokens, i)
+    if not chain or elapsed_clock(tokens, i) is not None:
         return None
     return "date", {j: "date" for j in chain if not tokens[j].role}
 

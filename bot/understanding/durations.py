@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.understanding.candidates import TIME, Candidate
+from bot.understanding.dates import elapsed_clock
 from bot.understanding.lexicon import (
     AR_UNIT_ABBREVIATIONS,
     AR_UNITS,
@@ -131,6 +132,9 @@ def _piece(tokens: list[Token], i: int) -> Piece | None:
 def _number_piece(tokens: list[Token], i: int) -> Piece | None:
     """ "8h", "8 hours", "٨ ساعات", "ربعة د السوايع", "١٢ س", "3 quarters of an hour"."""
     tok, nxt = tokens[i], at(tokens, i + 1)
+    elapsed = elapsed_clock(tokens, i)
+    if elapsed is not None:  # "took 7:30:00"
+        return elapsed[0], "h", elapsed[1], True
     suffix = tok.suffix.lstrip("-")
     if suffix in EN_UNITS:
         return tok.value, EN_UNITS[suffix], i + 1, True
@@ -314,7 +318,8 @@ def _compound(tokens: list[Token], i: int, piece: Piece) -> tuple[float, str, in
         hours, smallest, j = hours + minutes / 60, "min", j + 1
     n = len(tokens)
     while j < n:
-        k = j + (text_at(tokens, j) in COMPOUND_JOINERS)
+        joined = text_at(tokens, j) in COMPOUND_JOINERS
+        k = j + (joined or (text_at(tokens, j) == "," and elapsed_clock(tokens, j + 1) is not None))
         nxt = _piece(tokens, k) if k < n else None
         if nxt is None or UNIT_ORDER.index(nxt[1]) >= UNIT_ORDER.index(smallest):
             break

@@ -83,9 +83,7 @@ def _glued_per_epoch(tok: Token) -> bool:
     """ "٣ ساعات للايبوك", "ساعتين للحقبة": a rate marker glued to the epoch noun."""
     if tok.kind != WORD or tok.script != ARABIC:
         return False
-    return any(
-        tok.text.startswith(p) and tok.text[len(p) :] in EPOCH_NOUNS for p in RATE_MARKERS
-    )
+    return any(tok.text.startswith(p) and tok.text[len(p) :] in EPOCH_NOUNS for p in RATE_MARKERS)
 
 
 def _each_of_counted_epochs(tokens: list[Token], start: int, end: int) -> bool:

@@ -156,7 +156,11 @@ def test_a_new_users_phrasing_is_read_as_meant(text, channel, hours, ratio, reas
 @pytest.mark.parametrize(
     ("text", "gpu", "gpus"),
     [
-        ("training a Frobnitz 9000 GPU model for 10h at 2x", "Frobnitz 9000", None),  # not 9,000 GPUs
+        (
+            "training a Frobnitz 9000 GPU model for 10h at 2x",
+            "Frobnitz 9000",
+            None,
+        ),  # not 9,000 GPUs
         ("on a Frobnitz 9000 GPU, 10 hours fp32 and 1.8x", "Frobnitz 9000", None),
         ("on my Zorbo 7 card, 10h 2x", "Zorbo 7", None),
         ("an 8 GPU node, 10h, 2x", None, 8),  # a count stays a count
