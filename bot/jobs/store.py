@@ -1,7 +1,9 @@
 """The queries behind jobs and the outbox; each runs in its own short transaction.
 
 Claims are one statement: rows whose lease is empty or past get this worker's
-name and a new lease, and come back. On PostgreSQL the candidate rows are
+name and a new lease, and come back. The same commit forgets the jobs the
+worker finished since its last claim, so a busy worker spends one
+transaction per batch of jobs, not one per job. On PostgreSQL the candidate rows are
 picked ``FOR UPDATE SKIP LOCKED``, so replicas claiming at once take different
 rows without waiting on each other; SQLite runs one writer at a time, so its
 ``UPDATE ... RETURNING`` is atomic by itself.
@@ -9,7 +11,7 @@ rows without waiting on each other; SQLite runs one writer at a time, so its
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -65,6 +67,10 @@ class JobStore:
         # Writes go through the engine's writer: on SQLite, a group commit (bot.store.writes).
         self.writes = writes(engine)
         self._claim = self._claim_statement()
+        self._forget_answers = delete(outbox).where(
+            outbox.c.job_id.in_(bindparam("ids", expanding=True)), outbox.c.done_at.is_not(None)
+        )
+        self._forget_jobs = delete(jobs).where(jobs.c.id.in_(bindparam("ids", expanding=True)))
 
     def add(self, work: str, request: dict, unless: Callable[[], bool] | None = None) -> int:
         """Commit a job (before its request is acked); its id, or 0 if ``unless()`` by then."""
@@ -81,8 +87,11 @@ class JobStore:
 
         return self.writes.run(write)
 
-    def claim(self, worker: str, limit: int, lease_s: float) -> list[ClaimedJob]:
-        """Up to ``limit`` free jobs, oldest first, leased to ``worker`` for ``lease_s``."""
+    def claim(
+        self, worker: str, limit: int, lease_s: float, *, done: Collection[int] = ()
+    ) -> list[ClaimedJob]:
+        """Up to ``limit`` free jobs, oldest first, leased to ``worker`` for ``lease_s``;
+        in the same commit, the jobs in ``done`` are finished (see :meth:`finish`)."""
         moment = now()
         values = {
             "moment": moment,
@@ -90,23 +99,28 @@ class JobStore:
             "lease": moment + timedelta(seconds=lease_s),
             "worker": worker,
         }
-        rows = self.writes.run(lambda connection: connection.execute(self._claim, values).all())
+
+        def write(connection: Connection) -> list:
+            self._forget(connection, done)
+            return connection.execute(self._claim, values).all() if limit > 0 else []
+
+        rows = self.writes.run(write)
         claimed = [
             ClaimedJob(row.id, row.work, row.request, aware(row.created_at), row.attempts)
             for row in rows
         ]
         return sorted(claimed, key=lambda job: job.id)
 
-    def finish(self, job_id: int) -> None:
-        """The job is done (or given up): forget it and the answers it already sent."""
+    def finish(self, job_ids: Collection[int]) -> int:
+        """The jobs are done (or given up): forget them and the answers they already sent."""
+        return self.writes.run(lambda connection: self._forget(connection, job_ids))
 
-        def write(connection: Connection) -> None:
-            connection.execute(
-                delete(outbox).where(outbox.c.job_id == job_id, outbox.c.done_at.is_not(None))
-            )
-            connection.execute(delete(jobs).where(jobs.c.id == job_id))
-
-        self.writes.run(write)
+    def _forget(self, connection: Connection, job_ids: Collection[int]) -> int:
+        if not job_ids:
+            return 0
+        ids = {"ids": list(job_ids)}
+        connection.execute(self._forget_answers, ids)
+        return connection.execute(self._forget_jobs, ids).rowcount
 
     def release(self, worker: str, job_ids: list[int] | None = None) -> int:
         """Give ``worker``'s leases back (all, or ``job_ids``), for any replica to claim now."""

@@ -310,6 +310,8 @@ class JobRunner:
         # The jobs running now: on SIGTERM, the answers they sent are written down
         # before their jobs are handed back.
         self._running: set[JobScope] = set()
+        # Jobs run to their end, not yet forgotten: the next claim's commit does it.
+        self._done: list[int] = []
         # A thread that finishes writes a byte here: the loop claims the next job at
         # once instead of at its next poll (which, with no new acks, is JOB_POLL_S away).
         self._freed_r, self._freed_w = os.pipe()
@@ -352,13 +354,19 @@ class JobRunner:
         self.postman.outbox.renew(self.name, self.settings.job_lease_s)
 
     def _claim_jobs(self) -> int:
+        """Finish the jobs done since the last claim and claim more, in one commit."""
         with self._lock:
             free = THREADS - self._busy
-        if free <= 0:
+            done = list(self._done)
+        if free <= 0 and not done:
             return 0
         jobs = self._guarded(
-            lambda: self.jobs.claim(self.name, free, self.settings.job_lease_s), default=[]
+            lambda: self.jobs.claim(self.name, free, self.settings.job_lease_s, done=done)
         )
+        if jobs is None:  # the database did not answer: the done jobs wait for the next try
+            return 0
+        with self._lock:
+            del self._done[: len(done)]  # only appended to meanwhile
         for job in jobs:
             self._submit(self.run_job, job)
         return len(jobs)
@@ -423,7 +431,10 @@ class JobRunner:
             finally:
                 with self._lock:
                     self._running.discard(scope)
-        self.jobs.finish(job.id)  # with it, the answers Slack took (scope.taken) are settled
+        # Forgotten by the loop's next claim; with the job, the answers Slack took
+        # (scope.taken) are settled: a forgotten job is never run again.
+        with self._lock:
+            self._done.append(job.id)
 
     def given(self, job: ClaimedJob) -> Given:
         context = BoltContext(job.request["context"])
@@ -454,15 +465,26 @@ class JobRunner:
         jobs come back when their leases run out.
         """
         deadline = stopped_at + max(0.0, self.settings.shutdown_grace_s - STOP_MARGIN_S)
-        with self._lock:
-            while self._busy and time.monotonic() < deadline:
+        while time.monotonic() < deadline:
+            with self._lock:
+                if not self._busy:
+                    break
                 self._idle.wait(timeout=0.1)
+            self._forget_done()  # as they end: a kill at the deadline must not run them again
         jobs = self._release()
         log.info("worker %s stopped; %d unfinished job(s) handed back", self.name, jobs)
         logging.shutdown()
         os._exit(0)  # the pool's threads may still be running what was handed back
 
+    def _forget_done(self) -> None:
+        with self._lock:
+            done = list(self._done)
+        if done and self._guarded(lambda: self.jobs.finish(done)) is not None:
+            with self._lock:
+                del self._done[: len(done)]
+
     def _release(self) -> int:
+        self._forget_done()
         with self._lock:
             running = list(self._running)
         for scope in running:

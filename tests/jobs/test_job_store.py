@@ -61,11 +61,22 @@ def test_a_lapsed_lease_is_claimed_again_and_a_released_one_at_once(engine):
     assert [job.id for job in jobs.claim("third", 5, lease_s=30)] == [second]
 
 
+def test_a_claim_forgets_the_jobs_its_worker_finished_in_the_same_commit(engine):
+    jobs = JobStore(engine)
+    first, second = jobs.add("work", {}), jobs.add("work", {})
+    assert [job.id for job in jobs.claim("w", 1, lease_s=30)] == [first]
+    assert [job.id for job in jobs.claim("w", 5, lease_s=30, done=[first])] == [second]
+    assert jobs.claim("w", 0, lease_s=30, done=[second]) == []
+    assert jobs.pending() == 0
+    jobs.release("w")
+    assert jobs.claim("x", 5, lease_s=30) == []  # neither is run again
+
+
 def test_a_finished_jobs_id_is_never_given_to_another(engine):
     jobs = JobStore(engine)
     job = jobs.add("work", {})
     jobs.claim("w", 1, lease_s=30)
-    jobs.finish(job)
+    jobs.finish([job])
     assert jobs.add("work", {}) > job  # its id keys answers in the outbox
 
 
@@ -103,7 +114,7 @@ def test_answers_past_their_life_are_dropped_and_sent_ones_of_finished_jobs_forg
     lapsed = outbox.stage(job, 1, _answer(minutes=-1), worker="w", lease_s=30)
     sent = outbox.stage(done_job, 1, _answer(), worker="w", lease_s=30)
     outbox.sent(sent.id, None)
-    jobs.finish(done_job)
+    jobs.finish([done_job])
     assert [row.id for row in outbox.expired()] == [lapsed.id]
     assert outbox.claim_due("w", 10, lease_s=0) == []
     assert outbox.expired() == []
