@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 from bot.advice import calibration
 from bot.advice.calibration import (
@@ -157,3 +158,13 @@ def test_a_far_gpu_stretches_at_least_like_a_gpu_that_knows_more():
     assert stretched.above_tuned(("far", "seen")) == 0.4
     assert stretched.above_tuned(("seen", "seen")) == 0.0
     assert stretched.above_tuned(("none", "seen")) == 0.0  # no GPU named is its own state
+
+
+def test_threads_asking_a_cold_process_at_once_share_one_fit(monkeypatch):
+    fits = []
+    fit_all = calibration.fit_all
+    monkeypatch.setattr(calibration, "fit_all", lambda rows: fits.append(1) or fit_all(rows))
+    calibration._fit_once.cache_clear()
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(lambda _: calibration.fitted(), range(8)))
+    assert len(fits) == 1 and all(result is results[0] for result in results)
