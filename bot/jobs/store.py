@@ -66,6 +66,8 @@ class JobStore:
         self.engine = engine
         # Writes go through the engine's writer: on SQLite, a group commit (bot.store.writes).
         self.writes = writes(engine)
+        # Built once, as the claim: on every ack, building the insert cost more than running it.
+        self._insert = insert(jobs).returning(jobs.c.id)
         self._claim = self._claim_statement()
         self._forget_answers = delete(outbox).where(
             outbox.c.job_id.in_(bindparam("ids", expanding=True)), outbox.c.done_at.is_not(None)
@@ -74,16 +76,12 @@ class JobStore:
 
     def add(self, work: str, request: dict, unless: Callable[[], bool] | None = None) -> int:
         """Commit a job (before its request is acked); its id, or 0 if ``unless()`` by then."""
-        statement = (
-            insert(jobs)
-            .values(work=work, request=request, created_at=now(), attempts=0)
-            .returning(jobs.c.id)
-        )
+        values = {"work": work, "request": request, "created_at": now(), "attempts": 0}
 
         def write(connection: Connection) -> int:
             if unless is not None and unless():
                 return 0
-            return connection.execute(statement).scalar_one()
+            return connection.execute(self._insert, values).scalar_one()
 
         return self.writes.run(write)
 
