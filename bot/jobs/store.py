@@ -74,8 +74,17 @@ class JobStore:
         )
         self._forget_jobs = delete(jobs).where(jobs.c.id.in_(bindparam("ids", expanding=True)))
 
-    def add(self, work: str, request: dict, unless: Callable[[], bool] | None = None) -> int:
-        """Commit a job (before its request is acked); its id, or 0 if ``unless()`` by then."""
+    def add(
+        self,
+        work: str,
+        request: dict,
+        unless: Callable[[], bool] | None = None,
+        timeout: float | None = None,
+    ) -> int:
+        """Commit a job (before its request is acked); its id, or 0 if ``unless()`` by then.
+
+        ``timeout``: see the writer's ``run`` (:mod:`bot.store.writes`).
+        """
         values = {"work": work, "request": request, "created_at": now(), "attempts": 0}
 
         def write(connection: Connection) -> int:
@@ -83,7 +92,7 @@ class JobStore:
                 return 0
             return connection.execute(self._insert, values).scalar_one()
 
-        return self.writes.run(write)
+        return self.writes.run(write, timeout)
 
     def claim(
         self, worker: str, limit: int, lease_s: float, *, done: Collection[int] = ()

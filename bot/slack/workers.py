@@ -130,9 +130,14 @@ class JobIntake:
         # Past the budget this process answers the request itself; the insert, if it
         # has not run yet, then must not run at all (a worker would answer it again).
         given_up = threading.Event()
-        committed = self.gate.run(
-            "job intake", lambda: self.jobs.add(name, request, unless=given_up.is_set) > 0, False
-        )
+
+        def add(timeout: float | None = None) -> bool:
+            return self.jobs.add(name, request, unless=given_up.is_set, timeout=timeout) > 0
+
+        if self.jobs.writes.waits_itself:  # SQLite's writer thread: wait for it right here
+            committed = self.gate.bounded("job intake", add, False)
+        else:
+            committed = self.gate.run("job intake", add, False)
         if not committed:
             given_up.set()
         return committed

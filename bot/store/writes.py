@@ -77,12 +77,20 @@ class GroupCommit:
         self._thread: threading.Thread | None = None
         self._start = threading.Lock()
 
-    def run(self, write: Write[T]) -> T:
-        """``write(connection)`` in a committed transaction; its result, or its error."""
+    # The write runs on the writer thread, so a caller can stop waiting for it.
+    waits_itself = True
+
+    def run(self, write: Write[T], timeout: float | None = None) -> T:
+        """``write(connection)`` in a committed transaction; its result, or its error.
+
+        Past ``timeout`` seconds this raises :class:`TimeoutError`; the write may
+        still run later (a write that must not, checks for that itself).
+        """
         pending = _Pending(write)
         self._queue.put(pending)
         self._ensure_thread()
-        pending.done.wait()
+        if not pending.done.wait(timeout):
+            raise TimeoutError(f"no commit within {timeout:g} s")
         if pending.error is not None:
             raise pending.error
         return pending.result  # type: ignore[return-value]
@@ -196,10 +204,13 @@ def sqlite_file(engine: Engine) -> Path | None:
 class OwnTransaction:
     """Each write in a transaction of its own (PostgreSQL)."""
 
+    # The write runs in the caller's thread: only another thread can bound its wait.
+    waits_itself = False
+
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def run(self, write: Write[T]) -> T:
+    def run(self, write: Write[T], timeout: float | None = None) -> T:
         with self.engine.begin() as connection:
             return write(connection)
 
