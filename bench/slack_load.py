@@ -80,13 +80,12 @@ def serve_bare(port: int) -> None:
     from slack_bolt.adapter.wsgi import SlackRequestHandler
     from slack_bolt.authorization import AuthorizeResult
 
-    from concurrent.futures import ThreadPoolExecutor
-
     from bot.settings import Settings
     from bot.slack.server import THREADS
     from bot.slack.workers import THREADS as WORKER_THREADS
 
     answer_threads = Settings(_env_file=None).work_processes * WORKER_THREADS
+
     def authorize(**_: object) -> AuthorizeResult:
         return AuthorizeResult(
             enterprise_id=None,

@@ -291,14 +291,20 @@ def _modelled(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction:
         factors = [*_measured_notes(setup, found), *factors]
     else:
         factors = _model_notes(ctx, job, fitted) + factors
-    band = fitted.band(model.stratum(job))
+    stratum = model.stratum(job)
+    band = fitted.band(stratum)
     if band is not None and band.beats_rule:
         low, high = band.interval(tuned, practice)
+    elif calibration.for_projects(stratum):
+        # A range for projects alone: the rule's, stretched as far as held-out projects
+        # landed on either side of the realistic figure (the tuned one is the best case,
+        # said as such: not "nothing specific is known").
+        low = min(math.log(TYPICAL_LOW), practice + fitted.below_practice(stratum))
+        high = max(math.log(TYPICAL_HIGH), practice + fitted.above_practice(stratum))
     else:
         # Held-out evidence says no narrower range would beat the rule here: the rule's
         # range, stretched as far above the tuned figure as held-out tables landed and
         # as far below the realistic one as held-out projects did.
-        stratum = model.stratum(job)
         low = min(math.log(TYPICAL_LOW), practice + fitted.below_practice(stratum), tuned)
         high = max(math.log(TYPICAL_HIGH), practice, tuned + fitted.above_tuned(stratum))
         factors.append(FactorNote(code=Factor.TYPICAL))

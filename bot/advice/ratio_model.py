@@ -94,33 +94,41 @@ def _source(url: str) -> str:
 
 @dataclass(frozen=True)
 class Evidence:
-    """Every measured ratio but the runs their threads showed broken, by where it can go."""
+    """Every measured ratio, by where it can go."""
 
     rows: tuple[Row, ...]  # on Tensor Core GPUs with a spec row: the fitting set
     no_tensor_cores: tuple[Row, ...]  # K80, P100, GTX 10xx...: about 1x, their own answer
     unplaced: tuple[Row, ...]  # GPU unknown or without a spec row: ranges for "no GPU"
+    # Runs their threads showed broken (a Keras policy bug, a TF build without FP16
+    # GEMMs): never fitted, since no project should be predicted to be broken, but
+    # what users hit, so they size real projects' ranges as held-out rows do.
+    broken: tuple[Row, ...] = ()
 
     def without(self, held: Callable[[Row], bool]) -> Evidence:
         """The same evidence with the rows ``held`` picks left out."""
         return Evidence(
             *(
                 tuple(r for r in part if not held(r))
-                for part in (self.rows, self.no_tensor_cores, self.unplaced)
+                for part in (self.rows, self.no_tensor_cores, self.unplaced, self.broken)
             )
         )
 
 
 @cache
 def evidence() -> Evidence:
-    parts: dict[str, list[Row]] = {"rows": [], "no_tc": [], "unplaced": []}
+    parts: dict[str, list[Row]] = {"rows": [], "no_tc": [], "unplaced": [], "broken": []}
     for m in measurements(any_gpu=True):
-        if m.setup_issue or not m.speedup:
+        if not m.speedup:
             continue
         spec = spec_for(m.published_gpu)
         row = Row(job_of(m, spec), math.log(m.speedup), _source(m.source_url), m)
-        part = "unplaced" if spec is None else "rows" if spec.tensor_cores else "no_tc"
+        if m.setup_issue:
+            part = "broken"
+        else:
+            part = "unplaced" if spec is None else "rows" if spec.tensor_cores else "no_tc"
         parts[part].append(row)
-    return Evidence(*(tuple(_weighed(parts[k])) for k in ("rows", "no_tc", "unplaced")))
+    kinds = ("rows", "no_tc", "unplaced", "broken")
+    return Evidence(*(tuple(_weighed(parts[k])) for k in kinds))
 
 
 def _weighed(rows: Sequence[Row]) -> list[Row]:

@@ -163,7 +163,7 @@ class WriterTurn:
         if fcntl is None or database is None:
             return cls(None)
         try:
-            return cls(open(f"{database}.writer-lock", "a"))  # noqa: SIM115 (held for the engine's life)
+            return cls(open(f"{database}.writer-lock", "a"))  # held for the engine's life
         except OSError as error:
             log.info("no writer lock beside %s (%s): SQLite's lock alone", database, error)
             return cls(None)

@@ -12,8 +12,9 @@ def measured(prediction) -> dict:
 def test_3d_unet_on_v100_matches_the_published_3d_rows():
     p = predict(Setup(gpu="V100", model="UNet", dimensions=3))
     assert measured(p)["models"] == "3D U-Net"
-    # The shipped 3D U-Net V100 rows run 3.23-3.98x: the tuned figure; real projects less.
-    assert 3.2 <= p.tuned <= 4.0 and p.low <= p.ratio < p.tuned <= p.high
+    # The shipped 3D U-Net V100 rows run 3.23-3.98x: the tuned figure, the best case
+    # beside a range for what projects see (it need not hold it).
+    assert 3.2 <= p.tuned <= 4.0 and p.low <= p.ratio <= p.high and p.ratio < p.tuned
 
 
 def test_2d_unet_leaves_the_3d_rows_out_and_unsaid_pools_them():

@@ -96,7 +96,7 @@ def test_sparse_strata_borrow_only_along_the_model_axis():
 def test_without_a_band_the_rule_is_said_stretched_to_hold_both_figures():
     fitted = calibration.fitted()
     empty = calibration.Fitted(model=fitted.model, bands={}, rows=fitted.rows)
-    p = predict(Setup(gpu="V100", model="ResNet-50"), fitted=empty)
+    p = predict(Setup(gpu="V100", family="image_classification"), fitted=empty)
     assert Factor.TYPICAL in [f.code for f in p.factors]
     assert p.low == 1.2 and p.high == max(2.5, p.tuned)
     assert p.low <= p.ratio <= p.high
@@ -158,6 +158,85 @@ def test_a_far_gpu_stretches_at_least_like_a_gpu_that_knows_more():
     assert stretched.above_tuned(("far", "seen")) == 0.4
     assert stretched.above_tuned(("seen", "seen")) == 0.0
     assert stretched.above_tuned(("none", "seen")) == 0.0  # no GPU named is its own state
+
+
+# ------------------------------------------------ ranges for projects alone
+
+MEASURED = ("seen", "seen")
+
+
+def test_ranges_for_projects_alone_are_where_the_tuned_figure_is_no_uncertainty():
+    assert calibration.for_projects(MEASURED)  # a table measured this model on this GPU
+    assert all(calibration.for_projects(("none", m)) for m in ("seen", "family", "none"))
+    assert not any(
+        calibration.for_projects((g, m))
+        for g in ("seen", "near", "far")
+        for m in ("seen", "family", "none")
+        if (g, m) != MEASURED
+    )
+
+
+def test_a_band_for_projects_alone_sits_around_the_realistic_figure():
+    rng = random.Random(5)
+    # Projects scatter around a realistic 1.5x; the tuned figure (4x) is far above them.
+    misses = [
+        Miss(MEASURED, "practice", rng.gauss(math.log(1.5), 0.2), math.log(4), math.log(1.5), i)
+        for i in range(300)
+    ]
+    band = band_of(misses, ("practice",), top="practice")
+    assert band is not None and band.top == "practice"
+    low, high = band.interval(math.log(4.0), math.log(1.5))
+    assert low < math.log(1.5) < high < math.log(2.5) < math.log(4.0)
+    assert 0.75 <= coverage(band, misses) <= 0.92
+    # Measured from the tuned figure, no band could end that far below it.
+    assert band_of(misses, ("practice",)) is None
+
+
+def test_broken_runs_size_only_ranges_for_projects_alone():
+    def project(stratum, k, broken=False, actual=0.0):
+        return Miss(stratum, "practice", actual, 0.5, 0.0, ("p", k, broken), broken)
+
+    for stratum in (MEASURED, STRATUM):
+        ordinary = [project(stratum, k, actual=-k / 10) for k in range(10)]
+        broken = [project(stratum, k, True, math.log(0.05)) for k in range(4)]
+        alone, with_broken = (
+            stretches(ordinary, "practice"),
+            stretches(ordinary + broken, "practice"),
+        )
+        if calibration.for_projects(stratum):
+            assert with_broken[stratum] < alone[stratum]  # reaches down towards 0.05x
+        else:
+            assert with_broken == alone
+
+
+def test_a_measured_setup_names_the_tuned_figure_as_the_best_case_above_its_range():
+    fitted = calibration.fitted()
+    stretched = calibration.Fitted(
+        model=fitted.model,
+        bands={},
+        rows=fitted.rows,
+        tuned_above={MEASURED: math.log(1.3)},
+        practice_below={MEASURED: math.log(0.6)},
+        practice_above={MEASURED: math.log(1.4)},
+    )
+    p = predict(Setup(gpu="V100", model="Transformer"), fitted=stretched)
+    assert p.tuned > 3 and p.high < p.tuned  # tables reach ~4x; projects see less
+    assert math.isclose(p.low, 0.6 * p.ratio, abs_tol=0.02)
+    assert math.isclose(p.high, max(2.5, 1.4 * p.ratio), abs_tol=0.02)
+    codes = [f.code for f in p.factors]
+    assert Factor.TUNED_BEST_CASE in codes and Factor.MEASURED_MATCH in codes
+    assert Factor.TYPICAL not in codes  # a measured setup is not "nothing specific is known"
+
+
+def test_broken_runs_are_never_fitted_but_held_out():
+    from bot.advice.ratio_model import evidence
+
+    found = evidence()
+    assert found.broken and all(r.measurement.setup_issue for r in found.broken)
+    assert not any(r.measurement.setup_issue for r in (*found.rows, *found.unplaced))
+    # A source held out (the bench's practice split) takes its broken runs with it.
+    source = found.broken[0].source
+    assert not any(r.source == source for r in found.without(lambda r: r.source == source).broken)
 
 
 def test_threads_asking_a_cold_process_at_once_share_one_fit(monkeypatch):
