@@ -1,9 +1,7 @@
 """The queries behind jobs and the outbox; each runs in its own short transaction.
 
 Claims are one statement: rows whose lease is empty or past get this worker's
-name and a new lease, and come back. The same commit forgets the jobs the
-worker finished since its last claim, so a busy worker spends one
-transaction per batch of jobs, not one per job. On PostgreSQL the candidate rows are
+name and a new lease, and come back. On PostgreSQL the candidate rows are
 picked ``FOR UPDATE SKIP LOCKED``, so replicas claiming at once take different
 rows without waiting on each other; SQLite runs one writer at a time, so its
 ``UPDATE ... RETURNING`` is atomic by itself.
@@ -94,11 +92,8 @@ class JobStore:
 
         return self.writes.run(write, timeout)
 
-    def claim(
-        self, worker: str, limit: int, lease_s: float, *, done: Collection[int] = ()
-    ) -> list[ClaimedJob]:
-        """Up to ``limit`` free jobs, oldest first, leased to ``worker`` for ``lease_s``;
-        in the same commit, the jobs in ``done`` are finished (see :meth:`finish`)."""
+    def claim(self, worker: str, limit: int, lease_s: float) -> list[ClaimedJob]:
+        """Up to ``limit`` free jobs, oldest first, leased to ``worker`` for ``lease_s``."""
         moment = now()
         values = {
             "moment": moment,
@@ -107,11 +102,7 @@ class JobStore:
             "worker": worker,
         }
 
-        def write(connection: Connection) -> list:
-            self._forget(connection, done)
-            return connection.execute(self._claim, values).all() if limit > 0 else []
-
-        rows = self.writes.run(write)
+        rows = self.writes.run(lambda connection: connection.execute(self._claim, values).all())
         claimed = [
             ClaimedJob(row.id, row.work, row.request, aware(row.created_at), row.attempts)
             for row in rows
@@ -120,14 +111,13 @@ class JobStore:
 
     def finish(self, job_ids: Collection[int]) -> int:
         """The jobs are done (or given up): forget them and the answers they already sent."""
-        return self.writes.run(lambda connection: self._forget(connection, job_ids))
-
-    def _forget(self, connection: Connection, job_ids: Collection[int]) -> int:
-        if not job_ids:
-            return 0
         ids = {"ids": list(job_ids)}
-        connection.execute(self._forget_answers, ids)
-        return connection.execute(self._forget_jobs, ids).rowcount
+
+        def write(connection: Connection) -> int:
+            connection.execute(self._forget_answers, ids)
+            return connection.execute(self._forget_jobs, ids).rowcount
+
+        return self.writes.run(write) if job_ids else 0
 
     def release(self, worker: str, job_ids: list[int] | None = None) -> int:
         """Give ``worker``'s leases back (all, or ``job_ids``), for any replica to claim now."""

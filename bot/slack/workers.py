@@ -24,6 +24,7 @@ import multiprocessing
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -63,6 +64,11 @@ CONTEXT_KEYS = (
     "actor_team_id",
     "actor_user_id",
 )
+# How long a job thread may hold the GIL while another waits (Python's default is
+# 5 ms). Slack's answer to a post and the commit that records it each wait for
+# the GIL behind threads busy with the core; until that commit a kill sends the
+# answer twice, so those waits are kept short.
+SWITCH_INTERVAL_S = 0.001
 # Of the grace period, what a worker keeps to hand back its jobs and exit.
 STOP_MARGIN_S = 2.0
 log = logging.getLogger(__name__)
@@ -286,6 +292,7 @@ def run_worker(settings: Settings, wake: Connection) -> None:
     from bot.store import DatabaseLimits, Store, make_engine
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the HTTP process stops us in order
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     stop = StopRequest(settings.shutdown_grace_s)
     configure_logging(settings)
     limits = DatabaseLimits.of(settings)
@@ -315,8 +322,6 @@ class JobRunner:
         # The jobs running now: on SIGTERM, the answers they sent are written down
         # before their jobs are handed back.
         self._running: set[JobScope] = set()
-        # Jobs run to their end, not yet forgotten: the next claim's commit does it.
-        self._done: list[int] = []
         # A thread that finishes writes a byte here: the loop claims the next job at
         # once instead of at its next poll (which, with no new acks, is JOB_POLL_S away).
         self._freed_r, self._freed_w = os.pipe()
@@ -359,19 +364,13 @@ class JobRunner:
         self.postman.outbox.renew(self.name, self.settings.job_lease_s)
 
     def _claim_jobs(self) -> int:
-        """Finish the jobs done since the last claim and claim more, in one commit."""
         with self._lock:
             free = THREADS - self._busy
-            done = list(self._done)
-        if free <= 0 and not done:
+        if free <= 0:
             return 0
         jobs = self._guarded(
-            lambda: self.jobs.claim(self.name, free, self.settings.job_lease_s, done=done)
+            lambda: self.jobs.claim(self.name, free, self.settings.job_lease_s), default=[]
         )
-        if jobs is None:  # the database did not answer: the done jobs wait for the next try
-            return 0
-        with self._lock:
-            del self._done[: len(done)]  # only appended to meanwhile
         for job in jobs:
             self._submit(self.run_job, job)
         return len(jobs)
@@ -436,10 +435,10 @@ class JobRunner:
             finally:
                 with self._lock:
                     self._running.discard(scope)
-        # Forgotten by the loop's next claim; with the job, the answers Slack took
-        # (scope.taken) are settled: a forgotten job is never run again.
-        with self._lock:
-            self._done.append(job.id)
+        # With it, the answers Slack took (scope.taken) are settled: a finished job is
+        # never run again. Here, not batched by the claim loop: until this commit, a
+        # kill sends those answers twice, so it goes out as soon as the job ends.
+        self.jobs.finish([job.id])
 
     def given(self, job: ClaimedJob) -> Given:
         context = BoltContext(job.request["context"])
@@ -470,26 +469,15 @@ class JobRunner:
         jobs come back when their leases run out.
         """
         deadline = stopped_at + max(0.0, self.settings.shutdown_grace_s - STOP_MARGIN_S)
-        while time.monotonic() < deadline:
-            with self._lock:
-                if not self._busy:
-                    break
+        with self._lock:
+            while self._busy and time.monotonic() < deadline:
                 self._idle.wait(timeout=0.1)
-            self._forget_done()  # as they end: a kill at the deadline must not run them again
         jobs = self._release()
         log.info("worker %s stopped; %d unfinished job(s) handed back", self.name, jobs)
         logging.shutdown()
         os._exit(0)  # the pool's threads may still be running what was handed back
 
-    def _forget_done(self) -> None:
-        with self._lock:
-            done = list(self._done)
-        if done and self._guarded(lambda: self.jobs.finish(done)) is not None:
-            with self._lock:
-                del self._done[: len(done)]
-
     def _release(self) -> int:
-        self._forget_done()
         with self._lock:
             running = list(self._running)
         for scope in running:

@@ -61,17 +61,6 @@ def test_a_lapsed_lease_is_claimed_again_and_a_released_one_at_once(engine):
     assert [job.id for job in jobs.claim("third", 5, lease_s=30)] == [second]
 
 
-def test_a_claim_forgets_the_jobs_its_worker_finished_in_the_same_commit(engine):
-    jobs = JobStore(engine)
-    first, second = jobs.add("work", {}), jobs.add("work", {})
-    assert [job.id for job in jobs.claim("w", 1, lease_s=30)] == [first]
-    assert [job.id for job in jobs.claim("w", 5, lease_s=30, done=[first])] == [second]
-    assert jobs.claim("w", 0, lease_s=30, done=[second]) == []
-    assert jobs.pending() == 0
-    jobs.release("w")
-    assert jobs.claim("x", 5, lease_s=30) == []  # neither is run again
-
-
 def test_a_finished_jobs_id_is_never_given_to_another(engine):
     jobs = JobStore(engine)
     job = jobs.add("work", {})
