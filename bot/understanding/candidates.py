@@ -16,11 +16,15 @@ RATIO = "ratio"  # a reduction ratio (FP32 time / mixed time)
 COUNT = "count"  # a count that is never a value (steps, GPUs, epochs)
 STEP_TIME = "step_time"  # seconds per step, with a precision
 THROUGHPUT = "throughput"  # work per second (it/s, samples/s), with a precision
-NAME = "name"  # digits inside a name (ResNeXt-101 32x8d, wide_resnet50_2)
+NAME = "name"  # a GPU or model name, or digits inside one (ResNeXt-101 32x8d)
+MEMORY = "memory"  # a GPU memory size written with the card (A100 40GB, a 24GB 4090)
+PRICE = "price"  # money ($3/h, ٥٠ دينار): the price of the run
+SETUP = "setup"  # a number that describes the setup: a date, clock time, id, dimension
+VALUE = "value"  # a number a setup rule leaves to the time and ratio rules (8 hours, 2x)
 IGNORED = "ignored"  # chatter and noise around a command
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Candidate:
     """One reading of tokens ``start``..``end`` (exclusive) by rule ``rule``.
 
@@ -36,9 +40,20 @@ class Candidate:
     text: str = ""
     priority: int = 0
     precision: str = ""  # "fp32" or "mixed" for step times and throughputs
+    role: str = ""  # the role the tokens of a chosen candidate take ("gpu", "model", ...)
 
     def overlaps(self, other: Candidate) -> bool:
         return self.start < other.end and other.start < self.end
+
+    def mark(self, tokens: list, *, keep_roles: bool = False) -> None:
+        """Give the tokens of this (chosen) candidate its role and rule, so the
+        passes that come later never read them again (``keep_roles``: a token an
+        earlier pass marked keeps its role)."""
+        for tok in tokens[self.start : self.end]:
+            if keep_roles and tok.role:
+                continue
+            tok.role = self.role or self.kind
+            tok.extra["rule"] = self.rule
 
     def describe(self) -> str:
         """ "0.9 s/it -> step_time 0.9 (step_rate, fp32)": one line for --explain."""

@@ -14,13 +14,21 @@ import re
 from dataclasses import dataclass, field
 
 from bot.models import Price
+from bot.understanding.candidates import COUNT, MEMORY, PRICE, SETUP, STEP_TIME, VALUE, Candidate
 from bot.understanding.lexicon import (
     EPOCH_NOUNS,
     lookup,
 )
 from bot.understanding.nearby import at, is_duration_at, word_in
 from bot.understanding.prices import after_ratio_label, join_european_amounts, read_price
-from bot.understanding.setup_numbers import AR_PARAM_WORDS, PARAM_SUFFIXES, classify
+from bot.understanding.resolve import resolve
+from bot.understanding.setup_numbers import (
+    AR_PARAM_WORDS,
+    PARAM_SUFFIXES,
+    RULES,
+    Claims,
+    classify,
+)
 from bot.understanding.setup_words import read_batches, read_words
 from bot.understanding.tokens import ARABIC, NUM, WORD, Token
 from bot.understanding.words import table
@@ -48,30 +56,100 @@ class Context:
     dimensions: int | None = None  # "3D U-Net": a three-dimensional model
 
 
-def mark_context(tokens: list[Token], *, sizes_are_params: bool = False) -> Context:
+def mark_context(
+    tokens: list[Token],
+    *,
+    sizes_are_params: bool = False,
+    offered: list[tuple[Candidate, bool]] | None = None,
+) -> Context:
     """Mark setup numbers (role set) and read the context they describe.
 
-    ``sizes_are_params``: in a memory question "340M" is a parameter count,
-    never 340 minutes.
+    The setup-number rules emit candidates, the one resolver picks them (a rule
+    tried earlier outranks a later one, so a claim such as the 8 of "4 x 8" wins),
+    and only then are the chosen ones marked. ``sizes_are_params``: in a memory
+    question "340M" is a parameter count, never 340 minutes. ``offered``, when
+    given, receives every candidate with whether it was chosen (for --explain).
     """
     join_european_amounts(tokens)
-    ctx = Context()
-    found = _Counts()
+    cands, own_ids = _candidates(tokens, sizes_are_params)
+    chosen = resolve(cands).chosen
+    if offered is not None:
+        picked = {id(c) for c in chosen}
+        offered.extend((c, id(c) in picked) for c in cands)
+    # A number another number's rule claimed ("2 x 90 epochs": the 90) is marked
+    # but not read as a count of its own.
+    own = [c for c in chosen if c.role and id(c) in own_ids]
+    ctx = _read_chosen(tokens, [c for c in chosen if c.role], own)
+    if sizes_are_params and ctx.params is None:
+        ctx.params = _size_in_name(tokens)
+    return ctx
+
+
+def _candidates(tokens: list[Token], sizes_are_params: bool) -> tuple[list[Candidate], set[int]]:
+    """Every decision's candidates, and the ids of those that read the deciding
+    number itself (not a token its rule claimed)."""
     # "8 V100 40h": with the time written with its unit, a number before a GPU
     # can only be how many ("100 V100" alone stays a time and a GPU).
     timed = any(is_duration_at(tokens, j) for j in range(len(tokens)))
+    out: list[Candidate] = []
+    own: set[int] = set()
+    for i, tok in enumerate(tokens):
+        if tok.kind != NUM or tok.role:
+            continue
+        role, rule, claims = _setup_role(tokens, i, sizes_are_params=sizes_are_params, timed=timed)
+        if rule:
+            decided = setup_candidates(tokens, i, role, rule, claims, _RANKS[rule])
+            own.add(id(decided[0]))
+            out += decided
+    return out, own
+
+
+# What each role is, as a candidate's kind.
+_KINDS = {
+    "gpus": COUNT,
+    "nodes": COUNT,
+    "count": COUNT,
+    "multiplier": COUNT,
+    "params": COUNT,
+    "setting": COUNT,
+    "step_time": STEP_TIME,
+    "price": PRICE,
+    "memory": MEMORY,
+    "": VALUE,
+}
+
+
+def setup_candidates(
+    tokens: list[Token], i: int, role: str, rule: str, claims: Claims, rank: int
+) -> list[Candidate]:
+    """The candidates of one decision: the number itself and each token the rule
+    claimed, all ranked by the rule (``rank``: higher for a rule tried earlier), so
+    "4 x 8" keeps the 8 a count even where "8" alone would be read otherwise."""
+    out = [_setup_candidate(tokens, i, role, rule, rank)]
+    out += [_setup_candidate(tokens, j, r, rule, rank) for j, r in claims.items()]
+    return out
+
+
+def _setup_candidate(tokens: list[Token], i: int, role: str, rule: str, rank: int) -> Candidate:
+    tok = tokens[i]
+    kind = _KINDS.get(role, SETUP)
+    return Candidate(kind, i, i + 1, tok.value, rule, tok.written, 100 * rank, role=role)
+
+
+def _read_chosen(tokens: list[Token], chosen: list[Candidate], own: list[Candidate]) -> Context:
+    """Mark the chosen setup numbers, then read what each number's own rule says
+    of it, left to right."""
+    for cand in chosen:
+        cand.mark(tokens)
+    numbers = {c.start for c in own}
+    ctx = Context()
+    found = _Counts()
     for i, tok in enumerate(tokens):
         if tok.kind == WORD and not tok.role:
             found.take_dual(tok, i)
-        if tok.kind != NUM or tok.role:
-            continue
-        role, rule = _setup_role(tokens, i, sizes_are_params=sizes_are_params, timed=timed)
-        if role:
-            tok.role, tok.extra["rule"] = role, rule
+        elif i in numbers:
             found.take(tokens, i)
             _keep_value(tokens, i, ctx)
-    if sizes_are_params and ctx.params is None:
-        ctx.params = _size_in_name(tokens)
     epochs = found.epochs
     ctx.epochs = epochs[0] if len(epochs) == 1 and 1 < epochs[0] < math.inf else None
     ctx.num_gpus = _gpu_total(tokens, found.gpus, found.nodes)
@@ -125,24 +203,32 @@ class _Counts:
 _NAME_SIZE = re.compile(r"[a-z-](\d{1,4}(?:\.\d{1,3})?)([bm])$")
 
 
+# A rule's rank: tried earlier, ranked higher ("memory_question_size" first,
+# "count_before_gpu" last).
+_RANKS = {
+    name: len(RULES) + 2 - k
+    for k, name in enumerate(["memory_question_size", *(n for n, _ in RULES), "count_before_gpu"])
+}
+
+
 def _setup_role(
     tokens: list[Token], i: int, *, sizes_are_params: bool, timed: bool
-) -> tuple[str, str]:
+) -> tuple[str, str, Claims]:
     """(role, rule) of the number at ``i``: the setup-number rules, then rule
     ``count_before_gpu`` ("memory 70B adam 64 H100", "8 V100 40h": with the time
     written with its unit, or in a memory question, a bare number before a GPU
     is how many; "100 V100" alone stays a time and a GPU, "ratio 2 A100" a ratio)."""
     if sizes_are_params and tokens[i].suffix in PARAM_SUFFIXES:
-        return "params", "memory_question_size"
-    role, rule = classify(tokens, i)
+        return "params", "memory_question_size", {}
+    role, rule, claims = classify(tokens, i)
     if (
         not role
         and (sizes_are_params or timed)
         and _gpu_after(tokens, i)
         and not after_ratio_label(tokens, i)
     ):
-        return "gpus", "count_before_gpu"
-    return role, rule
+        return "gpus", "count_before_gpu", {}
+    return role, rule, claims
 
 
 def _size_in_name(tokens: list[Token]) -> float | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from bot.understanding.lexicon import CLOCK_WORDS, COUNT_NOUNS, MONTHS
-from bot.understanding.nearby import at, is_time_unit, word_in
+from bot.understanding.nearby import at, is_time_unit, mixed_precision_at, word_in
 from bot.understanding.ratio_cues import slash_fraction
 from bot.understanding.tokens import NUM, SYM, WORD, Token
 from bot.understanding.words import table
@@ -15,15 +15,16 @@ from bot.understanding.words import table
 _TENTHS = re.compile(r"\d+\.\d")  # one decimal digit: a quantity, never minutes
 
 
-def _date_or_clock(tokens: list[Token], i: int) -> bool:
-    """ "10:30", "10:30:15", "01/05/2024", "2024-05-01": marks the numbers after ``i``.
+def _date_or_clock(tokens: list[Token], i: int) -> list[int]:
+    """ "10:30", "10:30:15", "01/05/2024", "2024-05-01": the numbers after ``i`` that
+    are part of the same date or clock time (none: it is not one).
 
     Numbers glued by ":" or "/" are a clock time or a date; glued by "-" only
     when there are three of them ("12-15h" is a range, "2024-05-01" a date).
     """
     if slash_fraction(tokens, i) is not None:
-        return False  # "2/3 of the time": a share, read with the ratios
-    chain: list[Token] = []
+        return []  # "2/3 of the time": a share, read with the ratios
+    chain: list[int] = []
     seps: set[str] = set()
     j = i + 1
     while j + 1 < len(tokens):
@@ -35,18 +36,19 @@ def _date_or_clock(tokens: list[Token], i: int) -> bool:
         if num.suffix or (seps and sep.text not in seps):
             break
         seps.add(sep.text)
-        chain.append(num)
+        chain.append(j + 1)
         j += 2
-    if not chain or (seps == {"-"} and len(chain) < 2):
-        return False
-    for num in chain:
-        num.role = num.role or "date"
-    return True
+    if seps == {"-"} and len(chain) < 2:
+        return []
+    return chain
 
 
-def date_or_clock_digits(tokens: list[Token], i: int) -> str | None:
-    """ "10:30", "01/05/2024", "2024-05-01"."""
-    return "date" if _date_or_clock(tokens, i) else None
+def date_or_clock_digits(tokens: list[Token], i: int) -> tuple[str, dict[int, str]] | None:
+    """ "10:30", "01/05/2024", "2024-05-01": a date, and so are the numbers after it."""
+    chain = _date_or_clock(tokens, i)
+    if not chain:
+        return None
+    return "date", {j: "date" for j in chain if not tokens[j].role}
 
 
 def identifier(tokens: list[Token], i: int) -> str | None:
@@ -75,6 +77,8 @@ def clock_after_at(tokens: list[Token], i: int) -> str | None:
         return "clock"
     if prev.text != "at" or (nxt is not None and nxt.text in ("times", "x")):
         return None
+    if mixed_precision_at(tokens, i - 1):
+        return None  # "with amp at 2": the ratio
     if word_in(nxt, COUNT_NOUNS) or _TENTHS.fullmatch(tok.text):
         return None
     return "clock"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.understanding.candidates import TIME, Candidate
 from bot.understanding.lexicon import (
     AR_UNIT_ABBREVIATIONS,
     AR_UNITS,
@@ -31,6 +32,7 @@ from bot.understanding.other_durations import (
     other_activity,
     rate_after,
 )
+from bot.understanding.resolve import resolve
 from bot.understanding.tokens import ARABIC, NUM, WORD, Token
 from bot.understanding.words import table
 
@@ -52,6 +54,7 @@ class Quantity:
     # One epoch's time ("20 min per epoch"): never the job's, but with the epoch count it is.
     per_epoch: bool = False
     rule: str = "duration"  # which rule read it (Query.read_by)
+    said: str = ""  # what it was worked out from, when not its span ("0.9 s/it × 20000")
 
     @property
     def hours(self) -> float:
@@ -174,6 +177,9 @@ def _word_piece(tokens: list[Token], i: int) -> Piece | None:
     if unit and unit[1] == 2:
         return 2.0, unit[0], i + 1, True
     if unit and unit[1] == 1 and not _asked(tokens, i):
+        one = at(tokens, i + 1)
+        if one is not None and one.kind == NUM and one.extra.get("spelled") and one.value == 1:
+            return 1.0, unit[0], i + 2, True  # "يوم واحد", "ساعة واحدة": the number follows
         return 1.0, unit[0], i + 1, False
     if tok.text in ("a", "an") and i + 1 < len(tokens):
         unit = unit_of(tokens[i + 1])
@@ -218,39 +224,51 @@ def _with_fraction(tokens: list[Token], j: int, value: float) -> tuple[float, in
 
 
 def find_durations(tokens: list[Token]) -> list[Quantity]:
-    """All durations in the message, left to right (excluded ones flagged)."""
-    found: list[Quantity] = []
-    i, n = 0, len(tokens)
-    while i < n:
-        piece = _piece(tokens, i)
-        if piece is None:
-            i += 1
-            continue
-        value, unit, j, strong = piece
-        value, j = _with_fraction(tokens, j, value)
-        hours = value * UNIT_HOURS[unit]
-        smallest = unit
-        # Compound: "2 days 6 hours", "1h30m", "يومين و٦ ساعات".
-        minutes = _glued_minutes(tokens, j, smallest)
-        if minutes is not None:
-            hours, smallest, j = hours + minutes / 60, "min", j + 1
-        while j < n:
-            k = j + (text_at(tokens, j) in COMPOUND_JOINERS)
-            nxt = _piece(tokens, k) if k < n else None
-            if nxt is None or UNIT_ORDER.index(nxt[1]) >= UNIT_ORDER.index(smallest):
-                break
-            v2, u2, j2, s2 = nxt
-            v2, j2 = _with_fraction(tokens, j2, v2)
-            if other_activity(tokens, j, j2):
-                break  # "36h, 8 min per epoch": the 8 minutes are not part of the 36 h
-            hours += v2 * UNIT_HOURS[u2]
-            smallest, strong, j = u2, strong or s2, j2
+    """All durations in the message, left to right (excluded ones flagged).
+
+    The scan emits one ``time`` candidate per duration (rule ``duration``, the
+    range partner and each listed number their own); the one resolver picks
+    them, and only then are their tokens marked.
+    """
+    found = _DurationScan(tokens).run()
+    if not found:
+        return found
+    cands = [
+        Candidate(TIME, q.start, max(q.end, q.start + 1), q.hours, q.rule, role="time")
+        for q in found
+    ]
+    picked = {id(c) for c in resolve(cands).chosen}
+    for cand in cands:
+        if id(cand) in picked:
+            cand.mark(tokens, keep_roles=True)  # "2 x 8 hours": the 2 stays the multiplier
+    return [q for q, c in zip(found, cands, strict=True) if id(c) in picked]
+
+
+class _DurationScan:
+    """One left-to-right pass over the pieces; ``taken`` holds the tokens already
+    read as a duration, so a range or a list never takes one twice."""
+
+    def __init__(self, tokens: list[Token]) -> None:
+        self.tokens = tokens
+        self.found: list[Quantity] = []
+        self.taken: set[int] = set()
+
+    def run(self) -> list[Quantity]:
+        i, n = 0, len(self.tokens)
+        while i < n:
+            piece = _piece(self.tokens, i)
+            i = self._read(i, piece) if piece is not None else i + 1
+        return self.found
+
+    def _read(self, i: int, piece: Piece) -> int:
+        tokens = self.tokens
+        hours, smallest, j, strong = _compound(tokens, i, piece)
         start = i
         factor = _multiplier(tokens, i)
         if factor is not None:  # "2 x 8 hours" = 16 hours
-            (start, times) = factor
+            start, times = factor
             hours *= times
-        listed = _listed_before(tokens, i)
+        listed = _listed_before(tokens, i, self.taken)
         summed = bool(listed) and epochs_listed(tokens, listed[0], j)
         if summed:
             # "epochs took 10, 11, 12 hours": epochs run one after another, so
@@ -263,24 +281,53 @@ def find_durations(tokens: list[Token]) -> list[Quantity]:
         per_epoch_list = summed and rate_after(tokens, j)
         q.excluded = q.per_epoch or (excluded(tokens, start, j) and not per_epoch_list)
         for k in listed:  # "10, 11, 12 hours" said of nothing: each one a candidate
-            tokens[k].role = "time"
-            found.append(Quantity(tokens[k].value, smallest, k, k + 1, excluded=q.excluded))
-        prev = found[-1] if found else None
-        if prev is not None and prev.end == i - 1 and text_at(tokens, i - 1) in RANGE_JOINERS:
-            # "يوم أو يومين", "a week or 2 weeks": two candidates, both as written.
+            self._add(Quantity(tokens[k].value, smallest, k, k + 1, excluded=q.excluded))
+        self._join_range(i, q)
+        self._add(q)
+        return j
+
+    def _join_range(self, i: int, q: Quantity) -> None:
+        """ "يوم أو يومين", "a week or 2 weeks": two candidates, both as written;
+        "100 or 200 hours", "12-15 h": the first number shares the unit."""
+        prev = self.found[-1] if self.found else None
+        if prev is not None and prev.end == i - 1 and text_at(self.tokens, i - 1) in RANGE_JOINERS:
             prev.strong = q.strong = True
-        partner = _range_partner(tokens, i, smallest)
+        partner = _range_partner(self.tokens, i, q.unit, self.taken)
         if partner is not None:
             partner.excluded = partner.excluded or q.excluded  # "5-6 days ago"
-            found.append(partner)
-        found.append(q)
-        for t in tokens[start:j]:
-            t.role = t.role or "time"
-        i = j
-    return found
+            self._add(partner)
+
+    def _add(self, q: Quantity) -> None:
+        self.found.append(q)
+        self.taken.update(range(q.start, q.end))
 
 
-def _listed_before(tokens: list[Token], i: int) -> list[int]:
+def _compound(tokens: list[Token], i: int, piece: Piece) -> tuple[float, str, int, bool]:
+    """(hours, smallest unit, next index, strong) of the duration starting with
+    ``piece``: its fraction, then smaller pieces that add up ("2 days 6 hours",
+    "1h30m", "36h30", "يومين و٦ ساعات")."""
+    value, unit, j, strong = piece
+    value, j = _with_fraction(tokens, j, value)
+    hours, smallest = value * UNIT_HOURS[unit], unit
+    minutes = _glued_minutes(tokens, j, smallest)
+    if minutes is not None:
+        hours, smallest, j = hours + minutes / 60, "min", j + 1
+    n = len(tokens)
+    while j < n:
+        k = j + (text_at(tokens, j) in COMPOUND_JOINERS)
+        nxt = _piece(tokens, k) if k < n else None
+        if nxt is None or UNIT_ORDER.index(nxt[1]) >= UNIT_ORDER.index(smallest):
+            break
+        v2, u2, j2, s2 = nxt
+        v2, j2 = _with_fraction(tokens, j2, v2)
+        if other_activity(tokens, j, j2):
+            break  # "36h, 8 min per epoch": the 8 minutes are not part of the 36 h
+        hours += v2 * UNIT_HOURS[u2]
+        smallest, strong, j = u2, strong or s2, j2
+    return hours, smallest, j, strong
+
+
+def _listed_before(tokens: list[Token], i: int, taken: set[int]) -> list[int]:
     """ "10, 11, 12 hours": the bare numbers listed before the one at ``i`` that
     share its unit (at least two of them, so "ratio 2, 36 hours" is no list)."""
     if tokens[i].kind != NUM or tokens[i].suffix:
@@ -289,7 +336,7 @@ def _listed_before(tokens: list[Token], i: int) -> list[int]:
     k = i
     while k >= 2 and tokens[k - 1].text in (",", "and", "و") and tokens[k - 1].kind != NUM:
         first = tokens[k - 2]
-        if first.kind != NUM or first.role or first.suffix:
+        if first.kind != NUM or first.role or first.suffix or k - 2 in taken:
             break
         listed.append(k - 2)
         k -= 2
@@ -309,7 +356,7 @@ def _multiplier(tokens: list[Token], i: int) -> tuple[int, float] | None:
     return None
 
 
-def _range_partner(tokens: list[Token], i: int, unit: str) -> Quantity | None:
+def _range_partner(tokens: list[Token], i: int, unit: str, taken: set[int]) -> Quantity | None:
     """ "100 or 200 hours", "12-15 h": the first number shares the unit."""
     if i < 2 or tokens[i].kind != NUM:
         return None
@@ -317,9 +364,8 @@ def _range_partner(tokens: list[Token], i: int, unit: str) -> Quantity | None:
     between = i >= 3 and tokens[i - 3].text in ("between", "بين") and joiner.text in ("and", "و")
     if not (joiner.text in RANGE_JOINERS or between):
         return None
-    if first.kind != NUM or first.role or first.suffix:
+    if first.kind != NUM or first.role or first.suffix or i - 2 in taken:
         return None
-    first.role = "time"
     q = Quantity(first.value, unit, i - 2, i - 1)
     q.excluded = excluded(tokens, i - 2, i - 1)
     return q

@@ -1,6 +1,7 @@
 """``mpbot ask --explain TEXT``: what the reader saw, and what it chose.
 
 Lists every number with the role a rule gave it ("unused" when none did),
+the candidates the candidate passes offered (chosen or not by the resolver),
 the rate candidates of rule ``step_rate``, and the values the query kept with
 the rule that read each (``Query.read_by``). Pure text, for the console.
 """
@@ -8,6 +9,7 @@ the rule that read each (``Query.read_by``). Pure text, for the console.
 from __future__ import annotations
 
 from bot.models import Channel, Lang
+from bot.understanding.candidates import Candidate
 from bot.understanding.parse import understand
 from bot.understanding.rates import step_rate
 from bot.understanding.tokens import NUM, Token
@@ -18,8 +20,10 @@ _SHOWN = ("gpu", "model", "num_gpus", "params", "precision", "small_talk")
 def explain(text: str, channel: Channel = Channel.DM, lang: Lang | None = None) -> str:
     """Candidates and the choice, one per line."""
     tokens: list[Token] = []
-    query = understand(text, channel, preferred_lang=lang, seen=tokens)
+    offered: list[tuple[Candidate, bool]] = []
+    query = understand(text, channel, preferred_lang=lang, seen=tokens, offered=offered)
     lines = ["candidates:"]
+    lines += [f"  {c.describe()}: {'chosen' if ok else 'overlapped'}" for c, ok in offered]
     lines += [f"  {t.written} -> {_role(t)}" for t in tokens if t.kind == NUM]
     lines += [f"  {c.describe()}" for c in step_rate(tokens)]
     lines.append(f"chosen: intent={query.intent.value} reason={query.reason or '-'}")

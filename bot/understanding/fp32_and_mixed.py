@@ -6,7 +6,8 @@ baseline of a mixed one that follows ("training takes 30h, with amp 20h",
 "التدريب ٣٠ ساعة، مع الـ AMP صار ٢٠ ساعة"); a change in a message that names a
 mixed precision goes from FP32 to mixed ("with amp it went from 10h to 6h",
 "نزل من ١٠ ساعات ل ٦"). A joiner ends the clause a precision is looked for in:
-"2 hours in fp32 and 1 hour with amp".
+"2 hours in fp32 and 1 hour with amp"; a precision followed by ":" or "=" labels
+the time after it ("fp32=40h amp=25h").
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from bot.understanding.words import table
 _MIXED_WORDS = table("MIXED_WORDS")
 _FROM_WORDS = table("FROM_WORDS")
 _TO_WORDS = table("TO_WORDS")
+_LABEL_SIGNS = frozenset(":=")
 _BEFORE, _AFTER = 5, 3  # tokens looked at before and after a time for its precision
 
 
@@ -53,6 +55,8 @@ def _precision_near(tokens: list[Token], q: Quantity) -> str:
         if tokens[j].is_boundary or tokens[j].kind == NUM or tokens[j].text in joiners:
             break
         mark = _precision_word(tokens[j])
+        if mark and all(t.text in _LABEL_SIGNS for t in tokens[j + 1 : q.start]) and step > 1:
+            return mark  # "fp32=40h amp=25h", "FP32: 40h": the precision labels its time
         if mark:
             best, best_distance = mark, step
             break

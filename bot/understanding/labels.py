@@ -8,9 +8,12 @@ a labelled one ("النسبة ٢ أو ٣", "ratio 2 on V100 vs 3 on A100") share
 
 from __future__ import annotations
 
+from bot.understanding.candidates import RATIO, TIME, Candidate
 from bot.understanding.durations import Quantity, unit_of
-from bot.understanding.lexicon import RATIO_FILLERS, RATIO_LABELS, TECH_WORDS, TIME_LABELS
+from bot.understanding.lexicon import RATIO_LABELS, TIME_LABELS
+from bot.understanding.nearby import mixed_precision_at
 from bot.understanding.ratios import RatioCand
+from bot.understanding.resolve import resolve
 from bot.understanding.tokens import ARABIC, NUM, WORD, Token
 from bot.understanding.tokens import word_in as _is
 from bot.understanding.words import table
@@ -21,56 +24,84 @@ _JOINERS = table("JOINERS")
 
 
 def read_labels(tokens: list[Token], ratios: list[RatioCand]) -> list[Quantity]:
-    """Numbers labelled in words: "ratio 2", "النسبة ٢ أو ٣", "FP32 time: 100", "بالساعات: ٢٠"."""
-    times: list[Quantity] = []
+    """Numbers labelled in words: "ratio 2", "النسبة ٢ أو ٣", "FP32 time: 100", "بالساعات: ٢٠".
+
+    Each labelled number is a ``time`` or ``ratio`` candidate; the one resolver
+    picks them, and only then are they marked.
+    """
+    said: dict[int, tuple[str, str]] = {}  # index -> (kind, unit), read in this pass
     for i, tok in enumerate(tokens):
         if tok.kind != NUM or tok.role:
             continue
-        label = _label_before(tokens, i) or _label_after(tokens, i)
-        if label is None:
-            continue
-        kind, unit = label
-        tok.role = kind
+        label = _label_before(tokens, i, said) or _label_after(tokens, i)
+        if label is not None:
+            said[i] = label
+    if not said:
+        return []
+    cands = {
+        i: Candidate(
+            RATIO if kind == "ratio" else TIME,
+            i,
+            i + 1,
+            tokens[i].value,
+            f"labelled_{kind}",
+            tokens[i].text,
+            role=kind,
+        )
+        for i, (kind, _) in said.items()
+    }
+    times: list[Quantity] = []
+    for cand in resolve(list(cands.values())).chosen:
+        cand.mark(tokens)
+        i, (kind, unit) = cand.start, said[cand.start]
         if kind == "ratio":
-            ratios.append(RatioCand(tok.value, i, tok.text, "labelled_ratio"))
+            ratios.append(RatioCand(tokens[i].value, i, tokens[i].text, "labelled_ratio"))
         else:
-            times.append(Quantity(tok.value, unit, i, i + 1, rule="labelled_time"))
+            times.append(Quantity(tokens[i].value, unit, i, i + 1, rule="labelled_time"))
     return times
 
 
-def _label_before(tokens: list[Token], i: int) -> tuple[str, str] | None:
-    j, steps = i - 1, 0
-    while j >= 0 and steps < _LABEL_WINDOW:
+def _label_before(
+    tokens: list[Token], i: int, said: dict[int, tuple[str, str]]
+) -> tuple[str, str] | None:
+    """A label a few tokens before the number at ``i`` (names and fillers between),
+    in its clause; or the label of a number joined to it."""
+    for j in range(i - 1, max(-1, i - 1 - _LABEL_WINDOW), -1):
         tok = tokens[j]
         if tok.is_boundary:
             return None
         if tok.kind == NUM:
-            # "النسبة ٢ أو ٣", "ratio 2 on V100 vs 3 on A100": the second number
-            # shares the first one's label.
-            between = {t.text for t in tokens[j + 1 : i]}
-            joiners = _JOINERS | ({"and", "و"} if j and tokens[j - 1].text in _BETWEEN else set())
-            if tok.role in ("ratio", "time") and not tok.suffix and between & joiners:
-                return (tok.role, "h")
-            return None
-        if tok.kind == WORD:
-            if _is(tok, RATIO_LABELS):
-                return ("ratio", "")
-            unit = unit_of(tok, allow_article=True)
-            if (
-                unit
-                and unit[1] != 2
-                and not tok.role
-                and (tok.script == ARABIC or _unit_label(tokens, j))
-            ):
-                return ("time", unit[0])
-            if _is(tok, TIME_LABELS) and tok.role in ("", "time"):
-                return ("time", "h")
-            if tok.role in ("gpu", "model") or _is(tok, RATIO_FILLERS) or _is(tok, TECH_WORDS):
-                j -= 1
-                steps += 1
-                continue
-        j -= 1
-        steps += 1
+            return _shared_label(tokens, j, i, said)
+        if tok.kind == WORD and (label := _word_label(tokens, j)) is not None:
+            return label
+    return None
+
+
+def _shared_label(
+    tokens: list[Token], j: int, i: int, said: dict[int, tuple[str, str]]
+) -> tuple[str, str] | None:
+    """ "النسبة ٢ أو ٣", "ratio 2 on V100 vs 3 on A100": the second number shares
+    the first one's label (read in this pass or an earlier one) when a joiner
+    stands between them."""
+    tok = tokens[j]
+    kind = said[j][0] if j in said else tok.role
+    between = {t.text for t in tokens[j + 1 : i]}
+    joiners = _JOINERS | ({"and", "و"} if j and tokens[j - 1].text in _BETWEEN else set())
+    if kind in ("ratio", "time") and not tok.suffix and between & joiners:
+        return (kind, "h")
+    return None
+
+
+def _word_label(tokens: list[Token], j: int) -> tuple[str, str] | None:
+    """ "ratio", "speedup", "hours:", "بالساعات", "FP32 time": a word that labels."""
+    tok = tokens[j]
+    if _is(tok, RATIO_LABELS) or mixed_precision_at(tokens, j):
+        return ("ratio", "")
+    unit = unit_of(tok, allow_article=True)
+    if unit and unit[1] != 2 and not tok.role and (tok.script == ARABIC or _unit_label(tokens, j)):
+        return ("time", unit[0])
+    if _is(tok, TIME_LABELS) and tok.role in ("", "time"):
+        return ("time", "h")
     return None
 
 

@@ -160,8 +160,6 @@ FUTURE_EVENTS = table("FUTURE_EVENTS")
 QUESTION_WORDS = table("QUESTION_WORDS")
 
 RATIO_LABELS = table("RATIO_LABELS")
-# "~" (about) is kept as written: normalising drops it.
-RATIO_FILLERS = table("RATIO_FILLERS") | {"~"}
 TIME_LABELS = table("TIME_LABELS")
 SPEED_CUES = table("SPEED_CUES")
 SLOW_CUES = table("SLOW_CUES")

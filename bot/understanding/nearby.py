@@ -4,7 +4,8 @@ table (Arabic words through their clitic-free forms), a time unit."""
 from __future__ import annotations
 
 from bot.understanding.lexicon import AR_UNITS, EN_UNITS, lookup
-from bot.understanding.tokens import ARABIC, NUM, WORD, Token
+from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
+from bot.understanding.words import table
 
 
 def is_time_unit(tok: Token | None) -> bool:
@@ -41,3 +42,21 @@ def word_in(tok: Token | None, table) -> str | None:
 def text_at(tokens: list[Token], i: int) -> str:
     """The text of the token at ``i``, or "" past either end."""
     return tokens[i].text if 0 <= i < len(tokens) else ""
+
+
+def in_table(tok: Token | None, name: str) -> bool:
+    """A word of the word table ``name`` (Arabic words also without their clitics)."""
+    if tok is None or tok.kind != WORD:
+        return False
+    words = table(name)
+    return tok.text in words or (tok.script == ARABIC and lookup(tok.text, words) is not None)
+
+
+def is_sym(tok: Token | None, text: str) -> bool:
+    return tok is not None and tok.kind == SYM and tok.text == text
+
+
+def mixed_precision_at(tokens: list[Token], j: int) -> bool:
+    """Rule ``mixed_precision_at``: "at" right after a mixed precision labels the
+    ratio after it: "what with amp at 1.9?", "bf16 at 2" (never a clock time)."""
+    return 1 <= j < len(tokens) and tokens[j].text == "at" and in_table(tokens[j - 1], "MIXED")

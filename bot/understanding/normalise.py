@@ -11,6 +11,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import defaultdict
+from functools import cache
+
+from babel import Locale, localedata
+from babel.numbers import get_territory_currencies
 
 # <@U123>, <@U123|name>, <#C123|name>, <!channel>, <https://x|label>, <https://x>.
 # The class excludes both brackets, so a run of "<" never backtracks.
@@ -36,23 +41,6 @@ _PLUS_MINUS = re.compile(r"\+ ?/ ?-|\+-")
 _ENTITIES = {"amp": "&", "lt": "<", "gt": ">"}
 
 # Vulgar fractions first: NFKC would turn "1½" into "11⁄2".
-# Arabic currency abbreviations (ر.س, د.ك, ...; hamza already folded: د.إ -> د.ا),
-# written out so the price reader sees the currency word and its country.
-# د.أ (Jordanian dinar) folds to the same letters as the UAE dirham; the dirham wins.
-_AR_CURRENCY = re.compile(r"(?<![a-z\u0621-\u064a])([ردج])\. ?([سكاقمبع])(?![a-z\u0621-\u064a])")
-_AR_CURRENCY_WORDS = {
-    "رس": "ريال سعودي",
-    "رق": "ريال قطري",
-    "رع": "ريال عماني",
-    "دك": "دينار كويتي",
-    "دب": "دينار بحريني",
-    "دا": "درهم اماراتي",
-    "جم": "جنيه مصري",
-}
-# The same abbreviations without the dot ("٢ دك", "١٠ رس") only right after a
-# number, and only those that are no everyday word there ("دب" is a bear, "دا" is
-# "this" in Egyptian, "جم" a gram).
-_AR_CURRENCY_BARE = re.compile(r"(?<=[0-9]) ?(دك|رس|رق|رع)(?![a-z\u0621-\u064a])")
 # "جي بي يو", "جي بي يوهات", "جيبيوز": GPU spelled out in Arabic letters, written as
 # one word (the singular "جيبيو", any plural "جيبيوهات") so it counts like "كروت".
 _AR_GPU_SPELLED = re.compile(r"(?<![\u0621-\u064a])جي ?بي ?ي?و(هات|ز|س)?(?![\u0621-\u064a])")
@@ -139,9 +127,54 @@ def _markup(match: re.Match[str]) -> str:
     return f" {label} " if bar else " "
 
 
-def _currency_words(match: re.Match[str]) -> str:
-    words = _AR_CURRENCY_WORDS.get(match.group(1) + match.group(2))
-    return f" {words} " if words else match.group(0)
+def _fold(text: str) -> str:
+    """The letters step of :func:`normalise` alone (for data built from CLDR)."""
+    return unicodedata.normalize("NFKC", text).lower().translate(_TABLE).strip()
+
+
+_AR_LETTERS = "\u0621-\u064a"
+
+
+@cache
+def _currency_abbreviations() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, str]]:
+    """Arabic currency abbreviations from CLDR, written out so the price reader sees
+    the currency word and its country: each Arabic locale's currency symbol that
+    is two letters with dots ("ر.س." SAR in ar_SA, "د.ك." KWD, "ج.م." EGP, "د.م."
+    MAD), folded as messages are ("د.إ" -> "دا"). Letters two currencies share
+    take the default of ``CURRENCY_ABBREVIATION_DEFAULTS`` or are not read.
+    (Built on first use: the words package normalises its tables with this module.)
+    """
+    from bot.understanding.words import ar
+
+    codes: dict[str, set[str]] = defaultdict(set)
+    for name in localedata.locale_identifiers():
+        if name.startswith("ar_") and (locale := Locale.parse(name)).territory:
+            for code in get_territory_currencies(locale.territory)[:1]:
+                letters = _fold(locale.currency_symbols.get(code, "")).rstrip(".").split(".")
+                if len(letters) == 2 and all(re.fullmatch(f"[{_AR_LETTERS}]", x) for x in letters):
+                    codes["".join(letters)].add(code)
+    defaults = {_fold(k).replace(".", ""): v for k, v in ar.CURRENCY_ABBREVIATION_DEFAULTS.items()}
+    names = Locale.parse("ar").currencies
+    words = {
+        key: _fold(names[code])
+        for key, found in codes.items()
+        if (code := next(iter(found)) if len(found) == 1 else defaults.get(key))
+    }
+    firsts = "".join(sorted({k[0] for k in words}))
+    seconds = "".join(sorted({k[1] for k in words}))
+    # Not inside a word, nor a longer dotted chain ("أ.م.د." is a title).
+    dotted = re.compile(
+        rf"(?<![a-z{_AR_LETTERS}])([{firsts}])\. ?([{seconds}])(?![a-z{_AR_LETTERS}]|\.[{_AR_LETTERS}])"
+    )
+    undotted = "|".join(_fold(w) for w in ar.CURRENCY_ABBREVIATIONS_UNDOTTED)
+    bare = re.compile(rf"(?<=[0-9]) ?({undotted})(?![a-z{_AR_LETTERS}])")
+    return dotted, bare, words
+
+
+def _currency_words(text: str) -> str:
+    dotted, bare, words = _currency_abbreviations()
+    text = dotted.sub(lambda m: f" {words.get(m.group(1) + m.group(2), m.group(0))} ", text)
+    return bare.sub(lambda m: f" {words[m.group(1)]} ", text)
 
 
 def _drop_surrogates(text: str) -> str:
@@ -173,9 +206,8 @@ def normalise(text: str) -> str:
     text = _EMOJI_CODE.sub(" ", text)
     text = _NAME_UNDERSCORE.sub("-", text)
     text = text.translate(_TABLE)
-    text = _AR_CURRENCY.sub(_currency_words, text)
     text = _GPU_HOURS.sub(r"gpu-\1", text)
     text = _AR_GPU_SPELLED.sub(lambda m: "جيبيوهات" if m.group(1) else "جيبيو", text)
-    text = _AR_CURRENCY_BARE.sub(lambda m: f" {_AR_CURRENCY_WORDS[m.group(1)]} ", text)
+    text = _currency_words(text)
     lines = (" ".join(line.split()) for line in text.split("\n"))
     return "\n".join(line for line in lines if line)

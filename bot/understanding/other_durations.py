@@ -92,22 +92,26 @@ def _each_of_counted_epochs(tokens: list[Token], start: int, end: int) -> bool:
             if tok.text != "," or commas or not each:
                 return False
             commas += 1
-            continue
-        if tok.kind == NUM and tok.value != 1:
+        elif tok.kind == NUM and tok.value != 1:
             return False
-        if tok.kind == WORD and tok.text in _EACH_WORDS and not commas:
+        elif tok.kind == WORD and tok.text in _EACH_WORDS and not commas:
             each = True
         elif tok.kind == WORD and _cue(tok, EPOCH_NOUNS):
-            count = at(tokens, k - 1)
-            if count is None or count.kind != NUM or count.value <= 1:
-                return False
-            # "each of the 3 epochs takes 2h"; "3 epochs of ~2h" (right before the time)
-            each = each or any(t.text in _EACH_WORDS for t in tokens[max(0, k - 4) : k - 1])
-            of_time = text_at(tokens, k + 1) == "of" and all(
-                t.kind == SYM or t.text in _HEDGES for t in tokens[k + 2 : start]
-            )
-            return each or of_time
+            return _shared_over_epochs(tokens, k, start, each)
     return False
+
+
+def _shared_over_epochs(tokens: list[Token], k: int, start: int, each: bool) -> bool:
+    """The epoch noun at ``k`` is counted (more than one) and "each" shares the time
+    out: "each of the 3 epochs takes 2h"; or "3 epochs of ~2h" right before the time."""
+    count = at(tokens, k - 1)
+    if count is None or count.kind != NUM or count.value <= 1:
+        return False
+    each = each or any(t.text in _EACH_WORDS for t in tokens[max(0, k - 4) : k - 1])
+    of_time = text_at(tokens, k + 1) == "of" and all(
+        t.kind == SYM or t.text in _HEDGES for t in tokens[k + 2 : start]
+    )
+    return each or of_time
 
 
 def rate_after(tokens: list[Token], end: int) -> bool:
@@ -151,16 +155,18 @@ def excluded(tokens: list[Token], start: int, end: int) -> bool:
 def _excluded_by_words_before(tokens: list[Token], start: int, end: int) -> bool | None:
     """Up to four words before, within the clause: "saves 3 hours", "$500 for 3
     days"; None when they say nothing ("each run takes 8 hours" is the job's)."""
+    run_named = False  # "السيرفر ب ٩ دولار بالساعة والتدريب ٢٠ ساعة": the training's time
     for j in range(start - 1, max(start - 5, -1), -1):
         tok = tokens[j]
         if tok.is_boundary or (tok.kind == NUM and tok.role != "price"):
             return None
+        run_named = run_named or (tok.kind == WORD and _cue(tok, _RUN_WORDS))
         if tok.text in ("each", "every", "per", "كل") and text_at(tokens, j + 1) in WHOLE_RUN_NOUNS:
             return None  # "each run takes 8 hours": the time of the whole job
         if tok.kind == WORD and _cue(tok, DURATION_EXCLUDERS_BEFORE):
             # Rule ``budget_of_the_run``: "budget is 30h fp32" names the run's own time.
             return not (_cue(tok, table("RUN_LIMITS")) and _names_the_run(tokens, end))
-        if tok.role == "price" and not _names_the_run(tokens, end):
+        if tok.role == "price" and not (run_named or _names_the_run(tokens, end)):
             return True  # "$500 for 3 days": what the money buys, not the job's time
     return None
 

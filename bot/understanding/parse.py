@@ -52,7 +52,8 @@ from bot.understanding.normalise import normalise
 from bot.understanding.numbers import merge_number_words
 from bot.understanding.position import by_position, lone_ratio
 from bot.understanding.questions import sized_on_gpu, with_unused, without_numbers
-from bot.understanding.rates import merge_rates, progress_lines, step_rate
+from bot.understanding.rate_units import merge_rates
+from bot.understanding.rates import progress_lines, step_rate
 from bot.understanding.ratios import RatioCand, find_ratios
 from bot.understanding.record_command import (
     DeleteCommand,
@@ -87,13 +88,15 @@ def understand(
     preferred_lang: Lang | None = None,
     follow_up: bool = False,
     seen: list[Token] | None = None,
+    offered: list[tuple[Candidate, bool]] | None = None,
 ) -> Query:
     """Read one message (exactly as Slack delivers it) into a typed query.
 
     ``follow_up``: the message answers an estimate whose FP32 time is known (a
     thread), so a lone number without a unit ("and at 2.5?", "و٢٫٥؟") is the
     ratio to try, not a new time. ``seen``, when given, receives the tokens
-    with the roles the rules gave them (for ``--explain``).
+    with the roles the rules gave them, and ``offered`` every candidate the
+    candidate passes emitted with whether the resolver chose it (for ``--explain``).
     """
     if len(text) > MAX_CHARS:
         head = tokenize(normalise(text[:MAX_CHARS]))
@@ -112,6 +115,7 @@ def understand(
         lang = detect_language(tokens, preferred_lang)
         return Query(intent=Intent.DELETE_RECORD, lang=lang, reason=Reason.NO_RECORD_ID)
     reading = _Reading(tokens, channel, preferred_lang, follow_up, lang_tokens=whole)
+    reading.offered = offered if offered is not None else []
     query = with_unused(refuse_absurd_setup(reading.query()), tokens)
     if seen is not None:
         seen.extend(tokens)
@@ -142,6 +146,7 @@ class _Reading:
         self.channel = channel
         self.preferred = preferred
         self.follow_up = follow_up
+        self.offered: list[tuple[Candidate, bool]] = []
 
     def query(self) -> Query:
         tokens = self.tokens
@@ -149,13 +154,16 @@ class _Reading:
         if asked_lang is not None:
             return asked_lang
         names = find_names(tokens)
+        self.offered.extend(names.offered)
         memory, ctx = self._setup(names)
         durations, ratios, labelled_times, rated = self._values(ctx)
         lang = detect_language(self.lang_tokens, self.preferred)
         if talk := small_talk_kind(tokens):  # before bare numbers: "ألف شكر" is no 1000 hours
             return Query(intent=Intent.HELP, small_talk=talk, lang=lang)
         times = self._times(durations, labelled_times, ctx.epochs) or [
-            Quantity(c.value, "h", c.start, c.end, rule=c.rule) for c in rated if c.kind == "time"
+            Quantity(c.value, "h", c.start, c.end, rule=c.rule, said=c.text)
+            for c in rated
+            if c.kind == "time"
         ]
         named = names.gpu or names.model or ctx.family
         if self.follow_up and not (ratios or durations or memory or named):
@@ -183,7 +191,7 @@ class _Reading:
         fits = not memory and (
             any(_is(t, FIT_WORDS) for t in tokens) or sized_on_gpu(tokens, names.gpu is not None)
         )
-        ctx = mark_context(tokens, sizes_are_params=memory or fits)
+        ctx = mark_context(tokens, sizes_are_params=memory or fits, offered=self.offered)
         # "will a 7B model fit on one A100?": a parameter count and a fit verb
         # ask about memory as surely as the word "memory" does.
         return memory or (fits and ctx.params is not None), ctx
@@ -278,11 +286,9 @@ class _Reading:
             fp32_q, mixed_q = pair
             times = [fp32_q]
             if not ratios and mixed_q.hours:
-                ratios = [
-                    RatioCand(
-                        fp32_q.hours / mixed_q.hours, mixed_q.start, "", "fp32_and_mixed_times"
-                    )
-                ]
+                said = " ÷ ".join(self._span_text(q.start, q.end) for q in pair)
+                ratio = fp32_q.hours / mixed_q.hours
+                ratios = [RatioCand(ratio, mixed_q.start, said, "fp32_and_mixed_times")]
         fp32 = _duration(times[0]) if len(times) == 1 else None
         ratio = ratios[0].value if len(ratios) == 1 else None
         if not times and not ratios:
@@ -291,13 +297,15 @@ class _Reading:
         candidates: list[str] = []
         if len(times) > 1 or len(ratios) > 1:
             reason = Reason.AMBIGUOUS
-            group = times if len(times) > 1 else ratios
-            candidates = [_fmt(t.value) for t in group]
+            candidates = (
+                self._candidates(times) if len(times) > 1 else [_fmt(r.value) for r in ratios]
+            )
         else:
             reason = reason_for(fp32, ratio)
         read_by = {}
         if fp32 is not None:
-            read_by["fp32"] = [times[0].rule, self._span_text(times[0].start, times[0].end)]
+            said = times[0].said or self._span_text(times[0].start, times[0].end)
+            read_by["fp32"] = [times[0].rule, said]
         if ratio is not None:
             read_by["ratio"] = [ratios[0].rule, ratios[0].text]
         return Query(
@@ -309,6 +317,13 @@ class _Reading:
             read_by=read_by,
             **common,
         )
+
+    def _candidates(self, times: list[Quantity]) -> list[str]:
+        """The times to choose from: their numbers, or as written when their units
+        differ ("36h30" or "40 hours", not 2190 or 40)."""
+        if len({q.unit for q in times}) == 1:
+            return [_fmt(q.value) for q in times]
+        return [self._span_text(q.start, q.end) for q in times]
 
     def _span_text(self, start: int, end: int) -> str:
         return " ".join(t.written for t in self.tokens[start:end])

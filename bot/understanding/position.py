@@ -8,8 +8,12 @@
 
 from __future__ import annotations
 
+from bot.understanding.candidates import RATIO, TIME, Candidate
 from bot.understanding.durations import Quantity
+from bot.understanding.lexicon import HOW_WORDS
+from bot.understanding.nearby import word_in
 from bot.understanding.ratios import RatioCand
+from bot.understanding.resolve import resolve
 from bot.understanding.tokens import NUM, WORD, Token
 
 # A lone number in a thread is a ratio only up to what published runs reach (5.84x).
@@ -26,12 +30,16 @@ def by_position(tokens: list[Token], times: list[Quantity], ratios: list[RatioCa
     slots = (not times) + (not ratios)
     if len(bare) > max(slots, 1):
         return [t.text for _, t in bare]
-    for i, tok in bare:
-        tok.role = "position"
-        if not times:
-            times.append(Quantity(tok.value, "h", i, i + 1, rule="position"))
+    cands = [
+        Candidate(RATIO if times or k else TIME, i, i + 1, tok.value, "position", role="position")
+        for k, (i, tok) in enumerate(bare)
+    ]
+    for cand in resolve(cands).chosen:  # bare numbers never overlap: all are chosen
+        cand.mark(tokens)
+        if cand.kind == TIME:
+            times.append(Quantity(cand.value, "h", cand.start, cand.end, rule="position"))
         else:
-            ratios.append(RatioCand(tok.value, i, tok.text, "position"))
+            ratios.append(RatioCand(cand.value, cand.start, tokens[cand.start].text, "position"))
     return []
 
 
@@ -49,9 +57,10 @@ def lone_ratio(tokens: list[Token]) -> list[RatioCand]:
         return []
     i, tok = loose[0]
     nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-    if nxt is not None and nxt.kind == WORD:
-        return []  # "and at 8 GPUs?": a number with its noun is no ratio
+    if nxt is not None and nxt.kind == WORD and not word_in(nxt, HOW_WORDS):
+        return []  # "and at 8 GPUs?": a number with its noun is no ratio ("وعلى ٢٫٥ كم؟" is)
     if not 1 < tok.value <= LONE_RATIO_MAX:
         return []
-    tok.role = "ratio"
+    cand = Candidate(RATIO, i, i + 1, tok.value, "thread_lone_ratio", tok.text, role="ratio")
+    cand.mark(tokens)
     return [RatioCand(tok.value, i, tok.text, "thread_lone_ratio")]

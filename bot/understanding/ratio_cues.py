@@ -19,7 +19,7 @@ from bot.understanding.lexicon import (
     TIME_NOUNS,
     lookup,
 )
-from bot.understanding.rates import is_throughput_word
+from bot.understanding.rate_units import is_throughput_word
 from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
 from bot.understanding.words import table
 
@@ -95,25 +95,14 @@ def percent_to_ratio(p: float, meaning: str) -> float:
 
 
 def meaning_of(tokens: list[Token], i: int, end: int) -> str | None:
-    """The cue that says what a percentage (or fraction) at ``i``..``end`` means."""
+    """The cue that says what a percentage (or fraction) at ``i``..``end`` means:
+    a cue right after it, else the nearest before it, else what follows ("of the
+    time", "as long"), else a ratio label before it."""
     before, _ = clause_around(tokens, i, _MEANING_BACK, 0)
     _, after = clause_around(tokens, end - 1, 0, 3)
-    for tok in after[:2]:
-        for meaning, cues in _AFTER_CATEGORIES:
-            if has_cue(tok, cues):
-                if meaning == MORE and any(_is_speed(t) for t in after):
-                    return FASTER
-                return meaning
-    for k, tok in enumerate(before):
-        for meaning, cues in _CATEGORIES:
-            if has_cue(tok, cues):
-                if meaning == MORE and _said_of_speed(before[k + 1 :]):
-                    return FASTER  # "throughput increases 30%", "السرعة بتزيد ٥٠٪"
-                if meaning == REMAIN and (
-                    any(t.text in _BY_WORDS for t in before[:k]) or has_cue(tok, _DECREASE_VERBS)
-                ):
-                    return LESS  # "drops by 40%", "drops 40%" (not "drops to 40%"), "ينخفض ٤٠٪"
-                return meaning
+    meaning = _meaning_after(after) or _meaning_before(before)
+    if meaning is not None:
+        return meaning
     if after and after[0].text in ("of", "من"):
         return REMAIN
     if any(has_cue(t, TIME_NOUNS) for t in after[:3]) or [t.text for t in after[:2]] == [
@@ -121,8 +110,32 @@ def meaning_of(tokens: list[Token], i: int, end: int) -> str | None:
         "long",
     ]:
         return REMAIN
-    if any(has_cue(t, RATIO_LABELS) for t in before):
-        return FASTER
+    return FASTER if any(has_cue(t, RATIO_LABELS) for t in before) else None
+
+
+def _meaning_after(after: list[Token]) -> str | None:
+    """ "40% faster", "30% more it/s": a cue in the two tokens after the figure."""
+    for tok in after[:2]:
+        for meaning, cues in _AFTER_CATEGORIES:
+            if has_cue(tok, cues):
+                return FASTER if meaning == MORE and any(_is_speed(t) for t in after) else meaning
+    return None
+
+
+def _meaning_before(before: list[Token]) -> str | None:
+    """ "cuts 40%", "throughput increases 30%", "drops by 40%": the nearest cue before."""
+    for k, tok in enumerate(before):
+        for meaning, cues in _CATEGORIES:
+            if not has_cue(tok, cues):
+                continue
+            if meaning == MORE and (_said_of_speed(before[k + 1 :]) or _said_of_speed(before[:k])):
+                # "throughput increases 30%", "السرعة بتزيد ٥٠٪", "bumps tokens/s by 60%"
+                return FASTER
+            if meaning == REMAIN and (
+                any(t.text in _BY_WORDS for t in before[:k]) or has_cue(tok, _DECREASE_VERBS)
+            ):
+                return LESS  # "drops by 40%", "drops 40%" (not "drops to 40%"), "ينخفض ٤٠٪"
+            return meaning
     return None
 
 

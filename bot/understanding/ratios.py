@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.understanding.candidates import RATIO, Candidate
 from bot.understanding.lexicon import (
     DIVIDE_WORDS,
     FOLD_WORDS,
@@ -35,6 +36,7 @@ from bot.understanding.ratio_cues import (
     speed_direction,
     with_half,
 )
+from bot.understanding.resolve import resolve
 from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
 from bot.understanding.words import table
 
@@ -47,29 +49,44 @@ class RatioCand:
     start: int
     text: str
     rule: str = "ratio_marker"  # which rule read it (Query.read_by)
+    end: int = -1  # exclusive; -1: the one token at ``start``
 
 
 def find_ratios(tokens: list[Token]) -> list[RatioCand]:
-    """Ratios given by a marker or a phrase; marks the tokens they used."""
+    """Ratios given by a marker or a phrase: the scan emits one ``ratio`` candidate
+    per marker (and its range partner, "2-3x"), the one resolver picks them, and
+    only then are their tokens marked."""
+    found = _scan(tokens)
+    if not found:
+        return found
+    cands = [
+        Candidate(RATIO, r.start, max(r.end, r.start + 1), r.value, r.rule, r.text, role="ratio")
+        for r in found
+    ]
+    picked = {id(c) for c in resolve(cands).chosen}
+    for cand in cands:
+        if id(cand) in picked:
+            cand.mark(tokens)
+    return [r for r, c in zip(found, cands, strict=True) if id(c) in picked]
+
+
+def _scan(tokens: list[Token]) -> list[RatioCand]:
     found: list[RatioCand] = []
+    taken: set[int] = set()  # tokens a marker read, so a range never takes one twice
     n = len(tokens)
     i = 0
     while i < n:
-        tok = tokens[i]
-        if tok.role:
-            i += 1
-            continue
-        got = _at(tokens, i)
+        got = None if tokens[i].role else _at(tokens, i)
         if got is None:
             i += 1
             continue
         value, end = got
-        for t in tokens[i:end]:
-            t.role = "ratio"
-        partner = _partner(tokens, i)
+        partner = _partner(tokens, i, taken)
         if partner is not None:
             found.append(partner)
-        found.append(RatioCand(value, i, " ".join(t.written for t in tokens[i:end])))
+        text = " ".join(t.written for t in tokens[i:end])
+        found.append(RatioCand(value, i, text, end=end))
+        taken.update(range(i, end))
         i = end
     return found
 
@@ -222,14 +239,13 @@ _NUMBER_MARKERS = (
 _WORD_MARKERS = (_halving, _times_word, _multiple_word, _fraction_word)
 
 
-def _partner(tokens: list[Token], i: int) -> RatioCand | None:
+def _partner(tokens: list[Token], i: int, taken: set[int]) -> RatioCand | None:
     """ "2-3x", "2 or 3x": the first number is a ratio candidate too."""
-    if i < 2:
+    if i < 2 or i - 2 in taken:
         return None
     joiner, first = tokens[i - 1], tokens[i - 2]
     if joiner.text not in ("-", "or", "to", "او", "الي") or first.kind != NUM or first.role:
         return None
     if first.suffix:
         return None
-    first.role = "ratio"
     return RatioCand(first.value, i - 2, first.text)

@@ -3,7 +3,7 @@ question reader's rate rules.
 
 The question reader's tokens already hold every rate: "420ms", "1.2 s/it",
 "367 img/s", "1.2k tokens/s", "fp32 step 1.2s", "٤٢٠ مللي ثانية", "367 صورة/ث",
-each said of the precision nearest to it (``rates.precision_near``: "fp32 420ms",
+each said of the precision nearest to it (``rate_precision.precision_near``: "fp32 420ms",
 "420ms in fp32", "بالدقة الكاملة", "without amp"). A record holds measurements and
 nothing else, so two conventions come on top:
 
@@ -22,7 +22,8 @@ from bot.records.models import SECONDS_PER_STEP_UNIT, StepUnit
 from bot.understanding.candidates import STEP_TIME, THROUGHPUT
 from bot.understanding.lexicon import lookup
 from bot.understanding.nearby import at, is_time_unit
-from bot.understanding.rates import precision_near, step_scale
+from bot.understanding.rate_precision import precision_near
+from bot.understanding.rates import step_scale
 from bot.understanding.tokens import NUM, WORD, Token
 from bot.understanding.words import mapping, table
 

@@ -2,7 +2,8 @@
 
 Priorities (higher first), the order a reader of the message would use:
 
-1. ``name`` (digits inside a name never become a value),
+1. ``name`` (digits inside a name never become a value), then a ``memory``
+   size written with the card,
 2. ``count`` (a number with its noun, "500 steps", is that count),
 3. ``step_time`` / ``throughput`` (a rate with its unit),
 4. ``time`` and ``ratio`` (values),
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from bot.understanding.candidates import (
     COUNT,
     IGNORED,
+    MEMORY,
     NAME,
     RATIO,
     STEP_TIME,
@@ -30,7 +32,16 @@ from bot.understanding.candidates import (
     Candidate,
 )
 
-PRIORITIES = {NAME: 50, COUNT: 40, STEP_TIME: 30, THROUGHPUT: 30, TIME: 20, RATIO: 20, IGNORED: 0}
+PRIORITIES = {
+    NAME: 50,
+    MEMORY: 45,
+    COUNT: 40,
+    STEP_TIME: 30,
+    THROUGHPUT: 30,
+    TIME: 20,
+    RATIO: 20,
+    IGNORED: 0,
+}
 
 
 @dataclass
@@ -50,6 +61,9 @@ def _rank(c: Candidate) -> tuple[int, int, int]:
 def resolve(candidates: list[Candidate]) -> Resolution:
     """Pick non-overlapping candidates, best rank first; report ties."""
     out = Resolution()
+    if len(candidates) < 2:  # nothing can overlap
+        out.chosen = list(candidates)
+        return out
     taken: dict[int, Candidate] = {}  # token index -> the chosen candidate covering it
     for cand in sorted(candidates, key=_rank, reverse=True):
         clash = next((taken[k] for k in range(cand.start, cand.end) if k in taken), None)

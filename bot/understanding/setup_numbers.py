@@ -4,6 +4,11 @@ dates and clock times, ids, labelled settings, prices).
 
 :func:`classify` tries the rules in order; the first that decides gives the
 role (``""``: the number may be a value, left to the time and ratio rules).
+A rule never writes a role: what it says of another token ("4 x 8": the 8 is a
+count; "٤٢٠ مللي ثانية": the seconds word belongs to the step time; "10:30":
+the 30 is part of the clock time) it returns as a claim, and
+``context.setup_candidates`` turns the decision and its claims into candidates for
+the one resolver, ranked by the rule's place in :data:`RULES`.
 """
 
 from __future__ import annotations
@@ -23,10 +28,11 @@ from bot.understanding.lexicon import (
     COUNT_LABELS,
     COUNT_NOUNS,
     EN_UNITS,
+    PERCENT_WORDS,
     SUBSECOND_UNITS,
     model_word_family,
 )
-from bot.understanding.nearby import at, is_duration_at, is_time_unit, word_in
+from bot.understanding.nearby import at, is_duration_at, is_time_unit, text_at, word_in
 from bot.understanding.prices import (
     PRICE_SCALES,
     after_ratio_label,
@@ -51,38 +57,9 @@ LABEL_FILLERS = table("LABEL_FILLERS")
 
 
 # What "3D"/"2D" qualifies when written before it: a network, a task, the data.
-DIMENSION_NOUNS = frozenset(
-    [
-        "cnn",
-        "cnns",
-        "conv",
-        "convnet",
-        "convolution",
-        "convolutions",
-        "convolutional",
-        "medical",
-        "model",
-        "models",
-        "volume",
-        "volumes",
-        "volumetric",
-        "image",
-        "images",
-        "scan",
-        "scans",
-        "data",
-        "network",
-        "networks",
-        "net",
-        "nets",
-        "unet",
-        "u-net",
-    ]
-    + [phrase for phrase, _ in FAMILY_PHRASES if " " not in phrase]
-    + list(FAMILY_WORDS)
+DIMENSION_NOUNS = table("DIMENSION_NOUNS") | frozenset(
+    [phrase for phrase, _ in FAMILY_PHRASES if " " not in phrase] + list(FAMILY_WORDS)
 )
-
-
 DIMENSION_WORDS = table("DIMENSION_WORDS")
 
 
@@ -108,13 +85,24 @@ def _model_word(tok: Token | None) -> bool:
     return tok.role in ("model", "name") or model_word_family(tok.text) is not None
 
 
-Rule = Callable[[list[Token], int], "str | None"]
+# A rule's decision: a role, or a role and claims on other tokens (index -> role).
+Claims = dict[int, str]
+Decision = "str | tuple[str, Claims] | None"
+Rule = Callable[[list[Token], int], Decision]
 
 
 def _tolerance(tokens: list[Token], i: int) -> str | None:
     """ "10h ±1h", "(±10%)": an error bar, never a value."""
     prev = at(tokens, i - 1)
     return "tolerance" if prev is not None and prev.text == "±" else None
+
+
+def _definite_one(tokens: list[Token], i: int) -> str | None:
+    """ "الايبوك الواحد", "الحقبة الواحدة", "الساعة الواحدة": "one" with the article
+    qualifies the noun before it ("the single epoch"), it is no figure."""
+    tok = tokens[i]
+    spelled_one = tok.extra.get("spelled") and tok.value == 1
+    return "adjective" if spelled_one and tok.text.startswith("ال") else None
 
 
 def _sized_gpu_count(tokens: list[Token], i: int) -> str | None:
@@ -127,7 +115,7 @@ def _gpu_times_count(tokens: list[Token], i: int) -> str | None:
     return "gpus" if _times_after_gpu(tokens, i) else None
 
 
-def _number_times_number(tokens: list[Token], i: int) -> str | None:
+def _number_times_number(tokens: list[Token], i: int) -> Decision:
     """ "2 x 8 hours" (16 hours, read with the durations), "4 x 8 GPUs" (nodes
     times GPUs), "224 x 224" (a size), "2 x A100": never a speed-up."""
     nxt = at(tokens, i + 1)
@@ -140,22 +128,31 @@ def _number_times_number(tokens: list[Token], i: int) -> str | None:
         noun = at(tokens, i + 3)
         if noun is not None and (noun.role == "gpu" or word_in(noun, GPU_NOUNS)):
             return "nodes"
-        after.role = after.role or "count"
-        return "count"
+        return "count", ({} if after.role else {i + 2: "count"})
     return "gpus" if after is not None and after.role == "gpu" else None
 
 
-def _step_time(tokens: list[Token], i: int) -> str | None:
-    """ "420 ms": one step, never the FP32 training time."""
-    return "step_time" if _subsecond(tokens, i) else None
+def _step_time(tokens: list[Token], i: int) -> Decision:
+    """ "420 ms", "٤٢٠ مللي ثانية": one step, never the FP32 training time (the
+    seconds word after an Arabic "milli" is the step time's too)."""
+    if not _subsecond(tokens, i):
+        return None
+    unit = at(tokens, i + 2)
+    spelled = tokens[i + 1] if not tokens[i].suffix else None
+    if spelled is not None and word_in(spelled, AR_SUBSECOND_PREFIXES) and is_time_unit(unit):
+        return "step_time", {i + 2: "step_time"}
+    return "step_time"
 
 
 def _params_with_noun(tokens: list[Token], i: int) -> str | None:
-    """ "340M params": millions, not minutes."""
+    """ "340M params": millions, not minutes; "20k iterations": thousands of steps."""
     nxt = at(tokens, i + 1)
     if tokens[i].suffix.lstrip("-") not in PARAM_SUFFIXES:
         return None
-    return "params" if word_in(nxt, COUNT_NOUNS) or word_in(nxt, PARAM_NOUNS) else None
+    if word_in(nxt, PARAM_NOUNS):
+        return "params"
+    noun = word_in(nxt, COUNT_NOUNS)  # "20k iterations" counts steps, not parameters
+    return _noun_role(noun) if noun else None
 
 
 def _dimension(tokens: list[Token], i: int) -> str | None:
@@ -173,12 +170,13 @@ def _glued_multiplier(tokens: list[Token], i: int) -> str | None:
     return "multiplier" if tokens[i + 1].glued else None
 
 
-def _unit_suffix(tokens: list[Token], i: int) -> str | None:
+def _unit_suffix(tokens: list[Token], i: int) -> Decision:
     """What a glued suffix says: "100h" may be a time and "2x" a ratio (unless
     "8x A100"), "1st" a date, "80gb" a memory size, "$1.5k" a price, "7b"
     parameters, "8gpus" a count."""
     suffix = tokens[i].suffix.lstrip("-")
-    if suffix in EN_UNITS or (suffix == "x" and not _count_after(tokens, i + 1)):
+    counted = _count_after(tokens, i + 1) if suffix == "x" else None
+    if suffix in EN_UNITS or (suffix == "x" and not counted):
         return ""
     if suffix in ORDINAL_SUFFIXES:
         return "date"
@@ -188,8 +186,8 @@ def _unit_suffix(tokens: list[Token], i: int) -> str | None:
         return "price"  # "$1.5k total", "2k EUR a week": thousands of money, not parameters
     if suffix in PARAM_SUFFIXES:
         return "params"
-    if suffix == "x":
-        return _count_after(tokens, i + 1)
+    if counted:
+        return counted
     return _noun_role(suffix) if suffix in COUNT_NOUNS else None
 
 
@@ -223,6 +221,15 @@ def _count_noun_after(tokens: list[Token], i: int) -> str | None:
     return _noun_role(noun) if noun else None
 
 
+def _scaled_count(tokens: list[Token], i: int) -> str | None:
+    """ "20 thousand steps", "٢٠ الف خطوة": a number times a spelled thousand or
+    million counts the noun after them, as the scale word does."""
+    scale = at(tokens, i + 1)
+    if scale is None or scale.kind != NUM or not scale.extra.get("spelled"):
+        return None
+    return _count_noun_after(tokens, i + 1) if scale.value in (1e3, 1e6) else None
+
+
 def _gpu_name_after(tokens: list[Token], i: int) -> str | None:
     """ "8 V100s", "on 8 A100": how many of that card."""
     nxt = at(tokens, i + 1)
@@ -230,13 +237,17 @@ def _gpu_name_after(tokens: list[Token], i: int) -> str | None:
 
 
 def _setting(tokens: list[Token], i: int) -> str | None:
-    """ "batch size of 1024", "lr 0.1", "CUDA 12.1"."""
+    """ "batch size of 1024", "lr 0.1", "CUDA 12.1"; a percentage is never a setting
+    ("made each epoch 20% slower" is a slowdown)."""
+    if text_at(tokens, i + 1) in PERCENT_WORDS:
+        return None
     return "setting" if _labelled_setting(tokens, i) else None
 
 
 # The setup-number rules, in the order they are tried (see docs/reading.md).
 RULES: tuple[tuple[str, Rule], ...] = (
     ("tolerance", _tolerance),
+    ("definite_one", _definite_one),
     ("sized_gpu_count", _sized_gpu_count),
     ("gpu_times_count", _gpu_times_count),
     ("number_times_number", _number_times_number),
@@ -253,19 +264,22 @@ RULES: tuple[tuple[str, Rule], ...] = (
     ("year", year),
     ("time_unit_after", _time_unit_after),
     ("count_noun_after", _count_noun_after),
+    ("scaled_count", _scaled_count),
     ("gpu_name_after", _gpu_name_after),
     ("setting", _setting),
 )
 
 
-def classify(tokens: list[Token], i: int) -> tuple[str, str]:
-    """(role, rule): what a setup number is ("gpus", "batch", "date", ...) and the
-    rule that said so, or ("", "") when it may be a value."""
+def classify(tokens: list[Token], i: int) -> tuple[str, str, Claims]:
+    """(role, rule, claims): what a setup number is ("gpus", "batch", "date", ...),
+    the rule that decided (role "": it may be a value) and what that rule says of
+    other tokens; ("", "", {}) when no rule decides."""
     for name, rule in RULES:
-        role = rule(tokens, i)
-        if role is not None:
-            return role, name if role else ""
-    return "", ""
+        decision = rule(tokens, i)
+        if decision is not None:
+            role, claims = (decision, {}) if isinstance(decision, str) else decision
+            return role, name, claims
+    return "", "", {}
 
 
 def _times_after_gpu(tokens: list[Token], i: int) -> bool:
@@ -292,7 +306,7 @@ def _sized_gpus_after(tokens: list[Token], i: int) -> bool:
 
 
 def _subsecond(tokens: list[Token], i: int) -> bool:
-    """ "420ms", "900 µs", "٤٢٠ مللي ثانية": a step time (the seconds word is taken too)."""
+    """ "420ms", "900 µs", "٤٢٠ مللي ثانية": a step time."""
     suffix = tokens[i].suffix
     nxt = at(tokens, i + 1)
     if suffix:
@@ -301,12 +315,7 @@ def _subsecond(tokens: list[Token], i: int) -> bool:
         return False
     if nxt.text in SUBSECOND_UNITS:
         return True
-    if word_in(nxt, AR_SUBSECOND_PREFIXES) is None:
-        return False
-    unit = at(tokens, i + 2)
-    if unit is not None and is_time_unit(unit):
-        unit.role = "step_time"
-    return True
+    return word_in(nxt, AR_SUBSECOND_PREFIXES) is not None
 
 
 def _noun_role(noun: str) -> str:
@@ -319,20 +328,20 @@ def _noun_role(noun: str) -> str:
     return "count"
 
 
-def _count_after(tokens: list[Token], j: int) -> str:
-    """ "8x A100", "4x8 GPUs", "2x larger batch": the x joins counts, not a speedup."""
-    for tok in tokens[j : j + 2]:
+def _count_after(tokens: list[Token], j: int) -> tuple[str, Claims] | None:
+    """ "8x A100", "4x8 GPUs", "2x larger batch": the x joins counts, not a speedup
+    (a number glued after the x is a count too)."""
+    for k, tok in enumerate(tokens[j : j + 2], start=j):
         if tok.role == "gpu":
-            return "gpus"
+            return "gpus", {}
         if tok.kind == NUM and tok.glued:
-            tok.role = "count"
-            return "count"
+            return "count", {k: "count"}
         noun = word_in(tok, COUNT_NOUNS)
         if noun:
-            return _noun_role(noun)
+            return _noun_role(noun), {}
         if tok.kind != WORD:
             break
-    return ""
+    return None
 
 
 def _is_gpu_count(tokens: list[Token], i: int) -> bool:

@@ -122,28 +122,7 @@ def _other_optimizer(tokens: list[Token]) -> str | None:
 
 def read_batches(tokens: list[Token], ctx: Context) -> None:
     """ "batch 112 in FP32, 256 with AMP" -> batch_fp32=112, batch_amp=256."""
-    found: list[tuple[int, str]] = []
-    found_at = 0
-    for i, tok in enumerate(tokens):
-        if tok.kind != NUM or not math.isfinite(tok.value):  # "batch inf" is no batch size
-            continue
-        if tok.role == "setting" and _after_batch_word(tokens, i):
-            pass
-        elif not (
-            found
-            and i - found_at <= 6
-            and tok.role in ("", "setting")
-            and not tok.suffix
-            and not is_time_unit(at(tokens, i + 1))
-            and _qualifier(tokens, i)
-        ):
-            continue
-        found_at = i
-        tok.role = "batch"
-        tok.extra["rule"] = "batch_with_precision"
-        found.append((int(tok.value), _qualifier(tokens, i)))
-        if len(found) == 2:
-            break
+    found = _batch_numbers(tokens)
     for value, qualifier in found:
         if qualifier == "amp" and ctx.batch_amp is None:
             ctx.batch_amp = value
@@ -153,6 +132,38 @@ def read_batches(tokens: list[Token], ctx: Context) -> None:
             ctx.batch_amp = value
     if len(found) == 1 and not found[0][1]:
         ctx.batch_amp = ctx.batch_fp32
+
+
+def _batch_numbers(tokens: list[Token]) -> list[tuple[int, str]]:
+    """Rule ``batch_with_precision``: the batch setting, and a second number said of
+    the other precision within six tokens ("batch 112 in FP32, 256 with AMP"), with
+    the precision each is said of (marked "batch")."""
+    found: list[tuple[int, str]] = []
+    found_at = 0
+    for i, tok in enumerate(tokens):
+        if tok.kind != NUM or not math.isfinite(tok.value):  # "batch inf" is no batch size
+            continue
+        labelled = tok.role == "setting" and _after_batch_word(tokens, i)
+        if not labelled and not (found and i - found_at <= 6 and _second_batch(tokens, i)):
+            continue
+        found_at = i
+        tok.role = "batch"
+        tok.extra["rule"] = "batch_with_precision"
+        found.append((int(tok.value), _qualifier(tokens, i)))
+        if len(found) == 2:
+            break
+    return found
+
+
+def _second_batch(tokens: list[Token], i: int) -> bool:
+    """A bare number said of a precision ("256 with AMP"), not a time."""
+    tok = tokens[i]
+    return (
+        tok.role in ("", "setting")
+        and not tok.suffix
+        and not is_time_unit(at(tokens, i + 1))
+        and bool(_qualifier(tokens, i))
+    )
 
 
 def _after_batch_word(tokens: list[Token], i: int) -> bool:

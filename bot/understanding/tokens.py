@@ -78,12 +78,23 @@ def _read_number(text: str, i: int, in_list: bool = False) -> tuple[str, int]:
     A single comma before one or two digits is a decimal comma ("1,5 days",
     "2,50"), unless the number sits in a comma list ("10,11,12").
     """
-    n = len(text)
-    j = i
-    while j < n and text[j].isdigit():
+    j = _digits_end(text, i)
+    grouped_end = _thousands_end(text, j)
+    if grouped_end == j and not in_list and (end := _decimal_comma_end(text, j)):
+        return f"{text[i:j]}.{text[j + 1 : end]}", end
+    j = _exponent_end(text, _decimal_end(text, grouped_end))
+    return text[i:j].replace(",", ""), j
+
+
+def _digits_end(text: str, j: int) -> int:
+    while j < len(text) and text[j].isdigit():
         j += 1
-    # Thousands groups: ",ddd" not followed by another digit (1,200 is one number).
-    grouped = False
+    return j
+
+
+def _thousands_end(text: str, j: int) -> int:
+    """Thousands groups: ",ddd" not followed by another digit (1,200 is one number)."""
+    n = len(text)
     while (
         j + 4 <= n
         and text[j] == ","
@@ -91,23 +102,23 @@ def _read_number(text: str, i: int, in_list: bool = False) -> tuple[str, int]:
         and (j + 4 == n or not text[j + 4].isdigit())
     ):
         j += 4
-        grouped = True
-    if not grouped and not in_list and (end := _decimal_comma_end(text, j)):
-        return f"{text[i:j]}.{text[j + 1 : end]}", end
-    if j + 1 < n and text[j] == "." and text[j + 1].isdigit():
-        j += 1
-        while j < n and text[j].isdigit():
-            j += 1
-    # Exponent: 1e308, 7e9, 2.5e-3 (only when digits follow, so "3epochs" is not one).
-    if j < n and text[j] == "e":
-        k = j + 1
-        if k < n and text[k] in "+-":
-            k += 1
-        if k < n and text[k].isdigit():
-            while k < n and text[k].isdigit():
-                k += 1
-            j = k
-    return text[i:j].replace(",", ""), j
+    return j
+
+
+def _decimal_end(text: str, j: int) -> int:
+    """ ".5" after the digits."""
+    if j + 1 < len(text) and text[j] == "." and text[j + 1].isdigit():
+        return _digits_end(text, j + 1)
+    return j
+
+
+def _exponent_end(text: str, j: int) -> int:
+    """1e308, 7e9, 2.5e-3 (only when digits follow, so "3epochs" is not one)."""
+    n = len(text)
+    if j >= n or text[j] != "e":
+        return j
+    k = j + 1 + (j + 1 < n and text[j + 1] in "+-")
+    return _digits_end(text, k) if k < n and text[k].isdigit() else j
 
 
 def _decimal_comma_end(text: str, j: int) -> int:

@@ -46,3 +46,38 @@ def test_lone_surrogates_and_controls_are_dropped() -> None:
 
 def test_nested_markup_is_removed_without_backtracking() -> None:
     assert normalise("<<<@U1>>> 5h") == "5h"
+
+
+@pytest.mark.parametrize(
+    ("raw", "currency"),
+    [
+        ("بسعر ١٠ ر.س للساعة", "SAR"),
+        ("بسعر ٣ د.ك", "KWD"),
+        ("بسعر ٥ د.إ للساعة", "AED"),  # CURRENCY_ABBREVIATION_DEFAULTS: not the JOD's د.أ
+        ("السعر ٥٠٠ د.م. للساعة", "MAD"),  # from CLDR's ar_MA, never in a hand table
+        ("السعر ٢٠٠٠ د.ع للساعة", "IQD"),
+        ("السعر ٥٠ ج.م للساعة", "EGP"),
+        ("السعر ١٠٠٠ ر.ي للساعة", "YER"),
+    ],
+)
+def test_arabic_currency_abbreviations_come_from_cldr(raw: str, currency: str) -> None:
+    from bot.models import Channel
+    from bot.understanding.parse import understand
+
+    query = understand(f"التدريب ٢٠ ساعة، {raw}", Channel.DM)
+    assert query.price is not None and query.price.currency == currency
+
+
+def test_every_cldr_abbreviation_is_a_currency_the_price_reader_names() -> None:
+    from babel import Locale
+
+    from bot.understanding.normalise import _currency_abbreviations
+
+    _, _, words = _currency_abbreviations()
+    names = {normalise(n) for n in Locale.parse("ar").currencies.values()}
+    assert {"رس", "دك", "دا", "جم", "دم", "دع"} <= set(words)
+    assert set(words.values()) <= names
+
+
+def test_a_dotted_title_is_no_currency() -> None:
+    assert normalise("أ.م.د. أحمد") == "ا.م.د. احمد"

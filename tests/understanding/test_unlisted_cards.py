@@ -4,6 +4,8 @@ read as a GPU, named as its vendor writes it, so the reply says it is unknown
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bot.conversation import answer, to_json
@@ -39,3 +41,8 @@ def test_a_listed_card_keeps_its_canonical_name():
 def test_the_reply_to_an_unlisted_card_says_it_is_unknown():
     got = to_json(answer("100h fp32 on my RX 7900 XTX", Channel.DM))
     assert "RX 7900 XTX is not in my GPU table" in got["text"]
+
+
+def test_the_reply_to_a_card_name_the_reader_does_not_know_says_it_is_unknown():
+    got = to_json(answer("BERT on a Frobnitz 9000 GPU, 10 hours in fp32", Channel.DM))
+    assert "Frobnitz 9000 is not in my GPU table" in json.dumps(got, ensure_ascii=False)

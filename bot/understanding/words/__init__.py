@@ -8,7 +8,9 @@ rules compare normalised tokens with normalised data:
 
 - :func:`table` gives a word list as a frozenset,
 - :func:`phrases` gives it as word tuples, longest first,
-- :func:`mapping` gives a word -> value table as a dict.
+- :func:`mapping` gives a word -> value table as a dict,
+- :func:`known_words` gives every word any table holds (a word none holds is
+  unknown to the reader: "Frobnitz" in "a Frobnitz 9000 GPU" names something).
 
 ``en`` and ``ar`` are the raw files, for code that reads one language.
 A word's language is its script: symbols and Latin words live in ``en.toml``.
@@ -58,3 +60,18 @@ def mapping(name: str) -> dict:
         for lang in LANGUAGES
         for k, v in getattr(lang, name, {}).items()
     }
+
+
+@cache
+def known_words() -> frozenset[str]:
+    """Every single word of every table in every language, normalised (keys and
+    values of word -> value tables too)."""
+    out: set[str] = set()
+    for lang in LANGUAGES:
+        for entries in vars(lang).values():
+            items = entries.items() if isinstance(entries, dict) else [(e, None) for e in entries]
+            for key, value in items:
+                for entry in [key, *(value if isinstance(value, list) else [value])]:
+                    if isinstance(entry, str):
+                        out.update(normalise(entry).split())
+    return frozenset(out)
