@@ -17,6 +17,7 @@ realistic one (:func:`stretches`).
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -386,7 +387,17 @@ def fit_all(found: Evidence) -> Fitted:
     )
 
 
-@cache
+_fitting = threading.Lock()
+
+
 def fitted() -> Fitted:
-    """Fitted once per process on every shipped row."""
+    """Fitted once per process on every shipped row. Threads asking at once wait
+    for that one fit (it takes most of a second: each job thread of a cold worker
+    fitting its own copy cost seconds of CPU)."""
+    with _fitting:
+        return _fit_once()
+
+
+@cache
+def _fit_once() -> Fitted:
     return fit_all(evidence())

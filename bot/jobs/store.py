@@ -9,7 +9,7 @@ rows without waiting on each other; SQLite runs one writer at a time, so its
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -64,22 +64,33 @@ class JobStore:
         self.engine = engine
         # Writes go through the engine's writer: on SQLite, a group commit (bot.store.writes).
         self.writes = writes(engine)
+        # Built once, as the claim: on every ack, building the insert cost more than running it.
+        self._insert = insert(jobs).returning(jobs.c.id)
         self._claim = self._claim_statement()
-
-    def add(self, work: str, request: dict, unless: Callable[[], bool] | None = None) -> int:
-        """Commit a job (before its request is acked); its id, or 0 if ``unless()`` by then."""
-        statement = (
-            insert(jobs)
-            .values(work=work, request=request, created_at=now(), attempts=0)
-            .returning(jobs.c.id)
+        self._forget_answers = delete(outbox).where(
+            outbox.c.job_id.in_(bindparam("ids", expanding=True)), outbox.c.done_at.is_not(None)
         )
+        self._forget_jobs = delete(jobs).where(jobs.c.id.in_(bindparam("ids", expanding=True)))
+
+    def add(
+        self,
+        work: str,
+        request: dict,
+        unless: Callable[[], bool] | None = None,
+        timeout: float | None = None,
+    ) -> int:
+        """Commit a job (before its request is acked); its id, or 0 if ``unless()`` by then.
+
+        ``timeout``: see the writer's ``run`` (:mod:`bot.store.writes`).
+        """
+        values = {"work": work, "request": request, "created_at": now(), "attempts": 0}
 
         def write(connection: Connection) -> int:
             if unless is not None and unless():
                 return 0
-            return connection.execute(statement).scalar_one()
+            return connection.execute(self._insert, values).scalar_one()
 
-        return self.writes.run(write)
+        return self.writes.run(write, timeout)
 
     def claim(self, worker: str, limit: int, lease_s: float) -> list[ClaimedJob]:
         """Up to ``limit`` free jobs, oldest first, leased to ``worker`` for ``lease_s``."""
@@ -90,6 +101,7 @@ class JobStore:
             "lease": moment + timedelta(seconds=lease_s),
             "worker": worker,
         }
+
         rows = self.writes.run(lambda connection: connection.execute(self._claim, values).all())
         claimed = [
             ClaimedJob(row.id, row.work, row.request, aware(row.created_at), row.attempts)
@@ -97,16 +109,15 @@ class JobStore:
         ]
         return sorted(claimed, key=lambda job: job.id)
 
-    def finish(self, job_id: int) -> None:
-        """The job is done (or given up): forget it and the answers it already sent."""
+    def finish(self, job_ids: Collection[int]) -> int:
+        """The jobs are done (or given up): forget them and the answers they already sent."""
+        ids = {"ids": list(job_ids)}
 
-        def write(connection: Connection) -> None:
-            connection.execute(
-                delete(outbox).where(outbox.c.job_id == job_id, outbox.c.done_at.is_not(None))
-            )
-            connection.execute(delete(jobs).where(jobs.c.id == job_id))
+        def write(connection: Connection) -> int:
+            connection.execute(self._forget_answers, ids)
+            return connection.execute(self._forget_jobs, ids).rowcount
 
-        self.writes.run(write)
+        return self.writes.run(write) if job_ids else 0
 
     def release(self, worker: str, job_ids: list[int] | None = None) -> int:
         """Give ``worker``'s leases back (all, or ``job_ids``), for any replica to claim now."""

@@ -15,6 +15,7 @@ processes run (:mod:`bot.slack.workers`), before the ack leaves.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 from collections.abc import Callable
@@ -99,8 +100,9 @@ def work_name(work: Callable[..., None]) -> str:
     return work.__qualname__
 
 
-def wanted(function: Callable) -> list[str]:
-    names = list(inspect.signature(function).parameters)
+@functools.cache  # asked on every ack and every job; a listener's signature never changes
+def wanted(function: Callable) -> tuple[str, ...]:
+    names = tuple(inspect.signature(function).parameters)
     unknown = [name for name in names if name not in _GIVEN]
     if unknown:
         raise TypeError(f"{function.__qualname__} asks for {unknown}; listeners get {_GIVEN}")

@@ -24,6 +24,7 @@ import multiprocessing
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -63,6 +64,11 @@ CONTEXT_KEYS = (
     "actor_team_id",
     "actor_user_id",
 )
+# How long a job thread may hold the GIL while another waits (Python's default is
+# 5 ms). Slack's answer to a post and the commit that records it each wait for
+# the GIL behind threads busy with the core; until that commit a kill sends the
+# answer twice, so those waits are kept short.
+SWITCH_INTERVAL_S = 0.001
 # Of the grace period, what a worker keeps to hand back its jobs and exit.
 STOP_MARGIN_S = 2.0
 log = logging.getLogger(__name__)
@@ -130,9 +136,14 @@ class JobIntake:
         # Past the budget this process answers the request itself; the insert, if it
         # has not run yet, then must not run at all (a worker would answer it again).
         given_up = threading.Event()
-        committed = self.gate.run(
-            "job intake", lambda: self.jobs.add(name, request, unless=given_up.is_set) > 0, False
-        )
+
+        def add(timeout: float | None = None) -> bool:
+            return self.jobs.add(name, request, unless=given_up.is_set, timeout=timeout) > 0
+
+        if self.jobs.writes.waits_itself:  # SQLite's writer thread: wait for it right here
+            committed = self.gate.bounded("job intake", add, False)
+        else:
+            committed = self.gate.run("job intake", add, False)
         if not committed:
             given_up.set()
         return committed
@@ -281,6 +292,7 @@ def run_worker(settings: Settings, wake: Connection) -> None:
     from bot.store import DatabaseLimits, Store, make_engine
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the HTTP process stops us in order
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     stop = StopRequest(settings.shutdown_grace_s)
     configure_logging(settings)
     limits = DatabaseLimits.of(settings)
@@ -423,7 +435,10 @@ class JobRunner:
             finally:
                 with self._lock:
                     self._running.discard(scope)
-        self.jobs.finish(job.id)  # with it, the answers Slack took (scope.taken) are settled
+        # With it, the answers Slack took (scope.taken) are settled: a finished job is
+        # never run again. Here, not batched by the claim loop: until this commit, a
+        # kill sends those answers twice, so it goes out as soon as the job ends.
+        self.jobs.finish([job.id])
 
     def given(self, job: ClaimedJob) -> Given:
         context = BoltContext(job.request["context"])

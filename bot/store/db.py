@@ -29,6 +29,7 @@ from bot.models import Lang
 from bot.settings import Settings
 from bot.store.gate import Gate
 from bot.store.schema import processed_events, thread_estimates, user_prefs
+from bot.store.writes import sqlite_file
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 # Slack stops redelivering an event after about an hour; keep ids a bit longer.
@@ -227,7 +228,7 @@ class Store:
         if not self._migrated:
             migrate(self.engine)
             self._migrated = True
-        file = _sqlite_file(self.engine)
+        file = sqlite_file(self.engine)
         if file is not None and not file.exists():  # deleted under us: open connections hide it
             raise OperationalError("health check", {}, Exception(f"{file} is gone"))
         self.forget_events_before(_now() - EVENT_ID_TTL)
@@ -361,14 +362,6 @@ class Store:
                 connection.execute(statement)
 
         self.gate.run(what, write, None)
-
-
-def _sqlite_file(engine: Engine) -> Path | None:
-    """The SQLite database's file (plain or ``file:`` URI form); None for others."""
-    database = engine.url.database
-    if engine.dialect.name != "sqlite" or not database or database == ":memory:":
-        return None
-    return Path(database.removeprefix("file:").split("?", 1)[0])
 
 
 def _now() -> datetime:

@@ -60,6 +60,24 @@ class Gate:
                 return fallback
         return self.attempt(what, call, fallback, budget_s=budget_s)
 
+    def bounded(self, what: str, call: Callable[[float], T], fallback: T) -> T:
+        """``call(budget_s)`` in this thread, for a call that keeps to the budget itself
+        (raising :class:`TimeoutError` past it), as a write handed to SQLite's writer
+        thread does: no pool thread in between. Otherwise as :meth:`run`."""
+        with self._lock:
+            if self._reason is not None and time.monotonic() < self._retry_at:
+                return fallback
+        try:
+            result = call(self.budget_s)
+        except TimeoutError:
+            self._failed(what, f"no answer within {self.budget_s:g} s")
+            return fallback
+        except SQLAlchemyError as error:
+            self._failed(what, _reason(error))
+            return fallback
+        self._worked()
+        return result
+
     def attempt(
         self, what: str, call: Callable[[], T], fallback: T, *, budget_s: float | None = None
     ) -> T:

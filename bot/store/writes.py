@@ -10,25 +10,47 @@ that commit is done, so "committed before the ack" and "marked sent before
 anything can send it again" hold exactly as with a transaction of its own. A
 write that fails is run again alone, so one bad write cannot fail the others.
 
+Processes queue the same way, one level up: the HTTP process and each worker
+have a writer thread, and with SQLite's busy handler alone the one that lost
+the race slept up to 100 ms while the other committed hundreds of times a
+second (under load the workers' claims starved behind the acks' inserts). So
+each writer takes an OS file lock (``flock``) beside the database file for
+its transaction, and the next process is let in within a millisecond of the
+lock freeing. The lock only orders writers; SQLite's own lock still guards
+the data, so a writer that cannot get the file lock in time (or a database
+without a file) just goes on to SQLite's lock and its busy timeout.
+
 PostgreSQL takes concurrent writers without a file lock, and a replica's
 writes there stay each in its own transaction.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import threading
+import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TypeVar
 
 from sqlalchemy import Connection, Engine
+
+try:
+    import fcntl
+except ImportError:  # Windows: SQLite's own lock alone
+    fcntl = None  # type: ignore[assignment]
 
 # Enough to empty the queue of a busy process in one commit, short enough to keep it quick.
 MOST_PER_COMMIT = 64
 # A writer thread idle this long ends (another starts with the next write).
 IDLE_EXIT_S = 5.0
+# How long a writer waits for the file lock before it goes on to SQLite's own lock,
+# and how often it looks while it waits (the lock is held for one commit, ~0.1 ms).
+FILE_LOCK_WAIT_S = 1.0
+FILE_LOCK_POLL_S = (0.0001, 0.001)
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 Write = Callable[[Connection], T]
@@ -50,16 +72,25 @@ class GroupCommit:
     def __init__(self, engine: Engine) -> None:
         # Weak: the registry below must not keep a disposed engine alive.
         self._engine = weakref.ref(engine)
+        self._turn = WriterTurn.beside(sqlite_file(engine))
         self._queue: queue.SimpleQueue[_Pending] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._start = threading.Lock()
 
-    def run(self, write: Write[T]) -> T:
-        """``write(connection)`` in a committed transaction; its result, or its error."""
+    # The write runs on the writer thread, so a caller can stop waiting for it.
+    waits_itself = True
+
+    def run(self, write: Write[T], timeout: float | None = None) -> T:
+        """``write(connection)`` in a committed transaction; its result, or its error.
+
+        Past ``timeout`` seconds this raises :class:`TimeoutError`; the write may
+        still run later (a write that must not, checks for that itself).
+        """
         pending = _Pending(write)
         self._queue.put(pending)
         self._ensure_thread()
-        pending.done.wait()
+        if not pending.done.wait(timeout):
+            raise TimeoutError(f"no commit within {timeout:g} s")
         if pending.error is not None:
             raise pending.error
         return pending.result  # type: ignore[return-value]
@@ -103,7 +134,7 @@ class GroupCommit:
             return
         if len(batch) > 1:
             try:
-                with engine.begin() as connection:
+                with self._turn.held(), engine.begin() as connection:
                     results = [pending.write(connection) for pending in batch]
             except Exception:  # noqa: BLE001, S110 (one failed: each alone, for its own outcome)
                 pass
@@ -114,20 +145,72 @@ class GroupCommit:
                 return
         for pending in batch:
             try:
-                with engine.begin() as connection:
+                with self._turn.held(), engine.begin() as connection:
                     pending.result = pending.write(connection)
             except BaseException as error:  # noqa: BLE001 (the caller raises it)
                 pending.error = error
             pending.done.set()
 
 
+class WriterTurn:
+    """The file lock that lets one process at a time write (see the module)."""
+
+    def __init__(self, file) -> None:
+        self._file = file  # None: no lock file (no fcntl, no database file, no write access)
+
+    @classmethod
+    def beside(cls, database: Path | None) -> WriterTurn:
+        if fcntl is None or database is None:
+            return cls(None)
+        try:
+            return cls(open(f"{database}.writer-lock", "a"))  # held for the engine's life
+        except OSError as error:
+            log.info("no writer lock beside %s (%s): SQLite's lock alone", database, error)
+            return cls(None)
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        locked = self._file is not None and self._acquire()
+        try:
+            yield
+        finally:
+            if locked:
+                fcntl.flock(self._file, fcntl.LOCK_UN)
+
+    def _acquire(self) -> bool:
+        deadline = time.monotonic() + FILE_LOCK_WAIT_S
+        pause, longest = FILE_LOCK_POLL_S
+        while True:
+            try:
+                fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return True
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    return False
+            except OSError:
+                return False
+            time.sleep(pause)
+            pause = min(pause * 2, longest)
+
+
+def sqlite_file(engine: Engine) -> Path | None:
+    """The SQLite database's file (plain or ``file:`` URI form); None for others."""
+    database = engine.url.database
+    if engine.dialect.name != "sqlite" or not database or database == ":memory:":
+        return None
+    return Path(database.removeprefix("file:").split("?", 1)[0])
+
+
 class OwnTransaction:
     """Each write in a transaction of its own (PostgreSQL)."""
+
+    # The write runs in the caller's thread: only another thread can bound its wait.
+    waits_itself = False
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def run(self, write: Write[T]) -> T:
+    def run(self, write: Write[T], timeout: float | None = None) -> T:
         with self.engine.begin() as connection:
             return write(connection)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 from bot.advice import calibration
 from bot.advice.calibration import (
@@ -236,3 +237,13 @@ def test_broken_runs_are_never_fitted_but_held_out():
     # A source held out (the bench's practice split) takes its broken runs with it.
     source = found.broken[0].source
     assert not any(r.source == source for r in found.without(lambda r: r.source == source).broken)
+
+
+def test_threads_asking_a_cold_process_at_once_share_one_fit(monkeypatch):
+    fits = []
+    fit_all = calibration.fit_all
+    monkeypatch.setattr(calibration, "fit_all", lambda rows: fits.append(1) or fit_all(rows))
+    calibration._fit_once.cache_clear()
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(lambda _: calibration.fitted(), range(8)))
+    assert len(fits) == 1 and all(result is results[0] for result in results)

@@ -65,7 +65,7 @@ def test_a_finished_jobs_id_is_never_given_to_another(engine):
     jobs = JobStore(engine)
     job = jobs.add("work", {})
     jobs.claim("w", 1, lease_s=30)
-    jobs.finish(job)
+    jobs.finish([job])
     assert jobs.add("work", {}) > job  # its id keys answers in the outbox
 
 
@@ -103,7 +103,7 @@ def test_answers_past_their_life_are_dropped_and_sent_ones_of_finished_jobs_forg
     lapsed = outbox.stage(job, 1, _answer(minutes=-1), worker="w", lease_s=30)
     sent = outbox.stage(done_job, 1, _answer(), worker="w", lease_s=30)
     outbox.sent(sent.id, None)
-    jobs.finish(done_job)
+    jobs.finish([done_job])
     assert [row.id for row in outbox.expired()] == [lapsed.id]
     assert outbox.claim_due("w", 10, lease_s=0) == []
     assert outbox.expired() == []

@@ -6,7 +6,7 @@ import io
 
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from slack_sdk.models.blocks import Block
 
@@ -15,7 +15,7 @@ from bot.models import Advice, Channel, Intent, Kind, Lang, Query, Reply
 from bot.rendering.i18n import locales_dir
 from bot.slack import labels
 from bot.slack.asks import MAX_VALUE_CHARS, Ask
-from bot.slack.blocks import reply_message
+from bot.slack.blocks import details_message, reply_message, text_message, with_language_notice
 
 MSGIDS = [
     v for k, v in vars(labels).items() if k.isupper() and isinstance(v, str) and k != "DOMAIN"
@@ -52,11 +52,26 @@ def _turn(summary: str, notes: list[str], details: list[str], kind: Kind) -> Tur
     kind=st.sampled_from(list(Kind)),
     asked=st.text(max_size=2500),
 )
+# At every limit at once (random text seldom reaches them).
+@example(
+    summary="s" * 5000,
+    notes=["n" * 3500] * 14,
+    details=["d" * 400] * 12,
+    kind=Kind.ESTIMATE,
+    asked="a" * 2500,
+)
 def test_any_reply_fits_slacks_limits(summary, notes, details, kind, asked):
-    message = reply_message(
-        _turn(summary, notes, details, kind), Ask(asked, Channel.COMMAND), shareable=True
-    )
+    turn = _turn(summary, notes, details, kind)
+    message = reply_message(turn, Ask(asked, Channel.COMMAND), shareable=True)
     assert message["text"] == summary
+    _assert_fits(message)
+    for lang in Lang:
+        _assert_fits(with_language_notice(message, lang))
+    _assert_fits(details_message(turn.reply))
+    _assert_fits(text_message(summary))
+
+
+def _assert_fits(message: dict) -> None:
     for block in message["blocks"]:
         # slack_sdk's own models re-read each block and run their validators
         # (text lengths, element counts, button styles) on serializing it.

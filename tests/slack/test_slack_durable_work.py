@@ -180,7 +180,7 @@ def test_sigterm_with_a_backlog_exits_within_the_grace_period_and_loses_nothing(
     assert served.process.wait(timeout=FAST["shutdown_grace_s"] + 6) == 0
     assert time.monotonic() - started < FAST["shutdown_grace_s"] + 5
     assert len(_answers(slack)) < count, "the backlog was gone before SIGTERM"
-    assert "did not stop within the grace period" not in served.log()
+    assert "did not stop within the grace period" not in served.log(), served.log()
     log = served.log()
     assert "unfinished job(s) handed back" in log or "come back with their leases" in log, log
 
