@@ -67,16 +67,11 @@ class Gate:
         with self._lock:
             if self._reason is not None and time.monotonic() < self._retry_at:
                 return fallback
-        try:
-            result = call(self.budget_s)
-        except TimeoutError:
+
+        def late() -> None:
             self._failed(what, f"no answer within {self.budget_s:g} s")
-            return fallback
-        except SQLAlchemyError as error:
-            self._failed(what, _reason(error))
-            return fallback
-        self._worked()
-        return result
+
+        return self._settled(what, lambda: call(self.budget_s), fallback, late)
 
     def attempt(
         self, what: str, call: Callable[[], T], fallback: T, *, budget_s: float | None = None
@@ -84,15 +79,24 @@ class Gate:
         """``call()`` even while degraded (a health check); success ends the degraded state."""
         budget = self.budget_s if budget_s is None else budget_s
         future = self._pool.submit(call)
-        try:
-            result = future.result(timeout=budget)
-        except FutureTimeout:
+
+        def late() -> None:
             if future.cancel():  # it never started: the pool was busy, not the database
                 log.warning(
                     "%s: every database thread busy for %g s; this call skipped", what, budget
                 )
             else:
                 self._failed(what, f"no answer within {budget:g} s")
+
+        return self._settled(what, lambda: future.result(timeout=budget), fallback, late)
+
+    def _settled(self, what: str, get: Callable[[], T], fallback: T, late: Callable[[], None]) -> T:
+        """``get()``'s result, or ``fallback`` after ``late()`` past the budget or a
+        database error (which degrades the gate); a success ends the degraded state."""
+        try:
+            result = get()
+        except (TimeoutError, FutureTimeout):
+            late()
             return fallback
         except SQLAlchemyError as error:
             self._failed(what, _reason(error))
