@@ -7,7 +7,8 @@ baseline of a mixed one that follows ("training takes 30h, with amp 20h",
 mixed precision goes from FP32 to mixed ("with amp it went from 10h to 6h",
 "نزل من ١٠ ساعات ل ٦"). A joiner ends the clause a precision is looked for in:
 "2 hours in fp32 and 1 hour with amp"; a precision followed by ":" or "=" labels
-the time after it ("fp32=40h amp=25h").
+the time after it ("fp32=40h amp=25h"). Rule ``measured_pair_for_job``: such a pair
+beside a third time said of neither precision measured the ratio of that job.
 """
 
 from __future__ import annotations
@@ -32,6 +33,20 @@ def fp32_and_mixed(tokens: list[Token], times: list[Quantity]) -> tuple[Quantity
     if sorted(marks) == ["fp32", "mixed"]:
         return times[marks.index("fp32")], times[marks.index("mixed")]
     return None
+
+
+def measured_pair_and_job(
+    tokens: list[Token], times: list[Quantity]
+) -> tuple[Quantity, Quantity, Quantity] | None:
+    """Rule ``measured_pair_for_job``: (FP32 time, mixed time, the job's FP32 time) when
+    two of three times are said of FP32 and of mixed precision and the third of
+    neither: a small experiment measured the ratio and the job is to be estimated
+    ("fp32: 12h / amp: 7h, how much for a 100h job?", "جربت ساعتين بالـfp32 وساعة
+    مع amp، كم للتدريب الكامل ١٠٠ ساعة؟")."""
+    marks = [_precision_near(tokens, q) for q in times]
+    if sorted(marks) != ["", "fp32", "mixed"]:
+        return None
+    return times[marks.index("fp32")], times[marks.index("mixed")], times[marks.index("")]
 
 
 def _change_with_mixed(tokens: list[Token], times: list[Quantity]) -> bool:

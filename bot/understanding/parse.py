@@ -34,7 +34,7 @@ from bot.understanding.candidates import RATIO, TIME, Candidate
 from bot.understanding.chatter import strip_chatter
 from bot.understanding.context import Context, mark_context
 from bot.understanding.durations import Quantity, find_durations
-from bot.understanding.fp32_and_mixed import fp32_and_mixed
+from bot.understanding.fp32_and_mixed import fp32_and_mixed, measured_pair_and_job
 from bot.understanding.labels import read_labels
 from bot.understanding.language import detect_language
 from bot.understanding.language_request import language_request
@@ -276,19 +276,31 @@ class _Reading:
         }
 
     # ------------------------------------------------------------ decision
+    def _measured(
+        self, times: list[Quantity]
+    ) -> tuple[tuple[Quantity, Quantity] | None, Quantity | None, str]:
+        """The FP32 and mixed times a message measured, the job's time if it names
+        another one, and the rule that read them."""
+        if len(times) == 3:
+            found = measured_pair_and_job(self.tokens, times)
+            if found is not None:
+                return found[:2], found[2], "measured_pair_for_job"
+        pair = fp32_and_mixed(self.tokens, times) if len(times) == 2 else None
+        return pair, None, "fp32_and_mixed_times"
+
     def _decide(self, times: list[Quantity], ratios: list[RatioCand], common: dict) -> Query:
         times, ratios = _without_overlaps(times, ratios)
         times = _distinct(times, key=lambda q: q.hours)
         ratios = _distinct(ratios, key=lambda r: r.value)
-        pair = fp32_and_mixed(self.tokens, times) if len(times) == 2 else None
+        pair, job, rule = self._measured(times)
         if pair is not None:
             # "FP32 takes 10 h, AMP takes 6 h": the ratio is what was measured.
             fp32_q, mixed_q = pair
-            times = [fp32_q]
+            times = [job or fp32_q]
             if not ratios and mixed_q.hours:
                 said = " ÷ ".join(self._span_text(q.start, q.end) for q in pair)
                 ratio = fp32_q.hours / mixed_q.hours
-                ratios = [RatioCand(ratio, mixed_q.start, said, "fp32_and_mixed_times")]
+                ratios = [RatioCand(ratio, mixed_q.start, said, rule)]
         fp32 = _duration(times[0]) if len(times) == 1 else None
         ratio = ratios[0].value if len(ratios) == 1 else None
         if not times and not ratios:
