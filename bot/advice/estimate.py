@@ -159,8 +159,9 @@ def _error(query: Query, reason: Reason) -> Advice:
     elif reason is Reason.RATIO_BELOW_ONE:
         notes.append(Note.SLOWDOWN)
         facts["ratio"] = query.ratio
-        if query.fp32 is not None and query.ratio:
+        if query.fp32 is not None and query.ratio and query.ratio * MAX_RATIO >= 1:
             # a slowdown the user reported is still an answer: what their run becomes
+            # (a slowdown beyond the most a speed-up could be is only refused)
             facts["fp32_hours"] = query.fp32.hours
             facts["mp_hours"] = query.fp32.hours / query.ratio
     elif reason is Reason.TOO_LARGE and query.ratio is not None and query.ratio > MAX_RATIO:

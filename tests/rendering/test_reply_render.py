@@ -225,6 +225,20 @@ def test_a_reported_slowdown_with_its_fp32_time_says_what_the_run_becomes():
     assert "أبطأ" in summary and "3 أيام" in summary and "6 أيام" in summary
 
 
+@pytest.mark.parametrize("text", ["1 1e-29", "100 0.001", "876000h 0.04"])
+def test_an_absurd_slowdown_is_refused_without_a_time(text):
+    """Beyond 1/20 (the most a speed-up could be) a slowdown's time is not stated:
+    1e-29 once made a 10^29-hour figure Babel could not format."""
+    for lang, would_take in ((Lang.EN, "would take"), (Lang.AR, "سيستغرق")):
+        reply = answer(text, Channel.COMMAND, preferred_lang=lang).reply
+        assert reply.kind is Kind.ERROR and would_take not in reply.summary
+
+
+def test_a_slowdown_within_the_bounds_states_the_time():
+    reply = answer("876000h 0.06", Channel.COMMAND, preferred_lang=Lang.EN).reply
+    assert "would take" in reply.summary
+
+
 def test_help_shows_usage_in_both_languages():
     help_ = advise(Query(intent=Intent.HELP, lang=Lang.EN))
     en = render(help_, Lang.EN).text
