@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from bot.understanding.lexicon import CLOCK_WORDS, COUNT_NOUNS, MONTHS
+from bot.understanding.lexicon import CLOCK_WORDS, COUNT_NOUNS, EN_UNITS, LABEL_FILLERS, MONTHS
 from bot.understanding.nearby import at, is_time_unit, mixed_precision_at, text_at, word_in
 from bot.understanding.ratio_cues import slash_fraction
 from bot.understanding.tokens import NUM, SYM, WORD, Token
@@ -44,8 +44,6 @@ def _date_or_clock(tokens: list[Token], i: int) -> list[int]:
 
 
 _ELAPSED_CUES = table("ELAPSED_CUES")
-_LABEL_MARKS = (":", "=", "~")  # "time: 7:30:00", "took ~7:30:00"
-_DAY_WORDS = ("day", "days")  # Python's timedelta: "1 day, 3:04:05"
 
 
 def elapsed_clock(tokens: list[Token], i: int) -> tuple[float, int] | None:
@@ -68,12 +66,12 @@ def _after_elapsed_cue(tokens: list[Token], i: int) -> bool:
     """An elapsed-time word before ``i``, past label marks, or the days of Python's
     "1 day, 3:04:05" (the clock adds to them)."""
     k = i - 1
-    while k >= 0 and tokens[k].kind == SYM and tokens[k].text in _LABEL_MARKS:
+    while k >= 0 and tokens[k].text in LABEL_FILLERS:
         k -= 1
     if k >= 0 and word_in(tokens[k], _ELAPSED_CUES):
         return True
     days = at(tokens, i - 2)
-    return text_at(tokens, i - 1) == "," and days is not None and days.text in _DAY_WORDS
+    return text_at(tokens, i - 1) == "," and days is not None and EN_UNITS.get(days.text) == "d"
 
 
 def date_or_clock_digits(tokens: list[Token], i: int) -> tuple[str, dict[int, str]] | None:

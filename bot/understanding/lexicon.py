@@ -186,6 +186,8 @@ FRAMEWORKS: dict[str, str] = mapping("FRAMEWORKS")
 RECURRENT_WORDS = table("RECURRENT_WORDS")
 HOW_WORDS = table("HOW_WORDS")
 DURATION_VERBS = table("DURATION_VERBS")
+# What may stand between a label and its value: "ratio = 2", "took about 7:30:00".
+LABEL_FILLERS = frozenset(["=", ":", "is", "of", "~", "about", "around"])
 LANG_WORDS = table("LANG_WORDS")
 LANG_CHOICES: dict[str, str] = mapping("LANG_CHOICES")
 MEMORY_WORDS = table("MEMORY_WORDS")

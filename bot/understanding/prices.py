@@ -21,16 +21,13 @@ from bot.understanding.currencies import (
     UNSAID,
     may_name,
 )
-from bot.understanding.lexicon import RATIO_LABELS, lookup
+from bot.understanding.lexicon import LABEL_FILLERS, RATIO_LABELS, lookup
 from bot.understanding.nearby import at, word_in
 from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
 from bot.understanding.words import mapping, table
 
 NOT_COUNTRY_ADJECTIVES = table("NOT_COUNTRY_ADJECTIVES")
 PRICE_CUES = table("PRICE_CUES")
-
-
-RATIO_LABEL_FILLERS = frozenset(["=", ":", "is", "of", "~", "about", "around"])
 
 
 WHOLE_JOB_WORDS = table("WHOLE_JOB_WORDS")
@@ -103,7 +100,7 @@ def symbol_after(tokens: list[Token], i: int) -> bool:
 def after_ratio_label(tokens: list[Token], i: int) -> bool:
     """ "ratio 2", "speedup: 1.8", "النسبة ٢": a labelled ratio is never a price."""
     j = i - 1
-    while j >= 0 and tokens[j].text in RATIO_LABEL_FILLERS:
+    while j >= 0 and tokens[j].text in LABEL_FILLERS:
         j -= 1
     return j >= 0 and word_in(tokens[j], RATIO_LABELS) is not None
 
