@@ -154,9 +154,7 @@ def test_no_job_taken_then_pod_killed_the_restart_answers_every_acked_command(
     database_url, slack, replicas, lock, signed_client, tmp_path
 ):
     count = 40
-    held = _acked_unanswered_then_killed(
-        slack, replicas, lock, signed_client, database_url, count
-    )
+    held = _acked_unanswered_then_killed(slack, replicas, lock, signed_client, database_url, count)
     assert len(_spooled(tmp_path)) == count
     held.release()
 
