@@ -74,21 +74,24 @@ class Spool:
                 "spooled_at": job.spooled_at.isoformat(),
             }
         )
-        self.directory.mkdir(parents=True, exist_ok=True)
         final = self._path(job.key)
         temporary = final.with_suffix(TEMPORARY)
+        self.hold(job.key)  # before the rename: no replay may see it unheld
         try:
+            self.directory.mkdir(parents=True, exist_ok=True)
             with open(temporary, "w", encoding="utf-8") as file:
                 file.write(text)
                 file.flush()
                 os.fsync(file.fileno())
             os.replace(temporary, final)
-        except OSError:
-            with contextlib.suppress(OSError):  # a full disk still deletes
-                temporary.unlink(missing_ok=True)
+            self._sync_directory()
+        except OSError:  # not kept: nothing of it may stay to be replayed later
+            for path in (temporary, final):
+                with contextlib.suppress(OSError):  # a full disk still deletes
+                    path.unlink(missing_ok=True)
+            with self._lock:
+                self._held.discard(job.key)
             raise
-        self._sync_directory()
-        self.hold(job.key)
         return job
 
     def hold(self, key: str) -> None:
