@@ -110,8 +110,6 @@ class Spool:
 
     def leftovers(self) -> list[SpooledJob]:
         """Spooled jobs no thread of this process is answering, oldest first."""
-        with self._lock:
-            held = set(self._held)
         try:
             paths = [p for p in self.directory.iterdir() if p.suffix == SUFFIX]
         except FileNotFoundError:  # nothing was ever spooled
@@ -119,6 +117,9 @@ class Spool:
         except OSError as error:
             log.error("spool %s cannot be read (%s)", self.directory, error)
             return []
+        # Looked at after the listing: a file listed was renamed in after its hold.
+        with self._lock:
+            held = set(self._held)
         jobs = [self._read(path) for path in paths if path.stem not in held]
         return sorted((job for job in jobs if job), key=lambda job: job.spooled_at)
 
