@@ -103,8 +103,9 @@ class Spool:
         """The job is answered or in the database: its file goes."""
         try:
             self._path(key).unlink(missing_ok=True)
-        except OSError as error:
+        except OSError as error:  # still held: this process will not take it up again
             log.error("spooled job %s could not be deleted (%s)", key, error)
+            return
         with self._lock:
             self._held.discard(key)
 
