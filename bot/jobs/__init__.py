@@ -19,10 +19,21 @@ databases the same semantics, under the same SQLAlchemy engine and Alembic
 migrations as the rest of the store.
 
 When the database cannot take a job before the ack, :mod:`bot.jobs.spool`
-keeps it in a file until the database can.
+keeps it in a file until the database can; :mod:`bot.jobs.sent_journal` keeps
+what Slack took in a file until the commit that records it lands.
 """
 
+from bot.jobs.sent_journal import SentEntry, SentJournal
 from bot.jobs.spool import Spool, SpooledJob
 from bot.jobs.store import ClaimedJob, JobStore, OutboxRow, OutboxStore
 
-__all__ = ["ClaimedJob", "JobStore", "OutboxRow", "OutboxStore", "Spool", "SpooledJob"]
+__all__ = [
+    "ClaimedJob",
+    "JobStore",
+    "OutboxRow",
+    "OutboxStore",
+    "SentEntry",
+    "SentJournal",
+    "Spool",
+    "SpooledJob",
+]

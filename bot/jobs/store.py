@@ -9,7 +9,7 @@ rows without waiting on each other; SQLite runs one writer at a time, so its
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -28,11 +28,14 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql import Select
 
+from bot.jobs.sent_journal import SentEntry
 from bot.jobs.spool import SpooledJob
 from bot.jobs.tables import jobs, outbox
 from bot.store.schema import processed_events
 from bot.store.writes import writes
 
+# Rows per IN (...) list when a journal is read into the database.
+CHUNK = 500
 # A spooled job's key is recorded as taken beside Slack's event ids (and
 # forgotten with them, after two hours): prefixed, so the two never meet.
 SPOOL_KEY_PREFIX = "spool:"
@@ -293,6 +296,67 @@ class OutboxStore:
             )
 
         self.writes.run(write)
+
+    def record_sent(self, entries: Sequence[SentEntry]) -> int:
+        """A dead worker's sent journal (:mod:`bot.jobs.sent_journal`) as done rows; how many.
+
+        Idempotent. An answer waiting in the outbox is marked done; a first
+        run's answer, never stored, gets a done row, if its job is still there
+        to be run again (a finished job never is). A done row is read only for
+        its ``result``, so its target and message stay empty here.
+        """
+        moment = now()
+        dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
+        ids = sorted({entry.job_id for entry in entries})
+
+        def write(connection: Connection) -> int:
+            live: set[int] = set()
+            unsent: set[tuple[int, int]] = set()
+            for start in range(0, len(ids), CHUNK):
+                chunk = ids[start : start + CHUNK]
+                live |= set(
+                    connection.execute(select(jobs.c.id).where(jobs.c.id.in_(chunk))).scalars()
+                )
+                waiting = select(outbox.c.job_id, outbox.c.seq).where(
+                    outbox.c.job_id.in_(chunk), outbox.c.done_at.is_(None)
+                )
+                unsent |= {(row.job_id, row.seq) for row in connection.execute(waiting)}
+            marked = 0
+            for entry in entries:
+                if (entry.job_id, entry.seq) in unsent:
+                    marked += connection.execute(
+                        update(outbox)
+                        .where(outbox.c.job_id == entry.job_id, outbox.c.seq == entry.seq)
+                        .where(outbox.c.done_at.is_(None))
+                        .values(
+                            done_at=moment,
+                            result=entry.result,
+                            lease_until=None,
+                            claimed_by=None,
+                            attempts=outbox.c.attempts + 1,
+                        )
+                    ).rowcount
+                elif entry.job_id in live:
+                    marked += connection.execute(
+                        dialect.insert(outbox)
+                        .values(
+                            job_id=entry.job_id,
+                            seq=entry.seq,
+                            kind=entry.kind,
+                            target="",
+                            message={},
+                            created_at=moment,
+                            expires_at=entry.expires_at,
+                            next_at=moment,
+                            attempts=1,
+                            done_at=moment,
+                            result=entry.result,
+                        )
+                        .on_conflict_do_nothing()
+                    ).rowcount
+            return marked
+
+        return self.writes.run(write)
 
     def claim_due(self, worker: str, limit: int, lease_s: float) -> list[OutboxRow]:
         """Unsent answers whose retry time has come, leased to ``worker``."""

@@ -3,7 +3,8 @@
 A job's answers (``response_url`` posts and ``chat.postMessage``) are staged as
 outbox rows numbered in the order the job sends them (:mod:`bot.jobs`). The
 worker sends a staged row at once, so a healthy Slack sees no delay; the row
-is marked sent the moment Slack answers 2xx, so the job run again (its worker
+is marked sent the moment Slack answers 2xx (in the worker's sent journal at
+once, in the database by the next commit), so the job run again (its worker
 died, its lease ran out) skips it. A row Slack did not take (5xx,
 unreachable) is retried with exponential backoff
 (slack-sdk's calculator) by the delivery loop; a 429 waits for its
@@ -37,7 +38,7 @@ from slack_sdk.http_retry import BackoffRetryIntervalCalculator
 from slack_sdk.web import SlackResponse
 from slack_sdk.webhook import WebhookClient
 
-from bot.jobs import OutboxRow, OutboxStore
+from bot.jobs import OutboxRow, OutboxStore, SentEntry, SentJournal
 from bot.jobs.store import now
 from bot.settings import Settings
 from bot.slack.clients import webhook_client
@@ -149,10 +150,16 @@ class Postman:
     """Stages, sends and reschedules outbox rows for one worker."""
 
     def __init__(
-        self, settings: Settings, outbox: OutboxStore, token_for: TokenFor, worker: str
+        self,
+        settings: Settings,
+        outbox: OutboxStore,
+        token_for: TokenFor,
+        worker: str,
+        journal: SentJournal,
     ) -> None:
         self.settings = settings
         self.outbox = outbox
+        self.journal = journal
         self.token_for = token_for
         self.worker = worker
         self._backoff = BackoffRetryIntervalCalculator(backoff_factor=settings.outbox_backoff_s)
@@ -244,9 +251,13 @@ class Postman:
     def _taken(self, row: OutboxRow, result: dict | None, scope: JobScope | None) -> None:
         """Slack took it (or refused it for good): never send it again.
 
-        A first run's answer is written down with the job's end, in the same
-        commit that finishes the job (one write, not two, per answer).
+        First in the worker's sent journal (microseconds; what a worker taking
+        over from this one reads if this process dies before the commit lands,
+        :mod:`bot.jobs.sent_journal`), then in the database: a first run's
+        answer with the job's end, in the same commit that finishes the job
+        (one write, not two, per answer).
         """
+        self.journal.append(SentEntry(row.job_id, row.seq, row.kind, row.expires_at, result))
         if row.id is not None:
             self.outbox.sent(row.id, result)
         elif scope is not None:

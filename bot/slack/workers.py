@@ -11,6 +11,7 @@ waited.
 
 A live worker keeps renewing the leases of what it runs, however long Slack
 takes. The HTTP process supervises its workers: one that dies is replaced,
+what its sent journal says Slack took is recorded (:mod:`bot.jobs.sent_journal`),
 and its leases are handed back at once (a dead replica's lapse after
 ``JOB_LEASE_S``).
 On SIGTERM workers stop claiming, finish what they run within
@@ -37,7 +38,8 @@ from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.jobs import ClaimedJob, JobStore, OutboxStore, Spool, SpooledJob
+from bot.jobs import ClaimedJob, JobStore, OutboxStore, SentJournal, Spool, SpooledJob
+from bot.jobs.sent_journal import journal_workers, take_over
 from bot.settings import Settings
 from bot.slack.clients import retry_handlers
 from bot.slack.listeners import Given, InPool, run_logged, work_name
@@ -214,11 +216,17 @@ class WorkerPool:
         self._processes: list = [None] * processes
         self._wakers: list = [None] * processes
         self._stopping = threading.Event()
+        # Dead workers (their ids) whose sent journals and leases are still to be taken over.
+        self._dead: list[str] = []
         self._supervisor = threading.Thread(
             target=self._supervise, name="mpbot-supervisor", daemon=True
         )
 
     def start(self) -> None:
+        # At start every journal is a dead worker's (one spool folder per replica):
+        # what Slack took is recorded before any worker can run those jobs again.
+        self._dead = journal_workers(self.settings.job_spool_dir)
+        self._take_over()
         for index in range(len(self._processes)):
             self._spawn(index)
         self._supervisor.start()
@@ -277,23 +285,42 @@ class WorkerPool:
                     process.pid,
                     process.exitcode,
                 )
-                self._hand_back(process.pid)
+                self._dead.append(worker_id(process.pid))
+                self._take_over()
                 self._spawn(index)
+            if self._dead:  # the database failed a take-over: try again
+                self._take_over()
 
-    def _hand_back(self, pid: int) -> None:
-        """A dead worker's leases go back now, not when they run out."""
+    def _take_over(self) -> None:
+        """Dead workers' sent journals into the database, then their leases back at once.
+
+        In that order: a job handed back is run again at once, and must find
+        what Slack took of it. A worker whose journal the database did not
+        take keeps its leases (they run out after ``JOB_LEASE_S``), and is
+        tried again on the supervisor's next round.
+        """
+        if not self._dead:
+            return
         from bot.store import make_engine
 
         engine = make_engine(self.settings.database_url.get_secret_value())
         try:
-            jobs = JobStore(engine).release(worker_id(pid))
-            OutboxStore(engine).release(worker_id(pid))
-            if jobs:
-                log.warning("%d job(s) of the dead worker handed back", jobs)
+            for worker in list(self._dead):
+                self._take_over_one(JobStore(engine), OutboxStore(engine), worker)
+                self._dead.remove(worker)
         except SQLAlchemyError as error:
-            log.error("could not hand back the dead worker's jobs: %s", type(error).__name__)
+            log.error("could not take over the dead worker's jobs: %s", type(error).__name__)
         finally:
             engine.dispose()
+
+    def _take_over_one(self, jobs: JobStore, outbox: OutboxStore, worker: str) -> None:
+        marked = take_over(self.settings.job_spool_dir, worker, outbox)
+        if marked:
+            log.info("%d answer(s) Slack took from the dead worker recorded as sent", marked)
+        handed = jobs.release(worker)
+        outbox.release(worker)
+        if handed:
+            log.warning("%d job(s) of the dead worker handed back", handed)
 
 
 class StopRequest:
@@ -374,7 +401,11 @@ class JobRunner:
         self.works = works
         self.name = worker_id(os.getpid())
         self.jobs = JobStore(engine)
-        self.postman = Postman(settings, OutboxStore(engine), self.token_for, self.name)
+        # What Slack took, on disk at once: read by whoever takes over if this process dies.
+        self.journal = SentJournal(settings.job_spool_dir, self.name)
+        self.postman = Postman(
+            settings, OutboxStore(engine), self.token_for, self.name, self.journal
+        )
         self.pool = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="mpbot-job")
         self._busy = 0
         self._sending = 0
@@ -460,7 +491,8 @@ class JobRunner:
 
     def _counted(self, function: Callable, item) -> None:
         try:
-            function(item)
+            with self.journal.task():
+                function(item)
         except Exception:
             log.exception("worker %s: %s failed", self.name, function.__name__)
         finally:
