@@ -85,7 +85,7 @@ class SentJournal:
 
     def __init__(self, directory: Path, worker: str, rotate_bytes: int = ROTATE_BYTES) -> None:
         self.directory = directory
-        self.worker = _safe(worker)
+        self.worker = worker
         self.rotate_bytes = rotate_bytes
         self._lock = threading.Lock()
         self._generation = 0
@@ -134,8 +134,10 @@ class SentJournal:
         return journal_paths(self.directory, self.worker)
 
     def _open(self, generation: int) -> int:
-        path = self.directory / f"sent-{self.worker}.{generation}.log"
-        return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        return os.open(self._path(generation), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+
+    def _path(self, generation: int) -> Path:
+        return self.directory / f"sent-{_safe(self.worker)}.{generation}.log"
 
     def _rotate(self) -> None:
         try:
@@ -157,7 +159,7 @@ class SentJournal:
         for generation in [g for g in self._old if g < oldest_needed]:
             self._old.discard(generation)
             with contextlib.suppress(OSError):
-                (self.directory / f"sent-{self.worker}.{generation}.log").unlink()
+                self._path(generation).unlink()
 
     def _give_up(self, error: OSError) -> None:
         if self._fd is not None:

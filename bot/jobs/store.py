@@ -337,7 +337,7 @@ class OutboxStore:
                         )
                     ).rowcount
                 elif entry.job_id in live:
-                    marked += connection.execute(
+                    added = connection.execute(
                         dialect.insert(outbox)
                         .values(
                             job_id=entry.job_id,
@@ -353,7 +353,9 @@ class OutboxStore:
                             result=entry.result,
                         )
                         .on_conflict_do_nothing()
-                    ).rowcount
+                        .returning(outbox.c.id)
+                    ).scalar_one_or_none()
+                    marked += added is not None
             return marked
 
         return self.writes.run(write)

@@ -1,0 +1,169 @@
+"""The sent journal (bot.jobs.sent_journal): append, read back, taken over, rotated.
+
+The database side runs on SQLite always, and on PostgreSQL with TEST_DATABASE_URL.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterator
+from datetime import timedelta
+
+import pytest
+
+from bot.jobs import JobStore, OutboxStore, SentEntry, SentJournal
+from bot.jobs.sent_journal import journal_paths, journal_workers, read_entries, take_over
+from bot.jobs.store import now
+from bot.store import connect
+
+WORKER = "pod-7.example:4242"
+
+
+@pytest.fixture
+def engine(any_database_url: str) -> Iterator:
+    store = connect(any_database_url)
+    yield store.engine
+    store.engine.dispose()
+
+
+def _entry(job_id: int, seq: int = 1, result: dict | None = None) -> SentEntry:
+    return SentEntry(job_id, seq, "response_url", now() + timedelta(minutes=30), result)
+
+
+def _answer() -> dict:
+    return {
+        "kind": "response_url",
+        "target": "http://slack.invalid/hook",
+        "message": {"text": "hi"},
+        "team_id": "T1",
+        "enterprise_id": None,
+        "expires_at": now() + timedelta(minutes=30),
+    }
+
+
+def test_appended_entries_read_back_whole_and_in_order(tmp_path):
+    journal = SentJournal(tmp_path, WORKER)
+    written = [_entry(1), _entry(1, 2, {"ok": True, "ts": "1.2", "channel": "D1"}), _entry(9)]
+    for entry in written:
+        journal.append(entry)
+    assert journal_workers(tmp_path) == [WORKER]
+    assert read_entries(journal.paths()) == written
+    assert journal_paths(tmp_path, "another:1") == []
+
+
+def test_a_line_cut_short_is_skipped_and_the_rest_read(tmp_path, caplog):
+    journal = SentJournal(tmp_path, WORKER)
+    whole = _entry(1)
+    journal.append(whole)
+    (path,) = journal.paths()
+    with path.open("a") as file:
+        file.write('[2,1,"response_u')  # never happens with one write(), but must not stop a start
+    assert read_entries([path]) == [whole]
+    assert "cannot be read" in caplog.text
+
+
+def test_take_over_records_what_slack_took_so_the_job_run_again_skips_it(tmp_path, engine):
+    jobs, outbox = JobStore(engine), OutboxStore(engine)
+    running = jobs.add("work", {})
+    finished = jobs.add("work", {})
+    jobs.finish([finished])
+    journal = SentJournal(tmp_path, WORKER)
+    journal.append(_entry(running, 1, {"ok": True, "ts": "1.1"}))
+    journal.append(_entry(finished, 1))
+
+    assert take_over(tmp_path, WORKER, outbox) == 1  # a finished job is never run again
+    assert journal_paths(tmp_path) == []
+    again = outbox.stage(running, 1, _answer(), worker="replacement", lease_s=30)
+    assert again.done and not again.ours and again.result == {"ok": True, "ts": "1.1"}
+    # The second answer was not taken: it is the replacement's to send.
+    assert outbox.stage(running, 2, _answer(), worker="replacement", lease_s=30).ours
+
+
+def test_take_over_is_idempotent(tmp_path, engine):
+    jobs, outbox = JobStore(engine), OutboxStore(engine)
+    job = jobs.add("work", {})
+    entries = [_entry(job, 1), _entry(job, 2)]
+    assert outbox.record_sent(entries) == 2
+    # A kill between the commit and the files' delete reads the same lines again.
+    assert outbox.record_sent(entries) == 0
+    assert outbox.stage(job, 1, _answer(), worker="w", lease_s=30).done
+
+
+def test_take_over_marks_an_answer_waiting_in_the_outbox_sent(tmp_path, engine):
+    jobs, outbox = JobStore(engine), OutboxStore(engine)
+    job = jobs.add("work", {})
+    row = outbox.stage(job, 1, _answer(), worker="dead", lease_s=30)
+    jobs.finish([job])  # a retried answer outlives its job
+    assert outbox.record_sent([_entry(job, 1, {"ok": True})]) == 1
+    assert outbox.claim_due("replacement", 10, lease_s=30) == []
+    assert not outbox.stage(job, 1, _answer(), worker="other", lease_s=30).ours
+    assert row.id is not None
+
+
+def test_a_database_error_keeps_the_journal_for_the_next_try(tmp_path):
+    class Down:
+        def record_sent(self, entries):
+            raise OSError("database away")
+
+    journal = SentJournal(tmp_path, WORKER)
+    journal.append(_entry(1))
+    with pytest.raises(OSError):
+        take_over(tmp_path, WORKER, Down())  # type: ignore[arg-type]
+    assert len(journal_paths(tmp_path)) == 1
+
+
+def test_only_the_named_workers_journal_is_taken_over(tmp_path, engine):
+    outbox = OutboxStore(engine)
+    SentJournal(tmp_path, WORKER).append(_entry(1))
+    SentJournal(tmp_path, "pod-7.example:42").append(_entry(2))
+    take_over(tmp_path, WORKER, outbox)
+    assert journal_workers(tmp_path) == ["pod-7.example:42"]
+
+
+def test_an_unwritable_directory_skips_the_journal_with_one_warning(tmp_path, caplog):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    with caplog.at_level(logging.WARNING):
+        journal = SentJournal(blocked / "spool", WORKER)
+        journal.append(_entry(1))
+        journal.append(_entry(2))
+    warnings = [r for r in caplog.records if "sent journal cannot be written" in r.getMessage()]
+    assert len(warnings) == 1
+    assert journal.paths() == []
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_a_read_only_directory_skips_the_journal(tmp_path, caplog):
+    tmp_path.chmod(0o500)
+    try:
+        with caplog.at_level(logging.WARNING):
+            SentJournal(tmp_path, WORKER).append(_entry(1))
+    finally:
+        tmp_path.chmod(0o700)
+    assert "sent journal cannot be written" in caplog.text
+
+
+def test_an_old_generation_goes_once_the_tasks_that_may_have_written_to_it_end(tmp_path):
+    line = len(_entry(1).line())
+    journal = SentJournal(tmp_path, WORKER, rotate_bytes=3 * line)
+    with journal.task():  # started in generation 0, still running after two rotations
+        for job_id in range(7):
+            with journal.task():
+                journal.append(_entry(job_id))
+        assert len(journal.paths()) == 3  # generations 0, 1 (full) and 2
+        kept = {entry.job_id for entry in read_entries(journal.paths())}
+        assert kept == set(range(7))
+    # Nothing runs now that started before the current generation: the old ones go.
+    (current,) = journal.paths()
+    assert [entry.job_id for entry in read_entries([current])] == [6]
+
+
+def test_a_journal_does_not_grow_without_bound_under_steady_work(tmp_path):
+    line = len(_entry(1).line())
+    journal = SentJournal(tmp_path, WORKER, rotate_bytes=10 * line)
+    for job_id in range(1000):
+        with journal.task():
+            journal.append(_entry(job_id))
+    total = sum(path.stat().st_size for path in journal.paths())
+    assert total <= 10 * line
