@@ -11,17 +11,22 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 
 import pytest
 from databases import POSTGRES_URL, wipe
 from served import Served
 from slackmsg import dm_event
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
 
 from bot.slack.workers import THREADS
+from bot.store import make_engine
 
 # Each job asks users.info for the user's locale before it answers.
 SLOW_LOOKUP = "/api/users.info"
@@ -142,6 +147,103 @@ def test_pod_killed_mid_burst_then_restarted_answers_every_acked_command(
 
 # The issue's bound on answers sent twice when a pod dies mid-burst.
 DOUBLE_RATE_MAX = 0.01
+
+
+@contextmanager
+def _writes_held(url: str) -> Iterator[Callable[[], int]]:
+    """No job can finish while this is open (SQLite's write lock; on PostgreSQL the jobs
+    table locked against writes, reads still allowed); yields a count of the jobs left."""
+    if url.startswith("sqlite"):
+        connection = sqlite3.connect(make_url(url).database, isolation_level=None)
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            yield lambda: connection.execute("SELECT count(*) FROM jobs").fetchone()[0]
+        finally:
+            connection.rollback()
+            connection.close()
+        return
+    engine = make_engine(url)
+    try:
+        with engine.connect() as connection:
+            connection.execute(text("SET lock_timeout = 0"))
+            connection.execute(text("LOCK TABLE jobs IN EXCLUSIVE MODE"))
+            yield lambda: connection.execute(text("SELECT count(*) FROM jobs")).scalar_one()
+            connection.rollback()
+    finally:
+        engine.dispose()
+
+
+def _jobs(url: str, where: str = "true") -> int:
+    engine = make_engine(url)
+    try:
+        with engine.connect() as connection:
+            return connection.execute(text(f"SELECT count(*) FROM jobs WHERE {where}")).scalar_one()
+    finally:
+        engine.dispose()
+
+
+def _wait_jobs(url: str, count: int, where: str, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while _jobs(url, where) != count:
+        assert time.monotonic() < deadline, f"{_jobs(url, where)} jobs where {where}, not {count}"
+        time.sleep(0.1)
+
+
+@contextmanager
+def _answered_with_finishes_held(
+    slack, served: Served, url: str, signed_client, count: int
+) -> Iterator[None]:
+    """``count`` commands, each job past Slack taking its answer, none finished: the
+    body runs while no finish can commit."""
+    # Each job waits on its user's look-up until the writes are held; then it posts.
+    slack.hold[SLOW_LOOKUP] = 2.0
+    assert _send(_client(signed_client, served), slack, range(count)) == [200] * count
+    _wait_jobs(url, count, "claimed_by IS NOT NULL", timeout=20)
+    with _writes_held(url) as left:
+        deadline = time.monotonic() + 30
+        while len(_answers(slack)) < count:
+            assert time.monotonic() < deadline, served.log()
+            time.sleep(0.05)
+        time.sleep(0.2)  # every job is now waiting on its finish
+        assert left() == count, "a job finished before the writes were held: nothing tested"
+        slack.hold.clear()
+        yield
+
+
+def _assert_all_finished_each_answered_once(slack, url: str, count: int) -> None:
+    _wait_jobs(url, 0, "true", timeout=60)
+    time.sleep(0.5)  # a second copy would be on its way by now
+    _assert_each_once(_answers(slack), count)
+
+
+def test_pod_killed_after_slack_took_its_answers_but_before_any_commit_answers_each_once(
+    slack, replicas, database_url, signed_client
+):
+    # The window a kill sends answers twice in, held open: Slack took every post, and
+    # the commits that would say so cannot land. The sent journal says so instead.
+    served = replicas(database_url)
+    served.wait_for_workers(2)
+    count = 12  # fewer than the worker threads: every job is in the window at once
+    with _answered_with_finishes_held(slack, served, database_url, signed_client, count):
+        served.kill_group()
+
+    replicas(database_url)
+    _assert_all_finished_each_answered_once(slack, database_url, count)
+
+
+def test_a_worker_killed_before_its_commits_land_is_replaced_without_answering_twice(
+    slack, replicas, database_url, signed_client
+):
+    served = replicas(database_url, work_processes=1)
+    (worker,) = served.wait_for_workers(1)
+    count = THREADS - 2
+    with _answered_with_finishes_held(slack, served, database_url, signed_client, count):
+        os.kill(worker, signal.SIGKILL)
+        time.sleep(0.3)  # the supervisor sees the death while the writes are still held
+
+    _assert_all_finished_each_answered_once(slack, database_url, count)
+    log = served.log()
+    assert "starting another" in log and "recorded as sent" in log, log
 
 
 def test_pod_killed_while_answering_a_large_burst_answers_at_most_1_percent_twice(
