@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import secrets
 import signal
 import socket
 import sys
@@ -73,15 +74,20 @@ CONTEXT_KEYS = (
 # the GIL behind threads busy with the core; until that commit a kill sends the
 # answer twice, so those waits are kept short.
 SWITCH_INTERVAL_S = 0.001
+# Of a hostname, what a worker's id keeps (it must fit jobs.claimed_by's 64 characters).
+HOSTNAME_CHARS = 40
 # Of the grace period, what a worker keeps to hand back its jobs and exit.
 STOP_MARGIN_S = 2.0
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 
-def worker_id(pid: int) -> str:
-    """Who holds a lease: unique across replicas (a pod's hostname) and restarts (the pid)."""
-    return f"{socket.gethostname()}:{pid}"
+def worker_id(pid: int, pool: str) -> str:
+    """Who holds a lease: unique across replicas (a pod's hostname, cut to fit) and
+    restarts (the pid, and the ``pool``'s random token: a restarted container
+    numbers its processes as the dead one did, and must not take a dead worker's
+    leases or journal for its own)."""
+    return f"{socket.gethostname()[:HOSTNAME_CHARS]}:{pid}:{pool}"
 
 
 class JobIntake:
@@ -213,6 +219,8 @@ class WorkerPool:
         # spawn: a fresh interpreter, not a fork of a process with live sockets and threads.
         self._context = multiprocessing.get_context("spawn")
         self.settings = settings
+        # This pool's part of its workers' ids (see worker_id).
+        self._token = secrets.token_hex(3)
         self._processes: list = [None] * processes
         self._wakers: list = [None] * processes
         self._stopping = threading.Event()
@@ -262,7 +270,7 @@ class WorkerPool:
         os.set_blocking(writer.fileno(), False)
         process = self._context.Process(
             target=run_worker,
-            args=(self.settings, reader),
+            args=(self.settings, reader, self._token),
             name=f"mpbot-worker-{index}",
             daemon=True,
         )
@@ -285,7 +293,7 @@ class WorkerPool:
                     process.pid,
                     process.exitcode,
                 )
-                self._dead.append(worker_id(process.pid))
+                self._dead.append(worker_id(process.pid, self._token))
                 self._take_over()
                 self._spawn(index)
             if self._dead:  # the database failed a take-over: try again
@@ -355,7 +363,7 @@ class StopRequest:
         os._exit(0)
 
 
-def run_worker(settings: Settings, wake: Connection) -> None:
+def run_worker(settings: Settings, wake: Connection, pool: str) -> None:
     """A worker process: build the app once, then run jobs until SIGTERM."""
     from bot.slack.app import create_app  # the app imports the listeners this module feeds
     from bot.slack.logs import configure_logging
@@ -370,7 +378,7 @@ def run_worker(settings: Settings, wake: Connection) -> None:
     store = Store(make_engine(url, limits), limits)  # migrated by serve
     intake = JobIntake(JobStore(store.engine))
     app = create_app(settings, store, intake)
-    runner = JobRunner(settings, app, intake.works, store.engine)
+    runner = JobRunner(settings, app, intake.works, store.engine, worker_id(os.getpid(), pool))
     runner.run(wake, stop)
 
 
@@ -395,11 +403,11 @@ def bot_token(
 class JobRunner:
     """Claims jobs and due answers and runs them in a thread pool, until stopped."""
 
-    def __init__(self, settings: Settings, app: App, works: dict, engine) -> None:
+    def __init__(self, settings: Settings, app: App, works: dict, engine, name: str) -> None:
         self.settings = settings
         self.app = app
         self.works = works
-        self.name = worker_id(os.getpid())
+        self.name = name
         self.jobs = JobStore(engine)
         # What Slack took, on disk at once: read by whoever takes over if this process dies.
         self.journal = SentJournal(settings.job_spool_dir, self.name)

@@ -246,6 +246,20 @@ def test_a_worker_killed_before_its_commits_land_is_replaced_without_answering_t
     assert "starting another" in log and "recorded as sent" in log, log
 
 
+def test_a_spool_folder_that_cannot_be_written_turns_the_journal_off_and_answers_as_before(
+    slack, replicas, sqlite_url, signed_client, tmp_path
+):
+    (tmp_path / "full").write_text("")  # where the spool folder should be, a file
+    served = replicas(sqlite_url, job_spool_dir=tmp_path / "full" / "spool")
+    served.wait_for_workers(2)
+    assert _send(_client(signed_client, served), slack, range(20)) == [200] * 20
+    _assert_each_once(_wait_answered(slack, 20, timeout=30), 20)
+    log = served.log()
+    # Once per worker process, however many answers it sent.
+    assert log.count("the sent journal cannot be written") == 2, log
+    assert "Traceback" not in log, log
+
+
 def test_pod_killed_while_answering_a_large_burst_answers_at_most_1_percent_twice(
     slack, replicas, database_url, signed_client
 ):
