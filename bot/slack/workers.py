@@ -70,9 +70,9 @@ CONTEXT_KEYS = (
     "actor_user_id",
 )
 # How long a job thread may hold the GIL while another waits (Python's default is
-# 5 ms). Slack's answer to a post and the commit that records it each wait for
-# the GIL behind threads busy with the core; until that commit a kill sends the
-# answer twice, so those waits are kept short.
+# 5 ms). Slack's answer to a post waits for the GIL behind threads busy with the
+# core; until the worker has read it (and written it to its sent journal) a kill
+# sends the answer twice, so that wait is kept short.
 SWITCH_INTERVAL_S = 0.001
 # Of a hostname, what a worker's id keeps (it must fit jobs.claimed_by's 64 characters).
 HOSTNAME_CHARS = 40
@@ -537,8 +537,8 @@ class JobRunner:
                 with self._lock:
                     self._running.discard(scope)
         # With it, the answers Slack took (scope.taken) are settled: a finished job is
-        # never run again. Here, not batched by the claim loop: until this commit, a
-        # kill sends those answers twice, so it goes out as soon as the job ends.
+        # never run again. Until then only the sent journal knows them (a machine
+        # crash loses it), so it goes out as soon as the job ends.
         self.jobs.finish([job.id])
 
     def given(self, job: ClaimedJob) -> Given:
