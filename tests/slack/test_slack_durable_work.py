@@ -139,8 +139,9 @@ def test_pod_killed_mid_burst_then_restarted_answers_every_acked_command(
     assert before < count, "the kill came too late to test anything"
 
     replicas(database_url, work_processes=1)
-    # The dead pod's claimed jobs wait out their lease (2 s); the rest start at once.
-    # A post on the wire at the kill may be sent again: Slack took it, we never heard.
+    # The dead pod's claimed jobs are handed back at the restart, after its sent
+    # journal is recorded. A post on the wire at the kill may be sent again: Slack
+    # took it, the worker never heard.
     # At most one per worker thread (so well under 1% of a real burst).
     _assert_each_once(_wait_answered(slack, count, timeout=40), count, twice_at_most=THREADS)
 
