@@ -45,8 +45,9 @@ class Call:
     body: dict
     # Which attempt of a scripted failure answered it (0: a normal answer).
     scripted: bool = False
-    # When the fake Slack took it (time.monotonic()).
+    # When the fake Slack took it, and when its answer was written back (time.monotonic()).
     at: float = field(default_factory=time.monotonic)
+    answered_at: float | None = None
 
     @property
     def method(self) -> str:
@@ -138,8 +139,9 @@ def _handler(slack: FakeSlack) -> type[BaseHTTPRequestHandler]:
                     time.sleep(seconds)
             status, headers, payload = slack.answer(self.path, body)
             scripted = status != 200 or headers.get("X-Scripted") == "1"
+            call = Call(self.path, dict(self.headers), body, scripted)
             with slack.lock:
-                slack.calls.append(Call(self.path, dict(self.headers), body, scripted))
+                slack.calls.append(call)
             if status == -1:  # a hang: taken, then no answer in time
                 time.sleep(headers["hang_s"])
             if slack.down or status in (0, -1):  # drop the connection without answering
@@ -152,6 +154,8 @@ def _handler(slack: FakeSlack) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
             self.wfile.write(payload)
+            self.wfile.flush()
+            call.answered_at = time.monotonic()
 
         def log_message(self, *args: object) -> None:
             pass
