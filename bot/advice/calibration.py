@@ -30,6 +30,7 @@ from bot.advice.ratio_model import (
     TYPICAL_HIGH,
     TYPICAL_LOW,
     Evidence,
+    PRIOR_SOURCES,
     Model,
     Row,
     evidence,
@@ -289,6 +290,9 @@ class Fitted:
     # Per stratum :func:`for_projects`: how far above the realistic figure held-out
     # projects landed (the rule's stretched high end there).
     practice_above: dict[tuple[str, str], float] = field(default_factory=dict)
+    # Per framework whose projects report broken runs too often for an 80% range to leave
+    # them out: the low end (log ratio) that reaches into them (:func:`broken_tails`).
+    broken_tails: dict[str, float] = field(default_factory=dict)
 
     def band(self, stratum: tuple[str, str]) -> Band | None:
         """The stratum's band, else a coarser one's of the same kind (for projects alone
@@ -363,6 +367,44 @@ def stretches(
     return out
 
 
+def broken_tails(found: Evidence) -> dict[str, float]:
+    """Per framework, the low end an 80% range for its projects must reach.
+
+    Runs their threads showed broken (a Keras policy bug, a TensorFlow build without
+    FP16 kernels) are never fitted, but they are what some users hit, and how often
+    depends on the framework. Each (source, framework) counts once, as the share of its
+    rows that were broken; a framework's rate is shrunk towards the pooled one as if
+    PRIOR_SOURCES more sources had the pooled rate. Where it exceeds ALPHA / 2, a range
+    leaving them all below would miss more than its share: the low end goes to the
+    broken runs' quantile that leaves exactly ALPHA / 2 of the framework's projects
+    below it (an interval score's best low end is that quantile)."""
+    runs: dict[tuple[str, str], list[Row]] = {}
+    for part in (found.rows, found.no_tensor_cores, found.unplaced, found.broken):
+        for r in part:
+            if r.job.level == PRACTICE and r.job.framework:
+                runs.setdefault((r.source, r.job.framework), []).append(r)
+    if not runs:
+        return {}
+    rate = {key: sum(r in found.broken for r in rows) / len(rows) for key, rows in runs.items()}
+    pooled = sum(rate.values()) / len(rate)
+    out = {}
+    for framework in sorted({fw for _, fw in runs}):
+        mine = [key for key in runs if key[1] == framework]
+        shrunk = (sum(rate[k] for k in mine) + PRIOR_SOURCES * pooled) / (len(mine) + PRIOR_SOURCES)
+        broken = [
+            (r.log_ratio, 1 / len(runs[k])) for k in mine for r in runs[k] if r in found.broken
+        ]
+        if shrunk <= ALPHA / 2 or len({k for k in mine if rate[k]}) < 2:
+            continue
+        weighed, total, seen = sorted(broken), sum(w for _, w in broken), 0.0
+        for value, w in weighed:
+            seen += w
+            if seen >= (ALPHA / 2) / shrunk * total:
+                out[framework] = value
+                break
+    return out
+
+
 def fit_all(found: Evidence) -> Fitted:
     """The fit on every placed row, with ranges from held-out misses. Rows whose GPU is
     unknown and runs their threads showed broken were never fitted, so they are held
@@ -383,6 +425,7 @@ def fit_all(found: Evidence) -> Fitted:
         practice_below=stretches(misses, PRACTICE),
         practice_above=stretches(misses, PRACTICE, above_practice=True),
         no_tensor_cores=tuple(r.log_ratio for r in found.no_tensor_cores),
+        broken_tails=broken_tails(found),
         rows=tuple(r.measurement for r in found.rows),
     )
 

@@ -308,6 +308,8 @@ def _modelled(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction:
         low = min(math.log(TYPICAL_LOW), practice + fitted.below_practice(stratum), tuned)
         high = max(math.log(TYPICAL_HIGH), practice, tuned + fitted.above_tuned(stratum))
         factors.append(FactorNote(code=Factor.TYPICAL))
+    if calibration.for_projects(stratum):
+        low = min(low, fitted.broken_tails.get(job.framework or "", low))
     point = min(max(practice, low), high)
     if basis == Basis.MEASURED and tuned - point > BEST_CASE_GAP:
         basis = Basis.MEASURED_REALISTIC  # the figure is not the published one: say so
