@@ -42,6 +42,9 @@ ALPHA = 0.2  # an 80% range
 PENALTY = 2 / ALPHA
 FOLDS = 8
 MIN_CLUSTERS = 4  # a stratum's range needs misses from this many setups
+# A framework's broken-run tail needs broken runs from this many sources: one thread's
+# bug is that thread's, not the framework's.
+MIN_BROKEN_SOURCES = 2
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,6 @@ class Miss:
     tuned: float
     practice: float
     cluster: tuple
-    broken: bool = False  # a run its thread showed broken (sizes projects' ranges only)
 
     def figure(self, level: str) -> float:
         """The predicted figure of ``level``: the tuned one or the realistic one."""
@@ -96,8 +98,6 @@ HIDINGS = {
 }
 
 
-_EVERY_HIDING = tuple(sorted({hiding for kind in HIDINGS.values() for hiding in kind}))
-_NO_GPU = ((True, False, False),)
 
 
 def _group(row: Row, kind: str) -> str:
@@ -122,12 +122,12 @@ def held_out_misses(rows: Sequence[Row], folds: int = FOLDS) -> list[Miss]:
     return misses
 
 
-def _miss(model: Model, row: Row, job: Job, broken: bool = False) -> list[Miss]:
+def _miss(model: Model, row: Row, job: Job) -> list[Miss]:
     tuned, practice = model.log_ratio(job.at_level(TUNED)), model.log_ratio(job.at_level(PRACTICE))
     if tuned is None or practice is None:
         return []
     stratum = model.stratum(job)
-    return [Miss(stratum, row.job.level, row.log_ratio, tuned, practice, row.cluster, broken)]
+    return [Miss(stratum, row.job.level, row.log_ratio, tuned, practice, row.cluster)]
 
 
 def _cluster_weights(misses: Sequence[Miss]) -> list[float]:
@@ -230,7 +230,7 @@ def bands(misses: Sequence[Miss]) -> dict[tuple[str, str], Band]:
     setups, else borrowed from the coarser strata of :func:`fallbacks`, then from every
     stratum with the same GPU state (dense tuned evidence on a model is not thrown away
     because few real projects ran that very model). A stratum :func:`for_projects` gets
-    a band chosen on projects alone, broken runs included (:func:`counted`)."""
+    a band chosen on projects alone."""
     by_level: dict[tuple[tuple[str, str], str], list[Miss]] = {}
     for m in misses:
         by_level.setdefault((m.stratum, m.level), []).append(m)
@@ -253,18 +253,10 @@ def _enough(
 ) -> list[Miss]:
     """The level's misses in the stratum or the first coarser one with MIN_CLUSTERS setups."""
     for s in (*fallbacks(stratum), (stratum[0], "*")):
-        found = [m for m in by_level.get((s, level), []) if counted(m, stratum)]
+        found = by_level.get((s, level), [])
         if len({m.cluster for m in found}) >= MIN_CLUSTERS:
             return found
     return []
-
-
-def counted(miss: Miss, stratum: tuple[str, str]) -> bool:
-    """Whether a miss sizes the range of ``stratum``: a broken run only where the range
-    is for projects alone. A range that must hold tables too would widen for every
-    table to reach a broken run (held-out tables pay the width: leave-one-GPU-out went
-    from 0.74 to 1.10 of the rule's score)."""
-    return not miss.broken or for_projects(stratum)
 
 
 def fallbacks(stratum: tuple[str, str]) -> list[tuple[str, str]]:
@@ -346,7 +338,7 @@ def stretches(
         if above_practice and not for_projects(stratum):
             continue
         own = [
-            m for m in misses if m.stratum == stratum and m.level == level and counted(m, stratum)
+            m for m in misses if m.stratum == stratum and m.level == level
         ]
         if len({m.cluster for m in own}) < MIN_CLUSTERS:
             continue
@@ -378,26 +370,26 @@ def broken_tails(found: Evidence) -> dict[str, float]:
     leaving them all below would miss more than its share: the low end goes to the
     broken runs' quantile that leaves exactly ALPHA / 2 of the framework's projects
     below it (an interval score's best low end is that quantile)."""
-    runs: dict[tuple[str, str], list[Row]] = {}
-    for part in (found.rows, found.no_tensor_cores, found.unplaced, found.broken):
+    runs: dict[tuple[str, str], list[tuple[float, bool]]] = {}  # (log ratio, broken)
+    parts = ((found.rows, False), (found.no_tensor_cores, False), (found.unplaced, False))
+    for part, broken in (*parts, (found.broken, True)):
         for r in part:
             if r.job.level == PRACTICE and r.job.framework:
-                runs.setdefault((r.source, r.job.framework), []).append(r)
-    if not runs:
-        return {}
-    rate = {key: sum(r in found.broken for r in rows) / len(rows) for key, rows in runs.items()}
-    pooled = sum(rate.values()) / len(rate)
+                runs.setdefault((r.source, r.job.framework), []).append((r.log_ratio, broken))
+    rate = {key: sum(b for _, b in rows) / len(rows) for key, rows in runs.items()}
+    pooled = sum(rate.values()) / len(rate) if rate else 0.0
     out = {}
     for framework in sorted({fw for _, fw in runs}):
         mine = [key for key in runs if key[1] == framework]
-        shrunk = (sum(rate[k] for k in mine) + PRIOR_SOURCES * pooled) / (len(mine) + PRIOR_SOURCES)
-        broken = [
-            (r.log_ratio, 1 / len(runs[k])) for k in mine for r in runs[k] if r in found.broken
-        ]
-        if shrunk <= ALPHA / 2 or len({k for k in mine if rate[k]}) < 2:
+        shrunk = (sum(rate[k] for k in mine) + PRIOR_SOURCES * pooled) / (
+            len(mine) + PRIOR_SOURCES
+        )
+        if shrunk <= ALPHA / 2 or sum(1 for k in mine if rate[k]) < MIN_BROKEN_SOURCES:
             continue
-        weighed, total, seen = sorted(broken), sum(w for _, w in broken), 0.0
-        for value, w in weighed:
+        # Each source's broken runs weigh what its share of them does.
+        tail = sorted((y, 1 / len(runs[k])) for k in mine for y, b in runs[k] if b)
+        total, seen = sum(w for _, w in tail), 0.0
+        for value, w in tail:
             seen += w
             if seen >= (ALPHA / 2) / shrunk * total:
                 out[framework] = value
@@ -407,17 +399,14 @@ def broken_tails(found: Evidence) -> dict[str, float]:
 
 def fit_all(found: Evidence) -> Fitted:
     """The fit on every placed row, with ranges from held-out misses. Rows whose GPU is
-    unknown and runs their threads showed broken were never fitted, so they are held
-    out already: the first size "no GPU" ranges, the second are asked every way a
-    held-out project is (:data:`HIDINGS`)."""
+    unknown were never fitted, so they are held out already and size "no GPU" ranges.
+    Runs their threads showed broken size no stratum's range: they reach a range
+    through their framework's tail alone (:func:`broken_tails`), where that framework's
+    projects hit them often enough to matter."""
     model = fit(found.rows)
     misses = held_out_misses(found.rows)
     for r in found.unplaced:
         misses += _miss(model, r, r.job.hiding(gpu=True))
-    for r in found.broken:
-        for gpu, name, family in _EVERY_HIDING if r.job.spec is not None else _NO_GPU:
-            job = r.job.hiding(gpu=gpu, model=name, family=family)
-            misses += _miss(model, r, job, broken=True)
     return Fitted(
         model=model,
         bands=bands(misses),

@@ -308,8 +308,13 @@ def _modelled(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction:
         low = min(math.log(TYPICAL_LOW), practice + fitted.below_practice(stratum), tuned)
         high = max(math.log(TYPICAL_HIGH), practice, tuned + fitted.above_tuned(stratum))
         factors.append(FactorNote(code=Factor.TYPICAL))
-    if calibration.for_projects(stratum):
-        low = min(low, fitted.broken_tails.get(job.framework or "", low))
+    tail = fitted.broken_tails.get(job.framework or "")
+    if tail is not None and tail < low and calibration.for_projects(stratum):
+        # Where the range is what a project would see, its framework's broken runs are
+        # part of it (calibration.broken_tails), and the reply says why it reaches so low.
+        low = tail
+        params = {"framework": setup.framework or job.framework or ""}
+        factors.append(FactorNote(code=Factor.BROKEN_SETUPS, params=params))
     point = min(max(practice, low), high)
     if basis == Basis.MEASURED and tuned - point > BEST_CASE_GAP:
         basis = Basis.MEASURED_REALISTIC  # the figure is not the published one: say so

@@ -43,6 +43,9 @@ class Factor(StrEnum):
     TYPICAL = "typical"
     # A GPU the spec file has no row for: its ratio is not guessed from its name.
     UNKNOWN_GPU = "unknown_gpu"  # params: gpu
+    # The framework's projects report broken runs often enough that the range reaches
+    # down to them (params: framework).
+    BROKEN_SETUPS = "broken_setups"
     # Tuned benchmarks reach more than real projects see (params: tuned, realistic).
     TUNED_BEST_CASE = "tuned_best_case"
     # The one fact that would narrow the range most (params: fact = utilisation |

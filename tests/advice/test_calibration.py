@@ -192,23 +192,6 @@ def test_a_band_for_projects_alone_sits_around_the_realistic_figure():
     assert band_of(misses, ("practice",)) is None
 
 
-def test_broken_runs_size_only_ranges_for_projects_alone():
-    def project(stratum, k, broken=False, actual=0.0):
-        return Miss(stratum, "practice", actual, 0.5, 0.0, ("p", k, broken), broken)
-
-    for stratum in (MEASURED, STRATUM):
-        ordinary = [project(stratum, k, actual=-k / 10) for k in range(10)]
-        broken = [project(stratum, k, True, math.log(0.05)) for k in range(4)]
-        alone, with_broken = (
-            stretches(ordinary, "practice"),
-            stretches(ordinary + broken, "practice"),
-        )
-        if calibration.for_projects(stratum):
-            assert with_broken[stratum] < alone[stratum]  # reaches down towards 0.05x
-        else:
-            assert with_broken == alone
-
-
 def test_a_measured_setup_names_the_tuned_figure_as_the_best_case_above_its_range():
     fitted = calibration.fitted()
     stretched = calibration.Fitted(
