@@ -104,6 +104,13 @@ def _informative(setup: Setup) -> bool:
     return bool(setup.model or setup.family or gpu_spec(setup.gpu))
 
 
+def _broken_often(setup: Setup, fitted: Fitted) -> bool:
+    """A framework whose projects often report broken runs is informative on its own:
+    a TensorFlow question naming nothing else is not the rule's 1.2-2.5 but a range
+    reaching its broken runs (calibration.broken_tails)."""
+    return (framework_key(setup.framework) or "") in fitted.broken_tails
+
+
 class _Context(BaseModel):
     """The setup with its gaps filled, and the notes on how they were filled."""
 
@@ -399,11 +406,12 @@ def predict(setup: Setup, team_records=(), *, fitted: Fitted | None = None) -> P
     they come first and the published or modelled figure rides along as ``reference``.
     ``fitted`` replaces the fit on all shipped rows (evaluation fits on subsets).
     """
-    if not _named(setup):
+    fitted = fitted or calibration.fitted()
+    risky = _broken_often(setup, fitted)
+    if not (_named(setup) or risky):
         return _typical(setup)
-    if not _informative(setup):
+    if not (_informative(setup) or risky):
         unknown = FactorNote(code=Factor.UNKNOWN_GPU, params={"gpu": setup.gpu or ""})
         return _typical(setup, named=True, factors=[unknown, FactorNote(code=Factor.TYPICAL)])
-    fitted = fitted or calibration.fitted()
     published = _with_other_baseline(setup, _published(setup, fitted), fitted)
     return team_prediction(setup, team_records, published) or published

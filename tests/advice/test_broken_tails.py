@@ -76,3 +76,17 @@ def test_the_reply_says_why_in_both_languages():
     assert "TensorFlow projects often report broken setups" in english["text"]
     arabic = to_json(answer("EfficientDet مع Keras، ١٠٠ ساعة في FP32، كم مع AMP؟", Channel.DM))
     assert "إعدادات معطوبة" in arabic["text"]
+
+
+def test_a_framework_broken_often_is_informative_on_its_own():
+    tail = math.exp(calibration.fitted().broken_tails["tensorflow"])
+    keras = predict(Setup(framework="TensorFlow"))
+    assert keras.basis != "typical" and keras.low <= tail + 0.01
+    assert Factor.BROKEN_SETUPS in [f.code for f in keras.factors]
+    # A framework whose projects rarely broke says nothing alone: the rule's range.
+    torch = predict(Setup(framework="PyTorch"))
+    assert torch.basis == "typical" and (torch.low, torch.high) == (1.2, 2.5)
+    # An unknown GPU beside it is still said to be unknown.
+    unknown = predict(Setup(gpu="Radeon 8060S", framework="TensorFlow"))
+    assert Factor.UNKNOWN_GPU in [f.code for f in unknown.factors]
+    assert unknown.low <= tail + 0.01
