@@ -12,7 +12,9 @@ Two loads per app: paced (``--rate`` commands/s, open loop, as Slack sends
 them) and capacity (``--clients`` closed-loop clients sending as fast as the
 acks come back; answers/s counted until the last answer arrives). Targets
 (issue 11): paced p99 time to answer < 250 ms; answer capacity >= 0.7x the
-bare app's; every ack < 3 s; every command answered.
+bare app's; every ack < 3 s; every command answered. Beside the capacity, the
+CPU each answer cost (the server process and its children, from ``/proc``):
+on a shared machine it moves far less than the wall-clock rate.
 
 Like with like: both apps run on the same machine against the same stand-in
 and load, behind the same server (waitress, ``bot.slack.server.THREADS``
@@ -311,15 +313,51 @@ def wait_up(port: int, path: str | None = None, timeout: float = 60.0) -> None:
     raise SystemExit(f"nothing on port {port}")
 
 
-def measure(app: str, port: int, fake: str, fake_port: int, args) -> dict:
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """CPU time (user + system) of a process and of all its descendants, from /proc.
+
+    Wall-clock capacity on a shared machine moves with whatever else runs; the
+    CPU a command costs each app moves far less, so it is printed beside it.
+    """
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def own(process: int) -> float:
+        fields = Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+
+    def children(process: int) -> list[int]:
+        found = []
+        for task in Path(f"/proc/{process}/task").iterdir():
+            found += [int(child) for child in (task / "children").read_text().split()]
+        return found
+
+    try:
+        descendants, stack = 0.0, children(pid)
+        while stack:
+            child = stack.pop()
+            try:
+                descendants += own(child)
+                stack += children(child)
+            except OSError:  # ended between the listing and the read
+                pass
+        return own(pid), descendants
+    except OSError:  # no /proc (not Linux): no CPU figures
+        return float("nan"), float("nan")
+
+
+def measure(app: str, port: int, fake: str, fake_port: int, args, pid: int) -> dict:
     hook = f"{fake}/hook/{app}"
     for sender in (paced(port, hook, 50, 1.0),):  # warm up (users.info, caches)
         collect(fake_port, app, len(sender.acks), timeout=30)
     calm = paced(port, hook, args.rate, args.seconds)
     calm_answers = collect(fake_port, app, len(calm.acks))
     time.sleep(1.0)
+    cpu_before = cpu_seconds(pid)
     busy, began = closed_loop(port, hook, args.clients, args.seconds)
     busy_answers = collect(fake_port, app, len(busy.acks))
+    cpu_after = cpu_seconds(pid)
+    answered = max(1, len(busy_answers))
+    own_ms, workers_ms = ((a - b) * 1000 / answered for a, b in zip(cpu_after, cpu_before))
     # Answers were timed from each command's send; the last one came this long after the start.
     span = max(
         (time.monotonic() - began) if not busy_answers else 0.0,
@@ -343,16 +381,23 @@ def measure(app: str, port: int, fake: str, fake_port: int, args) -> dict:
             "ack_max_s": max(busy.acks),
             "answers_per_s": len(busy_answers) / span,
             "tta_p99_ms": pct(busy_answers, 0.99),
+            "cpu_ms": own_ms + workers_ms,
+            "cpu_workers_ms": workers_ms,
         },
     }
 
 
-def take_turns(apps: dict[str, tuple[str, int]], fake: str, fake_port: int, args) -> list[dict]:
+def take_turns(
+    apps: dict[str, tuple[str, int, int]], fake: str, fake_port: int, args
+) -> list[dict]:
     """``args.rounds`` rounds of every app, the order reversed every other round."""
     rounds = []
     for number in range(args.rounds):
         order = list(apps.items()) if number % 2 == 0 else list(apps.items())[::-1]
-        results = {name: measure(hook, port, fake, fake_port, args) for name, (hook, port) in order}
+        results = {
+            name: measure(hook, port, fake, fake_port, args, pid)
+            for name, (hook, port, pid) in order
+        }
         rounds.append({name: results[name] for name in apps})
     return rounds
 
@@ -401,7 +446,10 @@ def main() -> int:
         wait_up(bot_port, "/healthz")
         wait_up(bare_port)
         time.sleep(3.0)  # mpbot's worker processes finish starting
-        apps = {"bare Bolt": ("bare", bare_port), "mpbot": ("bot", bot_port)}
+        apps = {
+            "bare Bolt": ("bare", bare_port, processes[2].pid),
+            "mpbot": ("bot", bot_port, processes[1].pid),
+        }
         rounds = take_turns(apps, fake, fake_port, args)
     finally:
         for process in processes:
@@ -443,7 +491,7 @@ def report(rounds: list[dict], args) -> int:
     print(f"capacity: {args.clients} closed-loop clients for {args.seconds:g} s")
     print(
         f"{'':14}{'sent':>7}{'errors':>7}{'answered':>9}{'acks/s':>8}{'ack max':>9}"
-        f"{'answers/s':>10}{'answer p99':>11}"
+        f"{'answers/s':>10}{'answer p99':>11}{'CPU/answer':>11}{'in workers':>11}"
     )
     ratios = []
     for number, results in enumerate(rounds, 1):
@@ -452,13 +500,18 @@ def report(rounds: list[dict], args) -> int:
             print(
                 f"{number} {name:12}{c['sent']:>7}{c['errors']:>7}{c['answered']:>9}"
                 f"{c['acks_per_s']:>8.0f}{c['ack_max_s']:>8.2f}s{c['answers_per_s']:>10.0f}"
-                f"{c['tta_p99_ms']:>9.0f}ms"
+                f"{c['tta_p99_ms']:>9.0f}ms{c['cpu_ms']:>9.2f}ms{c['cpu_workers_ms']:>9.2f}ms"
             )
         ours, bare = results["mpbot"]["capacity"], results["bare Bolt"]["capacity"]
         ratios.append(ours["answers_per_s"] / bare["answers_per_s"])
     ratio = statistics.median(ratios)
     each = " ".join(f"{r:.2f}" for r in ratios)
     print(f"answer capacity mpbot/bare: median {ratio:.2f}x (rounds: {each})")
+    cpu = statistics.median(
+        results["mpbot"]["capacity"]["cpu_ms"] / results["bare Bolt"]["capacity"]["cpu_ms"]
+        for results in rounds
+    )
+    print(f"CPU per answer mpbot/bare: median {cpu:.2f}x (the HTTP process and its workers)")
     ours = [results["mpbot"] for results in rounds]
     paced_p99 = max(row["paced"]["tta_p99_ms"] for row in ours)
     ack_max = max(row[phase]["ack_max_s"] for row in ours for phase in ("paced", "capacity"))

@@ -212,11 +212,29 @@ def _spaced_series(tokens: list[Token], i: int) -> Candidate | None:
 
 
 def _prefixed_gpu(tokens: list[Token], i: int) -> Candidate | None:
-    """Rule ``gpu_prefix_word``: "tesla t4", "nvidia a100", "titan rtx"."""
+    """Rules ``gpu_prefix_word`` and ``unlisted_card``: "tesla t4", "nvidia a100",
+    "titan rtx"; "Quadro P6000", "Tesla M60": a card line and a model code the
+    table lacks is that card, named as its vendor writes it (advice says it is
+    unknown). A code that names a listed card alone ("tesla v100s") is left to it."""
     first, second = tokens[i], at(tokens, i + 1)
     if first.text not in GPU_PREFIX_WORDS or second is None or second.kind != WORD:
         return None
-    return _gpu(tokens, i, i + 2, _match(GPU_ALIASES, first.text + second.text), "gpu_prefix_word")
+    gpu = _match(GPU_ALIASES, first.text + second.text)
+    if gpu is None and first.text in UNLISTED_GPU_LINES and _unlisted_code(second.text):
+        name = f"{UNLISTED_GPU_LINES[first.text]} {second.written.upper()}"
+        return _name(tokens, i, i + 2, name, "unlisted_card", "gpu")
+    return _gpu(tokens, i, i + 2, gpu, "gpu_prefix_word")
+
+
+def _unlisted_code(text: str) -> bool:
+    """A model code ("p6000", "m60", "mi100") that names no listed card alone."""
+    return _is_model_code(text) and _match(GPU_ALIASES, text) is None
+
+
+def _is_model_code(text: str) -> bool:
+    """A card's model code: a few letters, then its number ("p6000", "m60", "mi100")."""
+    letters = text.rstrip("0123456789")
+    return 1 <= len(letters) <= 2 and letters.isalpha() and 2 <= len(text) - len(letters) <= 5
 
 
 def _spaced_model(tokens: list[Token], i: int) -> Candidate | None:

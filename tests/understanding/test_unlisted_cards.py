@@ -26,6 +26,11 @@ def parse_query(text: str):
         ("GTX 980 Ti: 30 hours fp32", "GTX 980 Ti"),
         ("RTX 6000 Ada, 30 hours fp32", "RTX 6000 Ada"),
         ("على RTX 3050 التدريب ياخذ 20 ساعة fp32", "RTX 3050"),
+        # A line and a model code: Pascal, Maxwell and Kepler cards, AMD's accelerators.
+        ("yolov5 on a Quadro P6000, 20 hours fp32", "Quadro P6000"),
+        ("100h fp32 on a Tesla M60, amp?", "Tesla M60"),
+        ("bert on instinct mi100 30h fp32", "Instinct MI100"),
+        ("على كرت Quadro P6000 التدريب ياخذ 20 ساعة fp32", "Quadro P6000"),
     ],
 )
 def test_an_unlisted_card_is_read_as_a_gpu_and_its_number_is_no_value(text, gpu):
@@ -34,8 +39,24 @@ def test_an_unlisted_card_is_read_as_a_gpu_and_its_number_is_no_value(text, gpu)
     assert query.fp32.hours in (100, 20, 30)
 
 
-def test_a_listed_card_keeps_its_canonical_name():
-    assert parse_query("bert on rtx 4090, 20h fp32").gpu == "RTX 4090"
+@pytest.mark.parametrize(
+    ("text", "gpu"),
+    [
+        ("bert on rtx 4090, 20h fp32", "RTX 4090"),
+        ("tesla t4 10h fp32", "T4"),
+        ("tesla v100s 10h fp32", "V100"),  # the code alone names a listed card
+        ("tesla p100 10h fp32", "P100"),
+        ("quadro rtx 8000 10h fp32", "RTX 8000"),
+    ],
+)
+def test_a_listed_card_keeps_its_canonical_name(text, gpu):
+    assert parse_query(text).gpu == gpu
+
+
+def test_a_line_word_without_a_model_code_names_no_card():
+    query = parse_query("tesla 10h fp32, and with amp?")
+    assert query.gpu is None
+    assert query.fp32.hours == 10
 
 
 def test_the_reply_to_an_unlisted_card_says_it_is_unknown():
