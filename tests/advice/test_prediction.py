@@ -352,3 +352,18 @@ def test_every_gpu_in_the_spec_table_gets_a_ranged_answer():
         p = predict(Setup(gpu=gpu, family="image_classification"))
         assert 0 < p.low <= p.ratio <= p.high < 20, gpu
         assert Factor.UNKNOWN_GPU not in codes(p), gpu
+
+
+def test_a_framework_named_alone_is_read_and_answered_as_a_real_project():
+    """The bench's framework-alone split asks what the reader reads, and each
+    framework gets the range real projects see (below the rule's 1.2), not the rule."""
+    from bot.conversation import answer, to_json
+    from bot.models import Channel
+
+    bench = _bench()
+    rows = [m for m in bench.measurements(any_gpu=True) if m.level == "practice"]
+    for key, name in bench.FRAMEWORK_NAMES.items():
+        row = next(m for m in rows if bench.framework_key(m.framework) == key)
+        got = to_json(answer(bench.framework_alone(row), Channel.DM))
+        assert got["framework"] == name
+        assert got["basis"] == "modelled" and got["ratio_low"] < 1.2
