@@ -27,10 +27,10 @@ from bot.advice.features import Job
 from bot.advice.ratio_model import (
     GPU_STATES,
     MODEL_STATES,
+    PRIOR_SOURCES,
     TYPICAL_HIGH,
     TYPICAL_LOW,
     Evidence,
-    PRIOR_SOURCES,
     Model,
     Row,
     evidence,
@@ -96,8 +96,6 @@ HIDINGS = {
     "model": ((False, True, False), (False, True, True)),
     "gpu": ((False, False, False), (True, False, False), (False, True, False), (True, True, True)),
 }
-
-
 
 
 def _group(row: Row, kind: str) -> str:
@@ -337,9 +335,7 @@ def stretches(
     for stratum in sorted({m.stratum for m in misses}):
         if above_practice and not for_projects(stratum):
             continue
-        own = [
-            m for m in misses if m.stratum == stratum and m.level == level
-        ]
+        own = [m for m in misses if m.stratum == stratum and m.level == level]
         if len({m.cluster for m in own}) < MIN_CLUSTERS:
             continue
         if level == TUNED:
@@ -381,9 +377,7 @@ def broken_tails(found: Evidence) -> dict[str, float]:
     out = {}
     for framework in sorted({fw for _, fw in runs}):
         mine = [key for key in runs if key[1] == framework]
-        shrunk = (sum(rate[k] for k in mine) + PRIOR_SOURCES * pooled) / (
-            len(mine) + PRIOR_SOURCES
-        )
+        shrunk = (sum(rate[k] for k in mine) + PRIOR_SOURCES * pooled) / (len(mine) + PRIOR_SOURCES)
         if shrunk <= ALPHA / 2 or sum(1 for k in mine if rate[k]) < MIN_BROKEN_SOURCES:
             continue
         # Each source's broken runs weigh what its share of them does.

@@ -107,7 +107,9 @@ def _informative(setup: Setup) -> bool:
     the rule with 82% inside the range of an unnamed setup (the rule: 44%;
     ``bench/prediction_eval.py``), and TensorFlow's broken runs reach it through its
     tail (calibration.broken_tails)."""
-    return bool(setup.model or setup.family or gpu_spec(setup.gpu) or framework_key(setup.framework))
+    return bool(
+        setup.model or setup.family or gpu_spec(setup.gpu) or framework_key(setup.framework)
+    )
 
 
 class _Context(BaseModel):
