@@ -230,3 +230,16 @@ def test_threads_asking_a_cold_process_at_once_share_one_fit(monkeypatch):
     with ThreadPoolExecutor(max_workers=8) as pool:
         results = list(pool.map(lambda _: calibration.fitted(), range(8)))
     assert len(fits) == 1 and all(result is results[0] for result in results)
+
+
+def test_ranges_for_projects_alone_stretch_to_split_conformals_finite_sample_level():
+    def projects(stratum):
+        return [Miss(stratum, "practice", -k / 10, 0.5, 0.0, ("p", k)) for k in range(1, 11)]
+
+    shared = stretches(projects(STRATUM), "practice")[STRATUM]
+    alone = stretches(projects(MEASURED), "practice")[MEASURED]
+    # Ten setups: the plain 80% point is the 8th below the realistic figure; the next
+    # setup lands above the ceil(11 x 0.8) = 9th of them with probability 0.8.
+    assert math.isclose(shared, -0.8) and math.isclose(alone, -0.9)
+    assert calibration._conformal_level(10) == 0.9
+    assert calibration._conformal_level(4) == 1.0
