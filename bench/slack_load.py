@@ -430,6 +430,7 @@ def main() -> int:
         "SLACK_SIGNING_SECRET": SECRET,
         "SLACK_API_URL": fake + "/api/",
         "DATABASE_URL": args.database_url or f"sqlite:///{workdir}/bench.db",
+        "JOB_SPOOL_DIR": f"{workdir}/spool",
         "LOG_LEVEL": "WARNING",
     }
     for name in ("SLACK_APP_TOKEN", "SLACK_CLIENT_ID", "SLACK_CLIENT_SECRET"):

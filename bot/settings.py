@@ -33,6 +33,11 @@ def default_database_url() -> str:
     return f"sqlite:///{folder / 'mpbot.db'}"
 
 
+def default_job_spool_dir() -> Path:
+    """Beside the default database, in the user's data directory (not created here)."""
+    return Path(platformdirs.user_data_dir("mpestimate", appauthor=False)) / "spool"
+
+
 class LogFormat(StrEnum):
     TEXT = "text"
     JSON = "json"
@@ -101,6 +106,10 @@ class Settings(BaseSettings):
     # An event's answer (chat.postMessage) is retried for this long; a command's
     # for its response_url's 30-minute life.
     event_answer_window_s: Seconds = 1800.0
+    # Jobs the database did not take before the ack wait here, one file each, until
+    # it does (bot.jobs.spool). One directory per replica, on a volume that outlives
+    # the process.
+    job_spool_dir: Path = Field(default_factory=default_job_spool_dir)
     # SIGTERM: finish or hand back the work within this (the pod's grace period less a margin).
     shutdown_grace_s: Seconds = 25.0
 

@@ -127,10 +127,16 @@ def framework_key(framework: str | None) -> str | None:
     """ "PyTorch (NGC 21.05)", "TF2", "tensorflow" -> pytorch, tensorflow, ..."""
     text = (framework or "").lower()
     for key, pattern in (
-        ("pytorch", r"pytorch|torch|lightning|hugging|fairseq|timm"),
-        ("tensorflow", r"tensorflow|\btf\d?\b|keras"),
-        ("jax", r"\bjax\b|flax"),
-        ("mxnet", r"mxnet"),
+        (
+            "pytorch",
+            (
+                r"pytorch|torch|lightning|hugging|fairseq|timm|apex|deepspeed|detectron|mmdet"
+                r"|mmcv|mmseg|fastai|diffusers|nemo|espnet"
+            ),
+        ),
+        ("tensorflow", r"tensorflow|\btf\d?\b|keras|openseq2seq"),
+        ("jax", r"\bjax\b|flax|haiku|t5x|trax"),
+        ("mxnet", r"mxnet|gluon"),
         ("paddle", r"paddle"),
     ):
         if re.search(pattern, text):

@@ -17,8 +17,12 @@ LISTEN/NOTIFY). Two tables and one claim statement (``FOR UPDATE SKIP LOCKED``
 on PostgreSQL, one atomic ``UPDATE ... RETURNING`` on SQLite) give both
 databases the same semantics, under the same SQLAlchemy engine and Alembic
 migrations as the rest of the store.
+
+When the database cannot take a job before the ack, :mod:`bot.jobs.spool`
+keeps it in a file until the database can.
 """
 
+from bot.jobs.spool import Spool, SpooledJob
 from bot.jobs.store import ClaimedJob, JobStore, OutboxRow, OutboxStore
 
-__all__ = ["ClaimedJob", "JobStore", "OutboxRow", "OutboxStore"]
+__all__ = ["ClaimedJob", "JobStore", "OutboxRow", "OutboxStore", "Spool", "SpooledJob"]

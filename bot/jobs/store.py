@@ -28,8 +28,14 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql import Select
 
+from bot.jobs.spool import SpooledJob
 from bot.jobs.tables import jobs, outbox
+from bot.store.schema import processed_events
 from bot.store.writes import writes
+
+# A spooled job's key is recorded as taken beside Slack's event ids (and
+# forgotten with them, after two hours): prefixed, so the two never meet.
+SPOOL_KEY_PREFIX = "spool:"
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,39 @@ class JobStore:
             if unless is not None and unless():
                 return 0
             return connection.execute(self._insert, values).scalar_one()
+
+        return self.writes.run(write, timeout)
+
+    def take_spooled(
+        self,
+        job: SpooledJob,
+        unless: Callable[[], bool] | None = None,
+        timeout: float | None = None,
+    ) -> bool:
+        """Commit a spooled job (:mod:`bot.jobs.spool`); False when its key was taken
+        before (or ``unless()`` by then).
+
+        The key is recorded in the job's own transaction, so a file moved in
+        twice (a kill between this commit and the file's delete) makes one
+        job, whether the first one is still waiting or already answered.
+        ``timeout``: see the writer's ``run`` (:mod:`bot.store.writes`).
+        """
+        dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
+        mark = (
+            dialect.insert(processed_events)
+            .values(event_id=SPOOL_KEY_PREFIX + job.key, received_at=now())
+            .on_conflict_do_nothing()
+            .returning(processed_events.c.event_id)
+        )
+        values = {"work": job.work, "request": job.request, "attempts": 0}
+
+        def write(connection: Connection) -> bool:
+            if unless is not None and unless():
+                return False
+            if connection.execute(mark).scalar_one_or_none() is None:
+                return False
+            connection.execute(self._insert, values | {"created_at": job.spooled_at})
+            return True
 
         return self.writes.run(write, timeout)
 

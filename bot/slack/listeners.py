@@ -19,7 +19,7 @@ import functools
 import inspect
 import logging
 from collections.abc import Callable
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -70,7 +70,11 @@ class InPool:
         pass
 
     def __call__(self, work: Callable[..., None], given: Given) -> None:
-        self.executor.submit(run_logged, work, given)
+        self.submit(work, given)
+
+    def submit(self, work: Callable[..., None], given: Given) -> Future:
+        """As a call, and the work's future: a caller that must know when it is done."""
+        return self.executor.submit(run_logged, work, given)
 
 
 def ack_then(

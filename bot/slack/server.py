@@ -33,11 +33,12 @@ from slack_bolt.adapter.wsgi import SlackRequestHandler
 from waitress import wasyncore
 from waitress.server import create_server
 
-from bot.jobs import JobStore
+from bot.jobs import JobStore, Spool
 from bot.settings import Settings
 from bot.slack.app import EVENTS_PATH, create_app
 from bot.slack.edge import guarded
 from bot.slack.listeners import InPool
+from bot.slack.replay import SpoolReplay
 from bot.slack.workers import JobIntake, WorkerPool
 from bot.store import Store, open_store
 
@@ -119,16 +120,21 @@ def serve(settings: Settings, host: str, port: int) -> int:
 
     This process verifies, commits each request's job and acks;
     ``WORK_PROCESSES`` worker processes do the work (:mod:`bot.slack.workers`).
+    A job the database did not take is spooled and answered here; what a dead
+    process left in the spool goes into the database (:mod:`bot.slack.replay`).
     On SIGTERM or Ctrl-C the server stops taking requests and the workers
     finish or hand back their jobs within ``SHUTDOWN_GRACE_S``.
     """
     store = open_store(settings)
     processes = settings.work_processes
     workers = WorkerPool(settings, processes)
-    # When the database cannot take a job, this process answers it (degraded).
+    # When the database cannot take a job, this process answers it (degraded), and
+    # the spool keeps it until then.
     fallback = InPool(ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="mpbot-degraded"))
-    intake = JobIntake(JobStore(store.engine), fallback, workers.wake, gate=store.gate)
+    spool = Spool(settings.job_spool_dir)
+    intake = JobIntake(JobStore(store.engine), fallback, workers.wake, store.gate, spool)
     app = create_app(settings, store, intake)
+    SpoolReplay(settings, app, intake, spool).start()  # before the workers: they find the jobs
     workers.start()
     health = Health(store, workers.alive, settings.ready_without_database)
     application = wsgi_app(app, health, settings)

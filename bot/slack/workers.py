@@ -30,15 +30,17 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection, wait
+from typing import TypeVar
 
 from slack_bolt import App, BoltContext
+from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.jobs import ClaimedJob, JobStore, OutboxStore
+from bot.jobs import ClaimedJob, JobStore, OutboxStore, Spool, SpooledJob
 from bot.settings import Settings
 from bot.slack.clients import retry_handlers
-from bot.slack.listeners import Given, Handoff, run_logged, work_name
+from bot.slack.listeners import Given, InPool, run_logged, work_name
 from bot.slack.outbox import JobScope, OutboxClient, Postman, in_job
 from bot.store.gate import Gate
 
@@ -71,6 +73,7 @@ CONTEXT_KEYS = (
 SWITCH_INTERVAL_S = 0.001
 # Of the grace period, what a worker keeps to hand back its jobs and exit.
 STOP_MARGIN_S = 2.0
+T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 
@@ -84,22 +87,27 @@ class JobIntake:
 
     If the database cannot take it (down, read-only, too slow), the work is
     done in this process after the ack instead (``degraded``, logged): the
-    answer does not need the database, so a user still gets it. With the
-    store's ``gate`` the commit gets the gate's budget, so a frozen database
-    cannot hold the ack (:mod:`bot.store.gate`).
+    answer does not need the database, so a user still gets it. So that a kill
+    of this process cannot lose it, the job is first written to the ``spool``
+    (:mod:`bot.jobs.spool`), and its file deleted once the work is done; a
+    spool that cannot take it either is an ERROR, the answer not durable. With
+    the store's ``gate`` the commit gets the gate's budget, so a frozen
+    database cannot hold the ack (:mod:`bot.store.gate`).
     """
 
     def __init__(
         self,
         jobs: JobStore,
-        fallback: Handoff | None = None,
+        fallback: InPool | None = None,
         wake: Callable[[], None] = lambda: None,
         gate: Gate | None = None,
+        spool: Spool | None = None,
     ) -> None:
         self.jobs = jobs
         self.fallback = fallback
         self.wake = wake
         self.gate = gate
+        self.spool = spool
         self.works: dict[str, Callable[..., None]] = {}
 
     def register(self, work: Callable[..., None]) -> None:
@@ -109,8 +117,9 @@ class JobIntake:
 
     def __call__(self, work: Callable[..., None], given: Given) -> None:
         name = work_name(work)
+        request = job_request(given)
         try:
-            committed = self._commit(name, job_request(given))
+            committed = self._commit(name, request)
         except SQLAlchemyError as error:
             if self.fallback is None:
                 raise
@@ -127,26 +136,58 @@ class JobIntake:
             name,
             why,
         )
-        self.fallback(work, given)
+        kept = self._keep(name, request)
+        done = self.fallback.submit(work, given)
+        if kept is not None and self.spool is not None:
+            spool = self.spool
+            done.add_done_callback(lambda _done: spool.drop(kept.key))
 
     def _commit(self, name: str, request: dict) -> bool:
         if self.gate is None:
             self.jobs.add(name, request)
             return True
-        # Past the budget this process answers the request itself; the insert, if it
-        # has not run yet, then must not run at all (a worker would answer it again).
-        given_up = threading.Event()
 
-        def add(timeout: float | None = None) -> bool:
-            return self.jobs.add(name, request, unless=given_up.is_set, timeout=timeout) > 0
+        def add(unless: Callable[[], bool], timeout: float | None) -> bool:
+            return self.jobs.add(name, request, unless=unless, timeout=timeout) > 0
 
-        if self.jobs.writes.waits_itself:  # SQLite's writer thread: wait for it right here
-            committed = self.gate.bounded("job intake", add, False)
-        else:
-            committed = self.gate.run("job intake", add, False)
-        if not committed:
-            given_up.set()
-        return committed
+        return bool(within_budget(self.gate, self.jobs, "job intake", add, False))
+
+    def _keep(self, name: str, request: dict) -> SpooledJob | None:
+        """The job in the spool before the ack leaves; None (an ERROR) if it cannot be."""
+        if self.spool is None:
+            return None
+        try:
+            return self.spool.keep(name, request)
+        except OSError as error:
+            log.error(
+                "the spool cannot keep the job for %s either (%s: %s); its answer is not "
+                "durable: a kill before it is sent loses it",
+                name,
+                type(error).__name__,
+                error.strerror or "no reason given",
+            )
+            return None
+
+
+def within_budget(gate: Gate, jobs: JobStore, what: str, write: Callable, fallback: T) -> T:
+    """``write(unless, timeout)`` within the gate's budget, else ``fallback``.
+
+    Past the budget the caller does the work itself; the write, if it has not
+    run yet, then must not run at all (a worker would do the work again), so it
+    is handed an ``unless`` that says so by then.
+    """
+    given_up = threading.Event()
+
+    def call(timeout: float | None = None) -> T:
+        return write(given_up.is_set, timeout)
+
+    if jobs.writes.waits_itself:  # SQLite's writer thread: wait for it right here
+        result = gate.bounded(what, call, fallback)
+    else:
+        result = gate.run(what, call, fallback)
+    if result is fallback:
+        given_up.set()
+    return result
 
 
 def job_request(given: Given) -> dict:
@@ -185,6 +226,8 @@ class WorkerPool:
     def wake(self) -> None:
         """Tell idle workers a job is waiting (they also look every ``JOB_POLL_S``)."""
         for waker in self._wakers:
+            if waker is None:  # not started yet: a worker claims what is there when it starts
+                continue
             try:
                 os.write(waker.fileno(), b"j")
             except (BlockingIOError, OSError):  # a full pipe is already a wake-up
@@ -302,6 +345,24 @@ def run_worker(settings: Settings, wake: Connection) -> None:
     app = create_app(settings, store, intake)
     runner = JobRunner(settings, app, intake.works, store.engine)
     runner.run(wake, stop)
+
+
+def given_for(request: dict, client: WebClient) -> Given:
+    """What a job's work is given: its request as taken before the ack, and ``client``."""
+    context = BoltContext(request["context"])
+    context["client"] = client
+    return Given(body=request["body"], payload=request["payload"], context=context, client=client)
+
+
+def bot_token(
+    settings: Settings, app: App, team_id: str | None, enterprise_id: str | None
+) -> str | None:
+    """The workspace's bot token: the one bot token, or the installation's (OAuth)."""
+    if settings.slack_bot_token is not None and not settings.oauth_enabled:
+        return settings.slack_bot_token.get_secret_value()
+    store = app.installation_store
+    bot = store.find_bot(enterprise_id=enterprise_id, team_id=team_id) if store else None
+    return bot.bot_token if bot else None
 
 
 class JobRunner:
@@ -441,25 +502,17 @@ class JobRunner:
         self.jobs.finish([job.id])
 
     def given(self, job: ClaimedJob) -> Given:
-        context = BoltContext(job.request["context"])
+        context = job.request["context"]
         client = OutboxClient(
-            token=self.token_for(context.team_id, context.enterprise_id),
+            token=self.token_for(context.get("team_id"), context.get("enterprise_id")),
             base_url=self.settings.slack_api_url,
             timeout=self.settings.slack_timeout_s,
             retry_handlers=self._handlers,
         )
-        context["client"] = client
-        return Given(
-            body=job.request["body"], payload=job.request["payload"], context=context, client=client
-        )
+        return given_for(job.request, client)
 
     def token_for(self, team_id: str | None, enterprise_id: str | None) -> str | None:
-        """The workspace's bot token: the one bot token, or the installation's (OAuth)."""
-        if self.settings.slack_bot_token is not None and not self.settings.oauth_enabled:
-            return self.settings.slack_bot_token.get_secret_value()
-        store = self.app.installation_store
-        bot = store.find_bot(enterprise_id=enterprise_id, team_id=team_id) if store else None
-        return bot.bot_token if bot else None
+        return bot_token(self.settings, self.app, team_id, enterprise_id)
 
     def _drain(self, stopped_at: float) -> None:
         """Finish the running jobs within the grace period, then hand back what is left.

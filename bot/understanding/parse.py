@@ -51,7 +51,12 @@ from bot.understanding.names import Names, find_names, memory_size_alone
 from bot.understanding.normalise import normalise
 from bot.understanding.numbers import merge_number_words
 from bot.understanding.position import by_position, lone_ratio
-from bot.understanding.questions import sized_on_gpu, with_unused, without_numbers
+from bot.understanding.questions import (
+    asks_if_it_fits,
+    sized_on_gpu,
+    with_unused,
+    without_numbers,
+)
 from bot.understanding.rate_units import merge_rates
 from bot.understanding.rates import progress_lines, step_rate
 from bot.understanding.ratios import RatioCand, find_ratios
@@ -188,13 +193,17 @@ class _Reading:
         """Whether memory is asked about, and the setup numbers and words."""
         tokens = self.tokens
         memory = self._asks_memory()
+        gpu_named = names.gpu is not None
         fits = not memory and (
-            any(_is(t, FIT_WORDS) for t in tokens) or sized_on_gpu(tokens, names.gpu is not None)
+            any(_is(t, FIT_WORDS) for t in tokens) or sized_on_gpu(tokens, gpu_named)
         )
+        # Before mark_context gives the numbers their roles.
+        fits_alone = not memory and asks_if_it_fits(tokens, gpu_named)
         ctx = mark_context(tokens, sizes_are_params=memory or fits, offered=self.offered)
-        # "will a 7B model fit on one A100?": a parameter count and a fit verb
-        # ask about memory as surely as the word "memory" does.
-        return memory or (fits and ctx.params is not None), ctx
+        # "will a 7B model fit on one A100?": a parameter count and a fit verb ask about
+        # memory as surely as the word "memory" does; "can I train GPT-2 on a T4?" too,
+        # without the count (the reply asks for it).
+        return memory or (fits and ctx.params is not None) or fits_alone, ctx
 
     def _values(self, ctx: Context) -> tuple[list[Quantity], list[RatioCand], list[Quantity], list]:
         """Durations, ratios, labelled times and step-rate candidates, progress

@@ -3,6 +3,8 @@
 * ``memory_by_setup``: billions of parameters with a GPU or a training verb
   ask about memory ("13B on 4 A100 40GB?", "أقدر أدرب 7B على 4090؟"), unless
   the message asks how much faster.
+* ``fit_question``: asking whether a job fits a named GPU ("can I train GPT-2 on
+  a T4?") is a memory question without a parameter count too (the reply asks it).
 * ``off_topic_question``: a question about training quality gets one line
   saying what the bot does ("best lr for bf16?", "هل bf16 يغير الدقة النهائية؟").
 * ``name_unused_numbers``: an answered estimate names the numbers no rule took.
@@ -44,6 +46,41 @@ def sized_on_gpu(tokens: list[Token], gpu_named: bool) -> bool:
     trains = any(t.kind == WORD and word_in(t, table("TRAIN_VERBS")) for t in tokens)
     asks_speed = any(word_in(t, SPEED_CUES) for t in tokens)
     return billions and (gpu_named or trains) and not asks_speed
+
+
+def asks_if_it_fits(tokens: list[Token], gpu_named: bool) -> bool:
+    """Rule ``fit_question``: "will ResNet-50 fit on a GTX 1060?", "can I train GPT-2
+    on a T4?", "أقدر أدرب BERT على T4؟": whether a job fits a GPU is a memory
+    question even when no parameter count is given (the reply asks for it). Only
+    with a GPU named, no speed word and no number outside the names: "is 2x enough
+    on a T4?" is about the ratio, and a time makes it an estimate."""
+    if not gpu_named or any(word_in(t, SPEED_CUES) for t in tokens):
+        return False
+    if any(_loose_number(tokens, k) for k in range(len(tokens))):
+        return False
+    return any(word_in(t, FIT_WORDS) for t in tokens) or _may_i_train(tokens)
+
+
+def _loose_number(tokens: list[Token], k: int) -> bool:
+    """A number that is not part of a name, a GPU count ("2 A100s") or a memory size."""
+    tok = tokens[k]
+    if tok.kind != NUM or tok.role or tok.suffix == "gb":
+        return False
+    return not (k + 1 < len(tokens) and tokens[k + 1].role == "gpu")
+
+
+def _may_i_train(tokens: list[Token]) -> bool:
+    """ "can I train", "could we fine-tune", "أقدر أدرب": a training verb at most one
+    word after a phrase asking whether one may."""
+    texts = [t.text for t in tokens]
+    for phrase in phrases("CAN_I_PHRASES"):
+        for k in range(len(texts) - len(phrase) + 1):
+            if tuple(texts[k : k + len(phrase)]) != phrase:
+                continue
+            after = tokens[k + len(phrase) : k + len(phrase) + 2]
+            if any(t.kind == WORD and word_in(t, table("TRAIN_VERBS")) for t in after):
+                return True
+    return False
 
 
 def _about_quality(words: list[Token]) -> bool:

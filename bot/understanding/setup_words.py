@@ -198,7 +198,7 @@ def read_words(tokens: list[Token], ctx: Context) -> None:
     for i, word in enumerate(words):
         _precision_and_baseline(words, i, ctx)
         if ctx.framework is None:
-            ctx.framework = FRAMEWORKS.get(word)
+            ctx.framework = FRAMEWORKS.get(word) or FRAMEWORKS.get(word.split("-", 1)[0])
         if word in RECURRENT_WORDS:
             ctx.architecture = "recurrent"
         opt = OPTIMIZERS.get(word)

@@ -55,7 +55,9 @@ def test_batch_change_is_log2_and_held_at_the_evidence_edge():
     [
         ("PyTorch", "pytorch"),
         ("pytorch-amp", "pytorch"),
-        ("apex", None),
+        ("apex", "pytorch"),  # NVIDIA's PyTorch extension
+        ("deepspeed-fp16", "pytorch"),
+        ("darknet-cudnn-half", None),  # a framework of its own, no term for it
         ("TF2", "tensorflow"),
         ("tensorflow/keras", "tensorflow"),
         ("jax", "jax"),

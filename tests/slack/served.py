@@ -58,6 +58,8 @@ class Served:
             "SLACK_API_URL": slack_url + "/api/",
             "DATABASE_URL": database_url,
             "LOG_LEVEL": "INFO",
+            # The test's own (a pod's volume): restarts in one test share it.
+            "JOB_SPOOL_DIR": str(log_path.parent / "spool"),
             **{name.upper(): str(value) for name, value in settings.items()},
         }
         for name in ("SLACK_APP_TOKEN", "SLACK_CLIENT_ID", "SLACK_CLIENT_SECRET"):

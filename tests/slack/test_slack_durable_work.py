@@ -309,12 +309,13 @@ def test_a_backlog_older_than_five_minutes_is_still_answered(
 
 @pytest.mark.skipif(not POSTGRES_URL, reason="set TEST_DATABASE_URL to run against PostgreSQL")
 def test_two_replicas_share_the_work_and_one_finishes_what_a_dead_one_claimed(
-    slack, replicas, signed_client
+    slack, replicas, signed_client, tmp_path
 ):
     wipe(POSTGRES_URL)
     try:
-        first = replicas(POSTGRES_URL, work_processes=1)
-        second = replicas(POSTGRES_URL, work_processes=1)
+        # Two pods: a spool folder each (what one holds, only its own process knows).
+        first = replicas(POSTGRES_URL, work_processes=1, job_spool_dir=tmp_path / "spool-1")
+        second = replicas(POSTGRES_URL, work_processes=1, job_spool_dir=tmp_path / "spool-2")
         first_workers = first.wait_for_workers(1)
         second.wait_for_workers(1)
         to_first = _client(signed_client, first)

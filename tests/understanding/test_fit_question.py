@@ -1,0 +1,60 @@
+"""Rule fit_question: asking whether a job fits a GPU ("will ResNet-50 fit on a GTX
+1060?", "can I train GPT-2 on a T4?") is a memory question even without a parameter
+count: the reply asks for the count instead of answering a speed-up nobody asked."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.conversation import answer, to_json
+from bot.models import Channel, Intent
+from bot.understanding.parse import understand
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "will resnet50 fit on a GTX 1060",
+        "can I train gpt2 on a T4?",
+        "could we fine-tune bert on an RTX 3060?",
+        "will it fit on a T4?",
+        "will bert fit on 2 A100s?",
+        "أقدر أدرب bert على T4؟",
+        "هل يمكن تدريب gpt2 على T4؟",
+    ],
+)
+def test_asking_whether_a_job_fits_a_gpu_is_a_memory_question(text):
+    query = understand(text, Channel.DM)
+    assert query.intent is Intent.MEMORY
+    assert query.params is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "can I train resnet50 faster on a V100 with amp?",  # a speed word
+        "can I train gpt2 on a T4 with amp, it takes 10 hours in fp32",  # a time
+        "is 2x enough on a T4?",  # a number outside the names
+        "is amp enough?",  # no GPU
+        "can I use amp on a T4?",  # no training verb
+    ],
+)
+def test_a_fit_word_or_can_i_is_no_memory_question_beside_speed_times_or_ratios(text):
+    assert understand(text, Channel.DM).intent is not Intent.MEMORY
+
+
+def test_with_a_parameter_count_the_fit_is_answered():
+    query = understand("can I train a 3B on a 24GB 3090?", Channel.DM)
+    assert query.intent is Intent.MEMORY
+    assert query.params == 3e9
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("can I train gpt2 on a T4?", "I need the model's parameter count"),
+        ("أقدر أدرب bert على T4؟", "أحتاج إلى عدد معلمات النموذج"),
+    ],
+)
+def test_the_reply_asks_for_the_parameter_count_in_the_users_language(text, asked):
+    assert asked in to_json(answer(text, Channel.DM))["text"]
