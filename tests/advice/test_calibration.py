@@ -117,14 +117,15 @@ def test_the_rules_ends_reach_where_held_out_tables_and_projects_landed():
     assert p.low < 1.2 and p.low <= 0.5 * p.ratio + 0.01  # half the realistic figure
 
 
-def test_stretches_are_the_80_percent_ends_of_each_level_per_setup():
+def test_stretches_are_each_levels_end_per_setup():
     # Ten setups whose tables landed 0.0, 0.1, ..., 0.9 above the tuned figure (the last
     # with many rows: it still weighs one setup); projects' rows do not count for them.
     misses = [Miss(STRATUM, "tuned", k / 10, 0.0, 0.0, ("t", k)) for k in range(9)]
     misses += [Miss(STRATUM, "tuned", 0.9, 0.0, 0.0, ("t", 9))] * 50
     misses += [Miss(STRATUM, "practice", -k / 10, 0.0, 0.0, ("p", k)) for k in range(10)]
     assert math.isclose(stretches(misses, "tuned")[STRATUM], 0.7)
-    assert math.isclose(stretches(misses, "practice")[STRATUM], -0.7)
+    # Projects' end is split conformal's: the ceil(11 x 0.8) = 9th of ten setups.
+    assert math.isclose(stretches(misses, "practice")[STRATUM], -0.8)
     # Inside the figures: no stretch. Too few setups: no entry.
     low = [Miss(STRATUM, "tuned", -1.0, 0.0, 0.0, ("t", k)) for k in range(MIN_CLUSTERS)]
     assert stretches(low, "tuned") == {STRATUM: 0.0}
@@ -232,14 +233,12 @@ def test_threads_asking_a_cold_process_at_once_share_one_fit(monkeypatch):
     assert len(fits) == 1 and all(result is results[0] for result in results)
 
 
-def test_ranges_for_projects_alone_stretch_to_split_conformals_finite_sample_level():
-    def projects(stratum):
-        return [Miss(stratum, "practice", -k / 10, 0.5, 0.0, ("p", k)) for k in range(1, 11)]
-
-    shared = stretches(projects(STRATUM), "practice")[STRATUM]
-    alone = stretches(projects(MEASURED), "practice")[MEASURED]
-    # Ten setups: the plain 80% point is the 8th below the realistic figure; the next
-    # setup lands above the ceil(11 x 0.8) = 9th of them with probability 0.8.
-    assert math.isclose(shared, -0.8) and math.isclose(alone, -0.9)
+def test_projects_stretch_to_split_conformals_finite_sample_level_tables_do_not():
+    projects = [Miss(STRATUM, "practice", -k / 10, 0.5, 0.0, ("p", k)) for k in range(1, 11)]
+    tables = [Miss(STRATUM, "tuned", 0.5 + k / 10, 0.5, 0.0, ("t", k)) for k in range(1, 11)]
+    # Ten setups: the plain 80% point is the 8th; the next setup lands inside the
+    # ceil(11 x 0.8) = 9th of them with probability 0.8.
+    assert math.isclose(stretches(projects, "practice")[STRATUM], -0.9)
+    assert math.isclose(stretches(tables, "tuned")[STRATUM], 0.8)
     assert calibration._conformal_level(10) == 0.9
     assert calibration._conformal_level(4) == 1.0
