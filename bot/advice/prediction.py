@@ -315,7 +315,7 @@ def _modelled(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction:
         # as far below the realistic one as held-out projects did.
         low = min(math.log(TYPICAL_LOW), practice + fitted.below_practice(stratum), tuned)
         high = max(math.log(TYPICAL_HIGH), practice, tuned + fitted.above_tuned(stratum))
-        factors.append(FactorNote(code=Factor.TYPICAL))
+        factors.append(FactorNote(code=Factor.WIDE_SETUPS))
     tail = fitted.broken_tails.get(job.framework or "")
     if tail is not None and tail < low and calibration.for_projects(stratum):
         # Where the range is what a project would see, its framework's broken runs are

@@ -97,7 +97,7 @@ def test_without_a_band_the_rule_is_said_stretched_to_hold_both_figures():
     fitted = calibration.fitted()
     empty = calibration.Fitted(model=fitted.model, bands={}, rows=fitted.rows)
     p = predict(Setup(gpu="V100", family="image_classification"), fitted=empty)
-    assert Factor.TYPICAL in [f.code for f in p.factors]
+    assert Factor.WIDE_SETUPS in [f.code for f in p.factors]
     assert p.low == 1.2 and p.high == max(2.5, p.tuned)
     assert p.low <= p.ratio <= p.high
 
@@ -112,7 +112,7 @@ def test_the_rules_ends_reach_where_held_out_tables_and_projects_landed():
         practice_below={("seen", "family"): math.log(0.5)},
     )
     p = predict(Setup(gpu="V100", family="image_classification"), fitted=stretched)
-    assert Factor.TYPICAL in [f.code for f in p.factors]
+    assert Factor.WIDE_SETUPS in [f.code for f in p.factors]
     assert p.high > 2.5 and math.isclose(p.high, p.tuned * 1.3, abs_tol=0.02)
     assert p.low < 1.2 and p.low <= 0.5 * p.ratio + 0.01  # half the realistic figure
 
