@@ -9,7 +9,9 @@ real advice, so a message the reader gets wrong counts as the answer it got):
 * leave-one-model-out over the same tables;
 * the practice data (what users measured in their projects), by groups of
   sources: each group's rows are asked of a fit made without them
-  (``PRACTICE_FOLDS`` groups, so a project's rows never help predict it).
+  (``PRACTICE_FOLDS`` groups, so a project's rows never help predict it);
+* the same rows whose framework the reader knows, asked naming only that
+  framework (is a framework alone worth more than the rule's range?).
 
 Printed per split, with the guide's fixed rule (point 1.85, range 1.2-2.5) side by
 side on the same rows: the interval score of the 80% range in log space
@@ -35,7 +37,7 @@ from statistics import median
 from bot.advice import calibration
 from bot.advice.calibration import ALPHA, Fitted, fit_all, interval_score
 from bot.advice.catalog import PRACTICE, Measurement, measurements, spec_for
-from bot.advice.features import model_key
+from bot.advice.features import framework_key, model_key
 from bot.conversation import answer, to_json
 from bot.models import Channel
 
@@ -70,6 +72,23 @@ def message(m: Measurement) -> str:
     if m.level == PRACTICE and m.batch_fp32 and m.batch_amp:
         parts.append(f"batch {m.batch_fp32} in FP32 and {m.batch_amp} with AMP")
     return ", ".join(parts)
+
+
+# How a user names each framework the reader knows.
+FRAMEWORK_NAMES = {
+    "pytorch": "PyTorch",
+    "tensorflow": "TensorFlow",
+    "jax": "JAX",
+    "mxnet": "MXNet",
+    "paddle": "PaddlePaddle",
+}
+
+
+def framework_alone(m: Measurement) -> str:
+    """The row asked by a user who names only the framework: is a framework alone
+    worth more than the rule's 1.2-2.5?"""
+    name = FRAMEWORK_NAMES[framework_key(m.framework) or ""]
+    return f"my model in {name}, {FP32_HOURS} hours in FP32, how long with AMP?"
 
 
 def _plain(name: str) -> str:
@@ -176,8 +195,9 @@ def held_out(
     group_of_row: Callable[[calibration.Row], str],
     group_of_measurement: Callable[[Measurement], str],
     folds: int | None = None,
+    asked_as: Callable[[Measurement], str] = message,
 ) -> list[Asked]:
-    """Ask every picked row of a fit that left its group out."""
+    """Ask every picked row (as ``asked_as`` words it) of a fit that left its group out."""
     found = calibration.evidence()
     rows = measurements(any_gpu=True)
     groups = sorted({group_of_measurement(m) for m in rows if pick(m)})
@@ -188,7 +208,7 @@ def held_out(
         with fitted_on(fitted):
             for m in rows:
                 if pick(m) and group_of_measurement(m) in chunk:
-                    asked.append(ask(message(m), m.speedup or 1.0))
+                    asked.append(ask(asked_as(m), m.speedup or 1.0))
     return asked
 
 
@@ -221,6 +241,13 @@ def splits() -> dict[str, list[Asked]]:
     if any(_practice(m) for m in measurements(any_gpu=True)):
         out["practice, sources held out"] = held_out(
             _practice, lambda r: r.source, lambda m: _source(m.source_url), PRACTICE_FOLDS
+        )
+        out["practice, framework named alone"] = held_out(
+            lambda m: _practice(m) and framework_key(m.framework) in FRAMEWORK_NAMES,
+            lambda r: r.source,
+            lambda m: _source(m.source_url),
+            PRACTICE_FOLDS,
+            framework_alone,
         )
     out["models with no row (unseen_models.csv)"] = unseen()
     return out

@@ -8,6 +8,7 @@ value*, because the values are secrets and startup errors end up in logs.
 
 from __future__ import annotations
 
+import os
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -23,6 +24,8 @@ Seconds = Annotated[float, Field(gt=0)]
 WaitLimit = Annotated[float, Field(gt=0, le=600)]  # a database or Slack wait: never unbounded
 Pause = Annotated[float, Field(ge=0)]
 Positive = Annotated[int, Field(ge=1)]
+# ``mpbot serve``'s default worker processes on a large machine (see default_work_processes).
+MOST_DEFAULT_WORKERS = 4
 
 
 def default_database_url() -> str:
@@ -31,6 +34,16 @@ def default_database_url() -> str:
     folder = Path(platformdirs.user_data_dir("mpestimate", appauthor=False))
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'mpbot.db'}"
+
+
+def default_work_processes() -> int:
+    """One worker process per CPU this process may run on, less one for the HTTP
+    process, from 2 to 4. Answers are CPU work under one GIL per process, so a
+    fixed 2 leaves a larger machine's cores idle; past 4 the acks (one process)
+    are the limit, and each worker holds its own ~100 MB. The affinity mask does
+    not see a container's CPU quota: set ``WORK_PROCESSES`` there."""
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return min(MOST_DEFAULT_WORKERS, max(2, (usable or 1) - 1))
 
 
 def default_job_spool_dir() -> Path:
@@ -73,8 +86,10 @@ class Settings(BaseSettings):
     slack_retry_count: int = 2
     # How long one Slack call may take before it counts as failed.
     slack_timeout_s: Seconds = 10.0
-    # ``mpbot serve``: processes that do the work after each ack (~80 MB each).
-    work_processes: Annotated[int, Field(ge=1, le=32)] = 2
+    # ``mpbot serve``: processes that do the work after each ack (~100 MB each).
+    work_processes: Annotated[int, Field(ge=1, le=32)] = Field(
+        default_factory=default_work_processes
+    )
     # How long the database may make anything wait (see docs/operations.md).
     database_connect_timeout_s: WaitLimit = 2.0
     database_statement_timeout_s: WaitLimit = 2.0

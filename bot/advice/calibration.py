@@ -27,6 +27,7 @@ from bot.advice.features import Job
 from bot.advice.ratio_model import (
     GPU_STATES,
     MODEL_STATES,
+    PRIOR_SOURCES,
     TYPICAL_HIGH,
     TYPICAL_LOW,
     Evidence,
@@ -41,6 +42,9 @@ ALPHA = 0.2  # an 80% range
 PENALTY = 2 / ALPHA
 FOLDS = 8
 MIN_CLUSTERS = 4  # a stratum's range needs misses from this many setups
+# A framework's broken-run tail needs broken runs from this many sources: one thread's
+# bug is that thread's, not the framework's.
+MIN_BROKEN_SOURCES = 2
 
 
 @dataclass(frozen=True)
@@ -53,7 +57,6 @@ class Miss:
     tuned: float
     practice: float
     cluster: tuple
-    broken: bool = False  # a run its thread showed broken (sizes projects' ranges only)
 
     def figure(self, level: str) -> float:
         """The predicted figure of ``level``: the tuned one or the realistic one."""
@@ -95,10 +98,6 @@ HIDINGS = {
 }
 
 
-_EVERY_HIDING = tuple(sorted({hiding for kind in HIDINGS.values() for hiding in kind}))
-_NO_GPU = ((True, False, False),)
-
-
 def _group(row: Row, kind: str) -> str:
     if kind == "source":
         return row.source
@@ -121,12 +120,12 @@ def held_out_misses(rows: Sequence[Row], folds: int = FOLDS) -> list[Miss]:
     return misses
 
 
-def _miss(model: Model, row: Row, job: Job, broken: bool = False) -> list[Miss]:
+def _miss(model: Model, row: Row, job: Job) -> list[Miss]:
     tuned, practice = model.log_ratio(job.at_level(TUNED)), model.log_ratio(job.at_level(PRACTICE))
     if tuned is None or practice is None:
         return []
     stratum = model.stratum(job)
-    return [Miss(stratum, row.job.level, row.log_ratio, tuned, practice, row.cluster, broken)]
+    return [Miss(stratum, row.job.level, row.log_ratio, tuned, practice, row.cluster)]
 
 
 def _cluster_weights(misses: Sequence[Miss]) -> list[float]:
@@ -229,7 +228,7 @@ def bands(misses: Sequence[Miss]) -> dict[tuple[str, str], Band]:
     setups, else borrowed from the coarser strata of :func:`fallbacks`, then from every
     stratum with the same GPU state (dense tuned evidence on a model is not thrown away
     because few real projects ran that very model). A stratum :func:`for_projects` gets
-    a band chosen on projects alone, broken runs included (:func:`counted`)."""
+    a band chosen on projects alone."""
     by_level: dict[tuple[tuple[str, str], str], list[Miss]] = {}
     for m in misses:
         by_level.setdefault((m.stratum, m.level), []).append(m)
@@ -252,18 +251,10 @@ def _enough(
 ) -> list[Miss]:
     """The level's misses in the stratum or the first coarser one with MIN_CLUSTERS setups."""
     for s in (*fallbacks(stratum), (stratum[0], "*")):
-        found = [m for m in by_level.get((s, level), []) if counted(m, stratum)]
+        found = by_level.get((s, level), [])
         if len({m.cluster for m in found}) >= MIN_CLUSTERS:
             return found
     return []
-
-
-def counted(miss: Miss, stratum: tuple[str, str]) -> bool:
-    """Whether a miss sizes the range of ``stratum``: a broken run only where the range
-    is for projects alone. A range that must hold tables too would widen for every
-    table to reach a broken run (held-out tables pay the width: leave-one-GPU-out went
-    from 0.74 to 1.10 of the rule's score)."""
-    return not miss.broken or for_projects(stratum)
 
 
 def fallbacks(stratum: tuple[str, str]) -> list[tuple[str, str]]:
@@ -289,6 +280,9 @@ class Fitted:
     # Per stratum :func:`for_projects`: how far above the realistic figure held-out
     # projects landed (the rule's stretched high end there).
     practice_above: dict[tuple[str, str], float] = field(default_factory=dict)
+    # Per framework whose projects report broken runs too often for an 80% range to leave
+    # them out: the low end (log ratio) that reaches into them (:func:`broken_tails`).
+    broken_tails: dict[str, float] = field(default_factory=dict)
 
     def band(self, stratum: tuple[str, str]) -> Band | None:
         """The stratum's band, else a coarser one's of the same kind (for projects alone
@@ -341,11 +335,11 @@ def stretches(
     for stratum in sorted({m.stratum for m in misses}):
         if above_practice and not for_projects(stratum):
             continue
-        own = [
-            m for m in misses if m.stratum == stratum and m.level == level and counted(m, stratum)
-        ]
-        if len({m.cluster for m in own}) < MIN_CLUSTERS:
+        own = [m for m in misses if m.stratum == stratum and m.level == level]
+        setups = len({m.cluster for m in own})
+        if setups < MIN_CLUSTERS:
             continue
+        level_of = _conformal_level(setups) if level == PRACTICE else 1 - ALPHA
         if level == TUNED:
             gaps = [m.actual - m.tuned for m in own]
         elif above_practice:
@@ -356,26 +350,70 @@ def stretches(
         total, seen = sum(w for _, w in weighed), 0.0
         for gap, w in weighed:
             seen += w
-            if seen >= (1 - ALPHA) * total:
+            if seen >= level_of * total - 1e-9:
                 below = level == PRACTICE and not above_practice
                 out[stratum] = -max(0.0, gap) if below else max(0.0, gap)
                 break
     return out
 
 
+def broken_tails(found: Evidence) -> dict[str, float]:
+    """Per framework, the low end an 80% range for its projects must reach.
+
+    Runs their threads showed broken (a Keras policy bug, a TensorFlow build without
+    FP16 kernels) are never fitted, but they are what some users hit, and how often
+    depends on the framework. Each (source, framework) counts once, as the share of its
+    rows that were broken; a framework's rate is shrunk towards the pooled one as if
+    PRIOR_SOURCES more sources had the pooled rate. Where it exceeds ALPHA / 2, a range
+    leaving them all below would miss more than its share: the low end goes to the
+    broken runs' quantile that leaves exactly ALPHA / 2 of the framework's projects
+    below it (an interval score's best low end is that quantile)."""
+    runs: dict[tuple[str, str], list[tuple[float, bool]]] = {}  # (log ratio, broken)
+    parts = ((found.rows, False), (found.no_tensor_cores, False), (found.unplaced, False))
+    for part, broken in (*parts, (found.broken, True)):
+        for r in part:
+            if r.job.level == PRACTICE and r.job.framework:
+                runs.setdefault((r.source, r.job.framework), []).append((r.log_ratio, broken))
+    rate = {key: sum(b for _, b in rows) / len(rows) for key, rows in runs.items()}
+    pooled = sum(rate.values()) / len(rate) if rate else 0.0
+    out = {}
+    for framework in sorted({fw for _, fw in runs}):
+        mine = [key for key in runs if key[1] == framework]
+        shrunk = (sum(rate[k] for k in mine) + PRIOR_SOURCES * pooled) / (len(mine) + PRIOR_SOURCES)
+        if shrunk <= ALPHA / 2 or sum(1 for k in mine if rate[k]) < MIN_BROKEN_SOURCES:
+            continue
+        # Each source's broken runs weigh what its share of them does.
+        tail = sorted((y, 1 / len(runs[k])) for k in mine for y, b in runs[k] if b)
+        total, seen = sum(w for _, w in tail), 0.0
+        for value, w in tail:
+            seen += w
+            if seen >= (ALPHA / 2) / shrunk * total:
+                out[framework] = value
+                break
+    return out
+
+
+def _conformal_level(setups: int) -> float:
+    """Split conformal's finite-sample level: the next setup lands inside the
+    ceil((n + 1)(1 - ALPHA))-th of n held-out ones with probability 1 - ALPHA. Used
+    for the projects' side of every range, sized on a dozen to a few dozen sources,
+    where the plain 80% point left the next source's projects outside more often
+    than 20% (practice coverage 73% -> 76%); the tables' side keeps the plain point
+    (tables are inside 90% of the time already, and at this level every range
+    widened for them: leave-one-GPU-out 0.74 -> 0.84)."""
+    return min(1.0, math.ceil((setups + 1) * (1 - ALPHA)) / setups)
+
+
 def fit_all(found: Evidence) -> Fitted:
     """The fit on every placed row, with ranges from held-out misses. Rows whose GPU is
-    unknown and runs their threads showed broken were never fitted, so they are held
-    out already: the first size "no GPU" ranges, the second are asked every way a
-    held-out project is (:data:`HIDINGS`)."""
+    unknown were never fitted, so they are held out already and size "no GPU" ranges.
+    Runs their threads showed broken size no stratum's range: they reach a range
+    through their framework's tail alone (:func:`broken_tails`), where that framework's
+    projects hit them often enough to matter."""
     model = fit(found.rows)
     misses = held_out_misses(found.rows)
     for r in found.unplaced:
         misses += _miss(model, r, r.job.hiding(gpu=True))
-    for r in found.broken:
-        for gpu, name, family in _EVERY_HIDING if r.job.spec is not None else _NO_GPU:
-            job = r.job.hiding(gpu=gpu, model=name, family=family)
-            misses += _miss(model, r, job, broken=True)
     return Fitted(
         model=model,
         bands=bands(misses),
@@ -383,6 +421,7 @@ def fit_all(found: Evidence) -> Fitted:
         practice_below=stretches(misses, PRACTICE),
         practice_above=stretches(misses, PRACTICE, above_practice=True),
         no_tensor_cores=tuple(r.log_ratio for r in found.no_tensor_cores),
+        broken_tails=broken_tails(found),
         rows=tuple(r.measurement for r in found.rows),
     )
 

@@ -101,7 +101,8 @@ class Evidence:
     unplaced: tuple[Row, ...]  # GPU unknown or without a spec row: ranges for "no GPU"
     # Runs their threads showed broken (a Keras policy bug, a TF build without FP16
     # GEMMs): never fitted, since no project should be predicted to be broken, but
-    # what users hit, so they size real projects' ranges as held-out rows do.
+    # what users hit: how often a framework's projects hit them widens its projects'
+    # low end (calibration.broken_tails).
     broken: tuple[Row, ...] = ()
 
     def without(self, held: Callable[[Row], bool]) -> Evidence:

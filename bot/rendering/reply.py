@@ -600,6 +600,13 @@ class _Words:
                     "about 1× or a slowdown (the casts still cost time); mixed precision "
                     "mainly saves memory there"
                 ) % {"gpu": name("gpu")}
+            case "broken_setups":
+                return _(
+                    "the range reaches this low because %(framework)s projects often report "
+                    "broken setups (a mixed-precision policy not applied, a build without "
+                    "FP16 kernels) that run several times slower: check the first steps' "
+                    "speed before a long run"
+                ) % {"framework": name("framework")}
             case "unknown_gpu":
                 return _(
                     "%(gpu)s is not in my GPU table, so its ratio is unknown: the range is "
@@ -670,6 +677,11 @@ class _Words:
                 return _("nothing specific is known, so the typical range %(span)s applies") % {
                     "span": self.fmt.span(TYPICAL_LOW, TYPICAL_HIGH)
                 }
+            case "wide_setups":
+                return _(
+                    "measured setups like this one vary too widely for a range narrower than "
+                    "the typical %(span)s, so the range includes it"
+                ) % {"span": self.fmt.span(TYPICAL_LOW, TYPICAL_HIGH)}
         return self.echo(str(factor.code))
 
     def narrowing_fact(self, fact: str) -> str:

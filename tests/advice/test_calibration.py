@@ -97,7 +97,7 @@ def test_without_a_band_the_rule_is_said_stretched_to_hold_both_figures():
     fitted = calibration.fitted()
     empty = calibration.Fitted(model=fitted.model, bands={}, rows=fitted.rows)
     p = predict(Setup(gpu="V100", family="image_classification"), fitted=empty)
-    assert Factor.TYPICAL in [f.code for f in p.factors]
+    assert Factor.WIDE_SETUPS in [f.code for f in p.factors]
     assert p.low == 1.2 and p.high == max(2.5, p.tuned)
     assert p.low <= p.ratio <= p.high
 
@@ -112,19 +112,20 @@ def test_the_rules_ends_reach_where_held_out_tables_and_projects_landed():
         practice_below={("seen", "family"): math.log(0.5)},
     )
     p = predict(Setup(gpu="V100", family="image_classification"), fitted=stretched)
-    assert Factor.TYPICAL in [f.code for f in p.factors]
+    assert Factor.WIDE_SETUPS in [f.code for f in p.factors]
     assert p.high > 2.5 and math.isclose(p.high, p.tuned * 1.3, abs_tol=0.02)
     assert p.low < 1.2 and p.low <= 0.5 * p.ratio + 0.01  # half the realistic figure
 
 
-def test_stretches_are_the_80_percent_ends_of_each_level_per_setup():
+def test_stretches_are_each_levels_end_per_setup():
     # Ten setups whose tables landed 0.0, 0.1, ..., 0.9 above the tuned figure (the last
     # with many rows: it still weighs one setup); projects' rows do not count for them.
     misses = [Miss(STRATUM, "tuned", k / 10, 0.0, 0.0, ("t", k)) for k in range(9)]
     misses += [Miss(STRATUM, "tuned", 0.9, 0.0, 0.0, ("t", 9))] * 50
     misses += [Miss(STRATUM, "practice", -k / 10, 0.0, 0.0, ("p", k)) for k in range(10)]
     assert math.isclose(stretches(misses, "tuned")[STRATUM], 0.7)
-    assert math.isclose(stretches(misses, "practice")[STRATUM], -0.7)
+    # Projects' end is split conformal's: the ceil(11 x 0.8) = 9th of ten setups.
+    assert math.isclose(stretches(misses, "practice")[STRATUM], -0.8)
     # Inside the figures: no stretch. Too few setups: no entry.
     low = [Miss(STRATUM, "tuned", -1.0, 0.0, 0.0, ("t", k)) for k in range(MIN_CLUSTERS)]
     assert stretches(low, "tuned") == {STRATUM: 0.0}
@@ -192,23 +193,6 @@ def test_a_band_for_projects_alone_sits_around_the_realistic_figure():
     assert band_of(misses, ("practice",)) is None
 
 
-def test_broken_runs_size_only_ranges_for_projects_alone():
-    def project(stratum, k, broken=False, actual=0.0):
-        return Miss(stratum, "practice", actual, 0.5, 0.0, ("p", k, broken), broken)
-
-    for stratum in (MEASURED, STRATUM):
-        ordinary = [project(stratum, k, actual=-k / 10) for k in range(10)]
-        broken = [project(stratum, k, True, math.log(0.05)) for k in range(4)]
-        alone, with_broken = (
-            stretches(ordinary, "practice"),
-            stretches(ordinary + broken, "practice"),
-        )
-        if calibration.for_projects(stratum):
-            assert with_broken[stratum] < alone[stratum]  # reaches down towards 0.05x
-        else:
-            assert with_broken == alone
-
-
 def test_a_measured_setup_names_the_tuned_figure_as_the_best_case_above_its_range():
     fitted = calibration.fitted()
     stretched = calibration.Fitted(
@@ -247,3 +231,14 @@ def test_threads_asking_a_cold_process_at_once_share_one_fit(monkeypatch):
     with ThreadPoolExecutor(max_workers=8) as pool:
         results = list(pool.map(lambda _: calibration.fitted(), range(8)))
     assert len(fits) == 1 and all(result is results[0] for result in results)
+
+
+def test_projects_stretch_to_split_conformals_finite_sample_level_tables_do_not():
+    projects = [Miss(STRATUM, "practice", -k / 10, 0.5, 0.0, ("p", k)) for k in range(1, 11)]
+    tables = [Miss(STRATUM, "tuned", 0.5 + k / 10, 0.5, 0.0, ("t", k)) for k in range(1, 11)]
+    # Ten setups: the plain 80% point is the 8th; the next setup lands inside the
+    # ceil(11 x 0.8) = 9th of them with probability 0.8.
+    assert math.isclose(stretches(projects, "practice")[STRATUM], -0.9)
+    assert math.isclose(stretches(tables, "tuned")[STRATUM], 0.8)
+    assert calibration._conformal_level(10) == 0.9
+    assert calibration._conformal_level(4) == 1.0

@@ -49,6 +49,15 @@ def test_nothing_known_is_the_guides_typical_range():
     assert codes(p) == [Factor.TYPICAL]
 
 
+def test_a_range_stretched_past_the_rules_says_why_not_that_nothing_is_known():
+    # ResNet-50 on a T4: held-out setups like it vary beyond 1.2-2.5, so the range
+    # holds the rule's and reaches past it; "nothing specific is known" would be false.
+    p = predict(Setup(gpu="T4", model="ResNet-50"))
+    assert p.low <= TYPICAL_LOW and p.high >= TYPICAL_HIGH
+    assert (p.low, p.high) != (TYPICAL_LOW, TYPICAL_HIGH)
+    assert Factor.WIDE_SETUPS in codes(p) and Factor.TYPICAL not in codes(p)
+
+
 def test_gpu_count_precision_or_baseline_alone_do_not_narrow_it():
     for setup in (
         Setup(num_gpus=8),
@@ -352,3 +361,18 @@ def test_every_gpu_in_the_spec_table_gets_a_ranged_answer():
         p = predict(Setup(gpu=gpu, family="image_classification"))
         assert 0 < p.low <= p.ratio <= p.high < 20, gpu
         assert Factor.UNKNOWN_GPU not in codes(p), gpu
+
+
+def test_a_framework_named_alone_is_read_and_answered_as_a_real_project():
+    """The bench's framework-alone split asks what the reader reads, and each
+    framework gets the range real projects see (below the rule's 1.2), not the rule."""
+    from bot.conversation import answer, to_json
+    from bot.models import Channel
+
+    bench = _bench()
+    rows = [m for m in bench.measurements(any_gpu=True) if m.level == "practice"]
+    for key, name in bench.FRAMEWORK_NAMES.items():
+        row = next(m for m in rows if bench.framework_key(m.framework) == key)
+        got = to_json(answer(bench.framework_alone(row), Channel.DM))
+        assert got["framework"] == name
+        assert got["basis"] == "modelled" and got["ratio_low"] < 1.2

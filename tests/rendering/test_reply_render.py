@@ -293,9 +293,11 @@ FACTOR_PARAMS = {
     Factor.PRECISION: [{"precision": "bf16", "supported": 1}, {"precision": "fp8", "supported": 0}],
     Factor.FAMILY_PRIOR: [{"family": "speech_recognition"}, {"family": "graph"}],
     Factor.TYPICAL: [{}],
+    Factor.WIDE_SETUPS: [{}],
     Factor.FRAMEWORK: [{"framework": "PyTorch", "matched": 1}, {"framework": "JAX", "matched": 0}],
     Factor.MEMORY_BOUND: [{"shift": 0.7}],
     Factor.UNKNOWN_GPU: [{"gpu": "RTX 9999"}],
+    Factor.BROKEN_SETUPS: [{"framework": "TensorFlow"}],
     Factor.TUNED_BEST_CASE: [{"tuned": 3.2, "realistic": 1.6}],
     Factor.NARROW_BY: [{"fact": f} for f in ("utilisation", "batch", "baseline", "gpu", "model")],
 }

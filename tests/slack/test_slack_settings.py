@@ -72,6 +72,18 @@ def test_mpbot_serve_without_tokens_stops_with_a_clear_message(capsys):
     assert "SLACK_SIGNING_SECRET" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("cpus", "workers"), [(1, 2), (2, 2), (3, 2), (4, 3), (8, 4), (64, 4)])
+def test_work_processes_default_to_the_cpus_this_process_may_use(monkeypatch, cpus, workers):
+    monkeypatch.setattr("os.sched_getaffinity", lambda _pid: set(range(cpus)), raising=False)
+    assert load_settings().work_processes == workers
+
+
+def test_work_processes_set_win_over_the_cpu_count(monkeypatch):
+    monkeypatch.setattr("os.sched_getaffinity", lambda _pid: set(range(64)), raising=False)
+    monkeypatch.setenv("WORK_PROCESSES", "2")
+    assert load_settings().work_processes == 2
+
+
 def test_work_processes_must_be_at_least_one(monkeypatch):
     monkeypatch.setenv("WORK_PROCESSES", "0")
     with pytest.raises(SettingsError, match="WORK_PROCESSES"):
