@@ -197,7 +197,7 @@ def _answered_with_finishes_held(
     """``count`` commands, each job past Slack taking its answer, none finished: the
     body runs while no finish can commit."""
     # Each job waits on its user's look-up until the writes are held; then it posts.
-    slack.hold[SLOW_LOOKUP] = 2.0
+    slack.hold[SLOW_LOOKUP] = 3.0  # the last claim may come a second or two after the first
     assert _send(_client(signed_client, served), slack, range(count)) == [200] * count
     _wait_jobs(url, count, "claimed_by IS NOT NULL", timeout=20)
     with _writes_held(url) as left:
