@@ -17,7 +17,11 @@ outbox rows a reclaimed job looks for, written idempotently) and deletes it:
 the restarted server before its workers start, and the HTTP process's
 supervisor when it sees a worker die, before it hands the worker's leases
 back. The job run again then finds those answers sent and skips them, as it
-does any answer already recorded. A live worker's journal is never read.
+does any answer already recorded. A live worker's journal is never read: a
+worker holds an ``flock`` on its files for as long as it lives (the kernel
+drops it when the process dies, however it dies), and a take-over leaves a
+file it cannot lock alone, leases and all (two servers sharing a folder by
+mistake, say).
 
 What it covers: a killed process (SIGKILL, the OOM killer, a crash). Bytes a
 process wrote are in the kernel's page cache and reach the file though the
@@ -50,6 +54,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+try:
+    import fcntl
+except ImportError:  # Windows: no lock; every journal found is taken for a dead worker's
+    fcntl = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
     from bot.jobs.store import OutboxStore
@@ -90,8 +99,9 @@ class SentJournal:
         self._lock = threading.Lock()
         self._generation = 0
         self._written = 0
-        # Generations rotated out but still on disk, and the tasks running per start generation.
-        self._old: set[int] = set()
+        # Generations rotated out but still on disk (and locked), and the tasks
+        # running per start generation.
+        self._old: dict[int, int] = {}
         self._running: Counter[int] = Counter()
         self._fd: int | None = None
         try:
@@ -134,7 +144,9 @@ class SentJournal:
         return journal_paths(self.directory, self.worker)
 
     def _open(self, generation: int) -> int:
-        return os.open(self._path(generation), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        fd = os.open(self._path(generation), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        _hold_file(fd)  # ours for as long as this process lives
+        return fd
 
     def _path(self, generation: int) -> Path:
         return self.directory / f"sent-{_safe(self.worker)}.{generation}.log"
@@ -147,8 +159,7 @@ class SentJournal:
             self._written = 0
             return
         assert self._fd is not None
-        os.close(self._fd)
-        self._old.add(self._generation)
+        self._old[self._generation] = self._fd  # still locked: a task may need its lines
         self._generation += 1
         self._fd, self._written = fd, 0
         self._collect()
@@ -157,9 +168,9 @@ class SentJournal:
         """Delete the old generations no running task may have written to."""
         oldest_needed = min(self._running, default=self._generation)
         for generation in [g for g in self._old if g < oldest_needed]:
-            self._old.discard(generation)
             with contextlib.suppress(OSError):
                 self._path(generation).unlink()
+            os.close(self._old.pop(generation))
 
     def _give_up(self, error: OSError) -> None:
         if self._fd is not None:
@@ -208,18 +219,40 @@ def read_entries(paths: list[Path]) -> list[SentEntry]:
     return entries
 
 
-def take_over(directory: Path, worker: str, outbox: OutboxStore) -> int:
-    """A dead ``worker``'s journal into the database, then deleted; how many answers it marked.
+def take_over(directory: Path, worker: str, outbox: OutboxStore) -> int | None:
+    """A dead ``worker``'s journal into the database, then deleted; how many answers it
+    marked, or None when a live process holds it (left alone).
 
     A database error propagates and the files stay, to be taken over again.
     """
     paths = journal_paths(directory, worker)
-    entries = read_entries(paths)
-    marked = outbox.record_sent(entries) if entries else 0
-    for path in paths:
-        with contextlib.suppress(OSError):
-            path.unlink()
+    with contextlib.ExitStack() as held:
+        for path in paths:
+            try:
+                fd = os.open(path, os.O_RDONLY)
+            except FileNotFoundError:  # deleted meanwhile
+                continue
+            held.callback(os.close, fd)
+            if not _hold_file(fd):
+                log.warning("sent journal %s is a live process's; left alone", path.name)
+                return None
+        entries = read_entries(paths)
+        marked = outbox.record_sent(entries) if entries else 0
+        for path in paths:
+            with contextlib.suppress(OSError):
+                path.unlink()
     return marked
+
+
+def _hold_file(fd: int) -> bool:
+    """Lock ``fd``'s file for this process, without waiting; False if another holds it."""
+    if fcntl is None:
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
 
 
 def _safe(worker: str) -> str:

@@ -323,6 +323,8 @@ class WorkerPool:
 
     def _take_over_one(self, jobs: JobStore, outbox: OutboxStore, worker: str) -> None:
         marked = take_over(self.settings.job_spool_dir, worker, outbox)
+        if marked is None:  # alive after all (another server's, sharing the folder)
+            return
         if marked:
             log.info("%d answer(s) Slack took from the dead worker recorded as sent", marked)
         handed = jobs.release(worker)

@@ -6,7 +6,9 @@ The database side runs on SQLite always, and on PostgreSQL with TEST_DATABASE_UR
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
+import signal
 from collections.abc import Iterator
 from datetime import timedelta
 
@@ -63,14 +65,50 @@ def test_a_line_cut_short_is_skipped_and_the_rest_read(tmp_path, caplog):
     assert "cannot be read" in caplog.text
 
 
+def _written_by_a_dead_worker(directory, worker: str, entries: list[SentEntry]) -> None:
+    """A worker process that journals ``entries`` and dies (its locks go with it)."""
+    child = multiprocessing.get_context("fork").Process(
+        target=_journal_and_die, args=(directory, worker, entries)
+    )
+    child.start()
+    child.join(timeout=30)
+    assert child.exitcode == -signal.SIGKILL
+
+
+def _journal_and_die(directory, worker: str, entries: list[SentEntry]) -> None:
+    journal = SentJournal(directory, worker)
+    for entry in entries:
+        journal.append(entry)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _taken_over(tmp_path, worker: str, engine) -> int | None:
+    return take_over(tmp_path, worker, OutboxStore(engine))
+
+
+def test_a_live_workers_journal_is_left_alone(tmp_path, engine):
+    journal = SentJournal(tmp_path, WORKER)  # this process holds it, as a live worker does
+    journal.append(_entry(1))
+    assert _taken_over(tmp_path, WORKER, engine) is None
+    assert len(journal.paths()) == 1
+    journal.append(_entry(2))
+    assert [entry.job_id for entry in read_entries(journal.paths())] == [1, 2]
+
+
+def test_a_killed_workers_journal_is_free_to_take_over(tmp_path, engine):
+    _written_by_a_dead_worker(tmp_path, WORKER, [_entry(1)])
+    assert read_entries(journal_paths(tmp_path)) != []  # the page cache kept its write
+    assert _taken_over(tmp_path, WORKER, engine) == 0  # job 1 is not there to run again
+    assert journal_paths(tmp_path) == []
+
+
 def test_take_over_records_what_slack_took_so_the_job_run_again_skips_it(tmp_path, engine):
     jobs, outbox = JobStore(engine), OutboxStore(engine)
     running = jobs.add("work", {})
     finished = jobs.add("work", {})
     jobs.finish([finished])
-    journal = SentJournal(tmp_path, WORKER)
-    journal.append(_entry(running, 1, {"ok": True, "ts": "1.1"}))
-    journal.append(_entry(finished, 1))
+    taken = [_entry(running, 1, {"ok": True, "ts": "1.1"}), _entry(finished, 1)]
+    _written_by_a_dead_worker(tmp_path, WORKER, taken)
 
     assert take_over(tmp_path, WORKER, outbox) == 1  # a finished job is never run again
     assert journal_paths(tmp_path) == []
@@ -106,8 +144,7 @@ def test_a_database_error_keeps_the_journal_for_the_next_try(tmp_path):
         def record_sent(self, entries):
             raise OSError("database away")
 
-    journal = SentJournal(tmp_path, WORKER)
-    journal.append(_entry(1))
+    _written_by_a_dead_worker(tmp_path, WORKER, [_entry(1)])
     with pytest.raises(OSError):
         take_over(tmp_path, WORKER, Down())  # type: ignore[arg-type]
     assert len(journal_paths(tmp_path)) == 1
@@ -115,8 +152,8 @@ def test_a_database_error_keeps_the_journal_for_the_next_try(tmp_path):
 
 def test_only_the_named_workers_journal_is_taken_over(tmp_path, engine):
     outbox = OutboxStore(engine)
-    SentJournal(tmp_path, WORKER).append(_entry(1))
-    SentJournal(tmp_path, "pod-7.example:42").append(_entry(2))
+    _written_by_a_dead_worker(tmp_path, WORKER, [_entry(1)])
+    _written_by_a_dead_worker(tmp_path, "pod-7.example:42", [_entry(2)])
     take_over(tmp_path, WORKER, outbox)
     assert journal_workers(tmp_path) == ["pod-7.example:42"]
 
