@@ -264,6 +264,28 @@ def test_a_spool_folder_that_cannot_be_written_turns_the_journal_off_and_answers
     assert "Traceback" not in log, log
 
 
+def test_a_starting_server_leaves_a_live_servers_journals_alone(
+    slack, replicas, signed_client, tmp_path
+):
+    # Two servers sharing one spool folder, by mistake: the second one's start must
+    # not take the first one's live workers for dead (their journals and leases).
+    shared = tmp_path / "shared-spool"
+    first = replicas(f"sqlite:///{tmp_path / 'first.db'}", job_spool_dir=shared)
+    first.wait_for_workers(2)
+    deadline = time.monotonic() + 30
+    while len(list(shared.glob("sent-*.log"))) < 2:
+        assert time.monotonic() < deadline, first.log()
+        time.sleep(0.1)
+    journals = sorted(shared.glob("sent-*.log"))
+
+    second = replicas(f"sqlite:///{tmp_path / 'second.db'}", job_spool_dir=shared)
+    second.wait_for_workers(2)
+    assert second.log().count("is a live process's; left alone") == 2, second.log()
+    assert all(path.exists() for path in journals)
+    assert _send(_client(signed_client, first), slack, range(5)) == [200] * 5
+    _assert_each_once(_wait_answered(slack, 5, timeout=30), 5)
+
+
 def test_pod_killed_while_answering_a_large_burst_answers_at_most_1_percent_twice(
     slack, replicas, database_url, signed_client
 ):
