@@ -289,6 +289,7 @@ class Advice(BaseModel):
     family: str | None = None
     precision: str | None = None
     baseline: str | None = None
+    framework: str | None = None  # as the user named it ("PyTorch"); the subject when alone
     # Stable note codes (e.g. "double_check", "loss_scaling"); rendering words them.
     notes: list[str] = Field(default_factory=list)
     # Free-form numbers a note or a detail needs (e.g. measurement counts).

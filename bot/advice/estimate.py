@@ -258,6 +258,7 @@ def _suggested(query: Query, prediction: Prediction, notes: list[str]) -> dict:
         "family": prediction.family or query.family,
         "precision": prediction.precision or query.precision,
         "baseline": prediction.baseline or query.baseline,
+        "framework": query.framework,
         "notes": notes,
         "facts": _facts(query),
         "factors": _factors(prediction),
@@ -343,7 +344,9 @@ def _resnet50_on_v100(query: Query) -> bool:
 
 
 def _names_something(query: Query) -> bool:
-    return bool(query.gpu or query.model or query.family)
+    """A GPU, a model, a task or a framework: what the prediction narrows the rule by
+    (a framework alone carries what its projects saw, see prediction._informative)."""
+    return bool(query.gpu or query.model or query.family or query.framework)
 
 
 def _setup(query: Query) -> Setup:

@@ -748,6 +748,8 @@ class _Words:
             model = self._("%(family)s models") % {"family": self.family(a.family)}
         if model and gpu:
             subject = self._("%(model)s on %(gpu)s") % {"model": model, "gpu": gpu}
+        elif not (model or gpu) and a.framework:
+            subject = self._("%(framework)s projects") % {"framework": self.echo(a.framework)}
         else:
             subject = model or gpu or self._("Your setup")
         return subject[:1].upper() + subject[1:]  # it leads the reply: "Language models on A100"

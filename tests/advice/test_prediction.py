@@ -376,3 +376,21 @@ def test_a_framework_named_alone_is_read_and_answered_as_a_real_project():
         got = to_json(answer(bench.framework_alone(row), Channel.DM))
         assert got["framework"] == name
         assert got["basis"] == "modelled" and got["ratio_low"] < 1.2
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("how much faster is amp with pytorch?", "PyTorch projects"),
+        ("what speedup with TF2?", "TensorFlow projects"),
+        ("كم التسريع مع pytorch؟", "مشاريع"),
+    ],
+)
+def test_a_speed_question_naming_only_a_framework_gets_its_projects_ratio(text, subject):
+    """Without a time, too: the framework is what is known, and the reply says so."""
+    from bot.conversation import answer, to_json
+    from bot.models import Channel
+
+    got = to_json(answer(text, Channel.DM))
+    assert got["ratio"] and got["ratio_low"] < 1.2 and got["basis"] == "modelled"
+    assert subject in got["text"].split("\n")[0]
