@@ -3,33 +3,11 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
-import pytest
-
 from bot.jobs import JobStore, OutboxStore
 from bot.jobs.store import now
-from bot.store import connect
-
-
-@pytest.fixture
-def engine(any_database_url: str) -> Iterator:
-    store = connect(any_database_url)
-    yield store.engine
-    store.engine.dispose()
-
-
-def _answer(minutes: float = 30) -> dict:
-    return {
-        "kind": "response_url",
-        "target": "http://slack.invalid/hook",
-        "message": {"text": "hi"},
-        "team_id": "T1",
-        "enterprise_id": None,
-        "expires_at": now() + timedelta(minutes=minutes),
-    }
 
 
 def test_concurrent_claims_take_each_job_once(engine):
@@ -69,26 +47,26 @@ def test_a_finished_jobs_id_is_never_given_to_another(engine):
     assert jobs.add("work", {}) > job  # its id keys answers in the outbox
 
 
-def test_an_answer_sent_once_is_not_ours_to_send_again(engine):
+def test_an_answer_sent_once_is_not_ours_to_send_again(engine, outbox_answer):
     jobs, outbox = JobStore(engine), OutboxStore(engine)
     job = jobs.add("work", {})
-    row = outbox.stage(job, 1, _answer(), worker="w1", lease_s=30)
+    row = outbox.stage(job, 1, outbox_answer(), worker="w1", lease_s=30)
     assert row.ours and not row.done
     # Another worker running the same job meanwhile must leave it alone...
-    assert not outbox.stage(job, 1, _answer(), worker="w2", lease_s=30).ours
+    assert not outbox.stage(job, 1, outbox_answer(), worker="w2", lease_s=30).ours
     outbox.sent(row.id, {"ok": True})
     # ...and once it is sent, nobody sends it again.
-    again = outbox.stage(job, 1, _answer(), worker="w2", lease_s=30)
+    again = outbox.stage(job, 1, outbox_answer(), worker="w2", lease_s=30)
     assert again.done and not again.ours and again.result == {"ok": True}
     assert outbox.claim_due("w3", 10, lease_s=30) == []
 
 
-def test_a_jobs_answers_go_out_in_order(engine):
+def test_a_jobs_answers_go_out_in_order(engine, outbox_answer):
     jobs, outbox = JobStore(engine), OutboxStore(engine)
     job = jobs.add("work", {})
-    first = outbox.stage(job, 1, _answer(), worker="w", lease_s=30)
+    first = outbox.stage(job, 1, outbox_answer(), worker="w", lease_s=30)
     outbox.retry_at(first.id, now() + timedelta(seconds=0.3))
-    second = outbox.stage(job, 2, _answer(), worker="w", lease_s=30)
+    second = outbox.stage(job, 2, outbox_answer(), worker="w", lease_s=30)
     assert not second.ours  # waits for the first
     assert outbox.claim_due("w", 10, lease_s=30) == []  # the first is not due yet
     time.sleep(0.35)
@@ -97,11 +75,13 @@ def test_a_jobs_answers_go_out_in_order(engine):
     assert [row.id for row in outbox.claim_due("w", 10, lease_s=30)] == [second.id]
 
 
-def test_answers_past_their_life_are_dropped_and_sent_ones_of_finished_jobs_forgotten(engine):
+def test_answers_past_their_life_are_dropped_and_sent_ones_of_finished_jobs_forgotten(
+    engine, outbox_answer
+):
     jobs, outbox = JobStore(engine), OutboxStore(engine)
     job, done_job = jobs.add("work", {}), jobs.add("work", {})
-    lapsed = outbox.stage(job, 1, _answer(minutes=-1), worker="w", lease_s=30)
-    sent = outbox.stage(done_job, 1, _answer(), worker="w", lease_s=30)
+    lapsed = outbox.stage(job, 1, outbox_answer(minutes=-1), worker="w", lease_s=30)
+    sent = outbox.stage(done_job, 1, outbox_answer(), worker="w", lease_s=30)
     outbox.sent(sent.id, None)
     jobs.finish([done_job])
     assert [row.id for row in outbox.expired()] == [lapsed.id]

@@ -9,7 +9,6 @@ import logging
 import multiprocessing
 import os
 import signal
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
@@ -17,31 +16,12 @@ import pytest
 from bot.jobs import JobStore, OutboxStore, SentEntry, SentJournal
 from bot.jobs.sent_journal import journal_paths, journal_workers, read_entries, take_over
 from bot.jobs.store import now
-from bot.store import connect
 
 WORKER = "pod-7.example:4242"
 
 
-@pytest.fixture
-def engine(any_database_url: str) -> Iterator:
-    store = connect(any_database_url)
-    yield store.engine
-    store.engine.dispose()
-
-
 def _entry(job_id: int, seq: int = 1, result: dict | None = None) -> SentEntry:
     return SentEntry(job_id, seq, "response_url", now() + timedelta(minutes=30), result)
-
-
-def _answer() -> dict:
-    return {
-        "kind": "response_url",
-        "target": "http://slack.invalid/hook",
-        "message": {"text": "hi"},
-        "team_id": "T1",
-        "enterprise_id": None,
-        "expires_at": now() + timedelta(minutes=30),
-    }
 
 
 def test_appended_entries_read_back_whole_and_in_order(tmp_path):
@@ -102,7 +82,9 @@ def test_a_killed_workers_journal_is_free_to_take_over(tmp_path, engine):
     assert journal_paths(tmp_path) == []
 
 
-def test_take_over_records_what_slack_took_so_the_job_run_again_skips_it(tmp_path, engine):
+def test_take_over_records_what_slack_took_so_the_job_run_again_skips_it(
+    tmp_path, engine, outbox_answer
+):
     jobs, outbox = JobStore(engine), OutboxStore(engine)
     running = jobs.add("work", {})
     finished = jobs.add("work", {})
@@ -112,30 +94,30 @@ def test_take_over_records_what_slack_took_so_the_job_run_again_skips_it(tmp_pat
 
     assert take_over(tmp_path, WORKER, outbox) == 1  # a finished job is never run again
     assert journal_paths(tmp_path) == []
-    again = outbox.stage(running, 1, _answer(), worker="replacement", lease_s=30)
+    again = outbox.stage(running, 1, outbox_answer(), worker="replacement", lease_s=30)
     assert again.done and not again.ours and again.result == {"ok": True, "ts": "1.1"}
     # The second answer was not taken: it is the replacement's to send.
-    assert outbox.stage(running, 2, _answer(), worker="replacement", lease_s=30).ours
+    assert outbox.stage(running, 2, outbox_answer(), worker="replacement", lease_s=30).ours
 
 
-def test_take_over_is_idempotent(tmp_path, engine):
+def test_take_over_is_idempotent(tmp_path, engine, outbox_answer):
     jobs, outbox = JobStore(engine), OutboxStore(engine)
     job = jobs.add("work", {})
     entries = [_entry(job, 1), _entry(job, 2)]
     assert outbox.record_sent(entries) == 2
     # A kill between the commit and the files' delete reads the same lines again.
     assert outbox.record_sent(entries) == 0
-    assert outbox.stage(job, 1, _answer(), worker="w", lease_s=30).done
+    assert outbox.stage(job, 1, outbox_answer(), worker="w", lease_s=30).done
 
 
-def test_take_over_marks_an_answer_waiting_in_the_outbox_sent(tmp_path, engine):
+def test_take_over_marks_an_answer_waiting_in_the_outbox_sent(tmp_path, engine, outbox_answer):
     jobs, outbox = JobStore(engine), OutboxStore(engine)
     job = jobs.add("work", {})
-    row = outbox.stage(job, 1, _answer(), worker="dead", lease_s=30)
+    row = outbox.stage(job, 1, outbox_answer(), worker="dead", lease_s=30)
     jobs.finish([job])  # a retried answer outlives its job
     assert outbox.record_sent([_entry(job, 1, {"ok": True})]) == 1
     assert outbox.claim_due("replacement", 10, lease_s=30) == []
-    assert not outbox.stage(job, 1, _answer(), worker="other", lease_s=30).ours
+    assert not outbox.stage(job, 1, outbox_answer(), worker="other", lease_s=30).ours
     assert row.id is not None
 
 

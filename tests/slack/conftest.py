@@ -324,6 +324,12 @@ def database_url(tmp_path) -> str:
 
 
 @pytest.fixture
+def sqlite_url(tmp_path) -> str:
+    """SQLite, for tests that run on it alone where ``database_url`` is both stores."""
+    return f"sqlite:///{tmp_path / 'bot.db'}"
+
+
+@pytest.fixture
 def start_app(slack: FakeSlack, database_url: str) -> Iterator[Callable[..., Running]]:
     """Start the real app on a free port; call again for a restart on the same database."""
     servers: list[BackgroundServer] = []

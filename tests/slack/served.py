@@ -10,6 +10,9 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from slackmsg import BOT_TOKEN, SIGNING_SECRET
@@ -124,3 +127,38 @@ class Served:
             except ProcessLookupError:
                 pass
             self.process.wait()
+
+
+@contextmanager
+def replicas_in(
+    slack_url: str, folder: Path, defaults: dict, workers: int = 0
+) -> Iterator[Callable[..., Served]]:
+    """``replica(database_url, **settings)`` starts ``mpbot serve`` in ``folder`` (one
+    spool folder for all: a pod's volume) with ``defaults`` under ``settings``, and
+    waits for ``workers`` of its workers; every replica is killed at the end."""
+    started: list[Served] = []
+
+    def replica(database_url: str, **settings: object) -> Served:
+        log = folder / f"serve-{len(started)}.log"
+        served = Served(slack_url, database_url, log, **(defaults | settings))
+        started.append(served)
+        served.start()
+        if workers:
+            served.wait_for_workers(workers)
+        return served
+
+    try:
+        yield replica
+    finally:
+        for served in started:
+            served.close()
+
+
+def answers_by_hook(slack, prefix: str) -> Counter:
+    """Answers Slack took per command, by its response_url's hook (those starting with
+    ``prefix``: each test file numbers its commands under its own letter)."""
+    return Counter(
+        call.path.split("/")[1]
+        for call in slack.calls
+        if call.path.startswith("/" + prefix) and not call.scripted
+    )

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 
 import pytest
 from databases import POSTGRES_URL, wipe
-from served import Served
+from served import Served, answers_by_hook, replicas_in
 from slackmsg import dm_event
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
@@ -49,24 +49,10 @@ def database_url(any_database_url: str) -> str:
 
 
 @pytest.fixture
-def sqlite_url(tmp_path) -> str:
-    return f"sqlite:///{tmp_path / 'bot.db'}"
-
-
-@pytest.fixture
 def replicas(slack, tmp_path) -> Iterator[Callable[..., Served]]:
     """Start ``mpbot serve`` replicas (``replica(url, **settings)``); all killed at the end."""
-    started: list[Served] = []
-
-    def replica(database_url: str, **settings: object) -> Served:
-        log = tmp_path / f"serve-{len(started)}.log"
-        served = Served(slack.url, database_url, log, **(FAST | settings))
-        started.append(served)
-        return served.start()
-
-    yield replica
-    for served in started:
-        served.close()
+    with replicas_in(slack.url, tmp_path, FAST) as replica:
+        yield replica
 
 
 def _hook(index: int) -> str:
@@ -74,12 +60,7 @@ def _hook(index: int) -> str:
 
 
 def _answers(slack) -> Counter:
-    """Answers taken per command (by its response_url's hook)."""
-    return Counter(
-        call.path.split("/")[1]
-        for call in slack.calls
-        if call.path.startswith("/h") and not call.scripted
-    )
+    return answers_by_hook(slack, "h")
 
 
 def _send(client, slack, indexes, *, timestamp: int | None = None) -> list[int]:

@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from served import Served
+from served import Served, answers_by_hook, replicas_in
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
@@ -40,26 +40,10 @@ def database_url(any_database_url: str) -> str:
 
 
 @pytest.fixture
-def sqlite_url(tmp_path) -> str:
-    return f"sqlite:///{tmp_path / 'bot.db'}"
-
-
-@pytest.fixture
 def replicas(slack, tmp_path) -> Iterator[Callable[..., Served]]:
     """``replica(url, **settings)``: ``mpbot serve`` sharing one spool folder (a pod's volume)."""
-    started: list[Served] = []
-
-    def replica(database_url: str, **settings: object) -> Served:
-        served = Served(slack.url, database_url, tmp_path / f"serve-{len(started)}.log")
-        served.env |= {name.upper(): str(value) for name, value in (FAST | settings).items()}
-        started.append(served)
-        served.start()
-        served.wait_for_workers(1)
-        return served
-
-    yield replica
-    for served in started:
-        served.close()
+    with replicas_in(slack.url, tmp_path, FAST, workers=1) as replica:
+        yield replica
 
 
 class WriteLock:
@@ -104,11 +88,7 @@ def _hook(index: int) -> str:
 
 
 def _answers(slack) -> Counter:
-    return Counter(
-        call.path.split("/")[1]
-        for call in slack.calls
-        if call.path.startswith("/s") and not call.scripted
-    )
+    return answers_by_hook(slack, "s")
 
 
 def _send(client, slack, indexes) -> list[int]:
