@@ -312,9 +312,10 @@ class WorkerPool:
         from bot.store import make_engine
 
         engine = make_engine(self.settings.database_url.get_secret_value())
+        jobs, outbox = JobStore(engine), OutboxStore(engine)
         try:
             for worker in list(self._dead):
-                self._take_over_one(JobStore(engine), OutboxStore(engine), worker)
+                self._take_over_one(jobs, outbox, worker)
                 self._dead.remove(worker)
         except SQLAlchemyError as error:
             log.error("could not take over the dead worker's jobs: %s", type(error).__name__)
