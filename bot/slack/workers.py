@@ -76,6 +76,8 @@ CONTEXT_KEYS = (
 SWITCH_INTERVAL_S = 0.001
 # Of a hostname, what a worker's id keeps (it must fit jobs.claimed_by's 64 characters).
 HOSTNAME_CHARS = 40
+# How often the supervisor looks at its workers when none has ended.
+SUPERVISE_EVERY_S = 1.0
 # Of the grace period, what a worker keeps to hand back its jobs and exit.
 STOP_MARGIN_S = 2.0
 T = TypeVar("T")
@@ -250,11 +252,18 @@ class WorkerPool:
                 pass
 
     def alive(self) -> bool:
+        """Every worker runs; a stopping pool is not ready, and its workers are left to
+        ``stop`` (two threads waiting on one child race: one of them is told the
+        child is not its own, and takes it for alive)."""
+        if self._stopping.is_set():
+            return False
         return all(process is not None and process.is_alive() for process in self._processes)
 
     def stop(self) -> None:
         """Workers finish or hand back their jobs within the grace period, then end."""
         self._stopping.set()
+        if self._supervisor.is_alive():  # it looks at the workers too: let it finish first
+            self._supervisor.join(timeout=SUPERVISE_EVERY_S + 1)
         for process in self._processes:
             process.terminate()  # SIGTERM: the worker drains (see JobRunner.run)
         deadline = time.monotonic() + self.settings.shutdown_grace_s
@@ -283,9 +292,9 @@ class WorkerPool:
 
     def _supervise(self) -> None:
         while not self._stopping.is_set():
-            wait([process.sentinel for process in self._processes], timeout=1.0)
+            wait([process.sentinel for process in self._processes], timeout=SUPERVISE_EVERY_S)
             for index, process in enumerate(self._processes):
-                if process.is_alive() or self._stopping.is_set():
+                if self._stopping.is_set() or process.is_alive():
                     continue
                 log.error(
                     "worker process %s (pid %s) exited with %s; starting another",
