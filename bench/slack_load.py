@@ -70,13 +70,20 @@ TARGET_PACED_P99_MS = 250.0
 TARGET_CAPACITY_RATIO = 0.7
 TARGET_ACK_MAX_S = 3.0
 USERS = 16
+# The baselines: Bolt's floor (a fixed text), and Bolt answering what mpbot answers.
+BARE = "bare fixed"
+SAME = "bare same"
 
 
 # -- the processes under test ------------------------------------------------
 
 
-def serve_bare(port: int) -> None:
-    """A bare Bolt app: ack, then answer on the response_url (Bolt's lazy listener)."""
+def serve_bare(port: int, same_answer: bool) -> None:
+    """A bare Bolt app: ack, then answer on the response_url (Bolt's lazy listener).
+
+    With ``same_answer`` it answers what mpbot answers (the core's reply as
+    Block Kit, in the listener's thread); without, a fixed text: Bolt's own floor.
+    """
     import waitress
     from slack_bolt import App
     from slack_bolt.adapter.wsgi import SlackRequestHandler
@@ -107,8 +114,18 @@ def serve_bare(port: int) -> None:
     def ack_now(ack) -> None:
         ack()
 
-    def answer(respond) -> None:
-        respond(text="fixed text", response_type="ephemeral")
+    def answer(respond, command: dict) -> None:
+        if not same_answer:
+            respond(text="fixed text", response_type="ephemeral")
+            return
+        from bot.models import Channel
+        from bot.slack.asks import Ask
+        from bot.slack.blocks import reply_message
+
+        text = command.get("text") or ""
+        turn = Ask(text, Channel.COMMAND).answer()
+        message = reply_message(turn, Ask(text, Channel.COMMAND, turn.reply.lang), shareable=True)
+        respond(**message, response_type="ephemeral")
 
     app.command("/mpestimate")(ack=ack_now, lazy=[answer])
     waitress.serve(
@@ -412,16 +429,17 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--database-url", help="mpbot's DATABASE_URL (default: a fresh SQLite)")
     parser.add_argument("--serve-bare", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--serve-bare-answering", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--serve-fake-slack", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.serve_bare:
-        serve_bare(args.serve_bare)
+    if args.serve_bare or args.serve_bare_answering:
+        serve_bare(args.serve_bare or args.serve_bare_answering, bool(args.serve_bare_answering))
         return 0
     if args.serve_fake_slack:
         serve_fake_slack(args.serve_fake_slack)
         return 0
 
-    fake_port, bot_port, bare_port = free_port(), free_port(), free_port()
+    fake_port, bot_port, bare_port, same_port = free_port(), free_port(), free_port(), free_port()
     fake = f"http://127.0.0.1:{fake_port}"
     workdir = tempfile.mkdtemp(prefix="mpbot-bench-")
     env = {
@@ -441,14 +459,17 @@ def main() -> int:
         subprocess.Popen([sys.executable, me, "--serve-fake-slack", str(fake_port)], env=env),
         subprocess.Popen(serve, env=env, cwd=workdir),
         subprocess.Popen([sys.executable, me, "--serve-bare", str(bare_port)], env=env),
+        subprocess.Popen([sys.executable, me, "--serve-bare-answering", str(same_port)], env=env),
     ]
     try:
         wait_up(fake_port)
         wait_up(bot_port, "/healthz")
         wait_up(bare_port)
+        wait_up(same_port)
         time.sleep(3.0)  # mpbot's worker processes finish starting
         apps = {
-            "bare Bolt": ("bare", bare_port, processes[2].pid),
+            BARE: ("bare", bare_port, processes[2].pid),
+            SAME: ("same", same_port, processes[3].pid),
             "mpbot": ("bot", bot_port, processes[1].pid),
         }
         rounds = take_turns(apps, fake, fake_port, args)
@@ -494,7 +515,6 @@ def report(rounds: list[dict], args) -> int:
         f"{'':14}{'sent':>7}{'errors':>7}{'answered':>9}{'acks/s':>8}{'ack max':>9}"
         f"{'answers/s':>10}{'answer p99':>11}{'CPU/answer':>11}{'in workers':>11}"
     )
-    ratios = []
     for number, results in enumerate(rounds, 1):
         for name, row in results.items():
             c = row["capacity"]
@@ -503,23 +523,14 @@ def report(rounds: list[dict], args) -> int:
                 f"{c['acks_per_s']:>8.0f}{c['ack_max_s']:>8.2f}s{c['answers_per_s']:>10.0f}"
                 f"{c['tta_p99_ms']:>9.0f}ms{c['cpu_ms']:>9.2f}ms{c['cpu_workers_ms']:>9.2f}ms"
             )
-        ours, bare = results["mpbot"]["capacity"], results["bare Bolt"]["capacity"]
-        ratios.append(ours["answers_per_s"] / bare["answers_per_s"])
-    ratio = statistics.median(ratios)
-    each = " ".join(f"{r:.2f}" for r in ratios)
-    print(f"answer capacity mpbot/bare: median {ratio:.2f}x (rounds: {each})")
-    cpu = statistics.median(
-        results["mpbot"]["capacity"]["cpu_ms"] / results["bare Bolt"]["capacity"]["cpu_ms"]
-        for results in rounds
-    )
-    print(f"CPU per answer mpbot/bare: median {cpu:.2f}x (the HTTP process and its workers)")
+    ratio = {bare: against(rounds, bare) for bare in (SAME, BARE)}
     ours = [results["mpbot"] for results in rounds]
     paced_p99 = max(row["paced"]["tta_p99_ms"] for row in ours)
     ack_max = max(row[phase]["ack_max_s"] for row in ours for phase in ("paced", "capacity"))
     checks = {
         f"paced p99 time to answer < {TARGET_PACED_P99_MS:g} ms (every round)": paced_p99
         < TARGET_PACED_P99_MS,
-        f"answer capacity >= {TARGET_CAPACITY_RATIO}x bare (median)": ratio
+        f"answer capacity >= {TARGET_CAPACITY_RATIO}x {SAME} (median)": ratio[SAME]
         >= TARGET_CAPACITY_RATIO,
         f"every ack < {TARGET_ACK_MAX_S:g} s": ack_max < TARGET_ACK_MAX_S,
         "every command acked and answered": all(
@@ -531,6 +542,23 @@ def report(rounds: list[dict], args) -> int:
     for name, ok in checks.items():
         print(f"  {'PASS' if ok else 'FAIL'}  {name}")
     return 0 if all(checks.values()) else 1
+
+
+def against(rounds: list[dict], bare: str) -> float:
+    """mpbot's answer capacity over ``bare``'s, per round and median (printed); the median."""
+    ratios = [
+        r["mpbot"]["capacity"]["answers_per_s"] / r[bare]["capacity"]["answers_per_s"]
+        for r in rounds
+    ]
+    cpu = statistics.median(
+        r["mpbot"]["capacity"]["cpu_ms"] / r[bare]["capacity"]["cpu_ms"] for r in rounds
+    )
+    each = " ".join(f"{r:.2f}" for r in ratios)
+    print(
+        f"mpbot / {bare}: answer capacity median {statistics.median(ratios):.2f}x "
+        f"(rounds: {each}); CPU per answer {cpu:.2f}x"
+    )
+    return statistics.median(ratios)
 
 
 if __name__ == "__main__":
