@@ -8,8 +8,11 @@ tests on the one shared server never see each other's rows.
 from __future__ import annotations
 
 import os
+import sqlite3
+from collections.abc import Callable
 
-from sqlalchemy import MetaData
+from sqlalchemy import MetaData, text
+from sqlalchemy.engine import make_url
 
 from bot.store import make_engine
 
@@ -23,3 +26,25 @@ def wipe(url: str) -> None:
     metadata.reflect(engine)
     metadata.drop_all(engine)
     engine.dispose()
+
+
+class WriteLock:
+    """Another connection holding the database's write lock: no job can be committed."""
+
+    def __init__(self, url: str) -> None:
+        self._release: Callable[[], None] = lambda: None
+        parsed = make_url(url)
+        if parsed.get_backend_name() == "sqlite":
+            connection = sqlite3.connect(parsed.database, isolation_level=None)
+            connection.execute("BEGIN IMMEDIATE")
+            self._release = connection.close
+        else:
+            engine = make_engine(url)
+            held = engine.connect()
+            held.begin()
+            held.execute(text("LOCK TABLE jobs IN EXCLUSIVE MODE"))  # reads pass, inserts wait
+            self._release = lambda: (held.close(), engine.dispose())
+
+    def release(self) -> None:
+        self._release()
+        self._release = lambda: None

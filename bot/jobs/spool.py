@@ -109,6 +109,12 @@ class Spool:
         with self._lock:
             self._held.discard(key)
 
+    def let_go(self, key: str) -> None:
+        """This process is done with the job, but it is not answered: its file stays,
+        a leftover that :meth:`leftovers` hands out again (the replay moves it in)."""
+        with self._lock:
+            self._held.discard(key)
+
     def leftovers(self) -> list[SpooledJob]:
         """Spooled jobs no thread of this process is answering, oldest first."""
         try:

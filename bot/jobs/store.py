@@ -9,7 +9,7 @@ rows without waiting on each other; SQLite runs one writer at a time, so its
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -32,7 +32,7 @@ from bot.jobs.sent_journal import SentEntry
 from bot.jobs.spool import SpooledJob
 from bot.jobs.tables import jobs, outbox
 from bot.store.schema import processed_events
-from bot.store.writes import writes
+from bot.store.writes import Attempt, GivenUp, writes
 
 # Rows per IN (...) list when a journal is read into the database.
 CHUNK = 500
@@ -85,30 +85,31 @@ class JobStore:
         self,
         work: str,
         request: dict,
-        unless: Callable[[], bool] | None = None,
+        attempt: Attempt | None = None,
         timeout: float | None = None,
     ) -> int:
-        """Commit a job (before its request is acked); its id, or 0 if ``unless()`` by then.
-
-        ``timeout``: see the writer's ``run`` (:mod:`bot.store.writes`).
+        """Commit a job (before its request is acked); its id, or 0 if its ``attempt``
+        was given up first. ``timeout``: see the writer's ``run`` (:mod:`bot.store.writes`).
         """
         values = {"work": work, "request": request, "created_at": now(), "attempts": 0}
 
         def write(connection: Connection) -> int:
-            if unless is not None and unless():
+            if attempt is not None and not attempt.may_run():
                 return 0
-            return connection.execute(self._insert, values).scalar_one()
+            job_id = connection.execute(self._insert, values).scalar_one()
+            _commit_unless_given_up(attempt)
+            return job_id
 
-        return self.writes.run(write, timeout)
+        return self.writes.run(write, timeout, attempt)
 
     def take_spooled(
         self,
         job: SpooledJob,
-        unless: Callable[[], bool] | None = None,
+        attempt: Attempt | None = None,
         timeout: float | None = None,
     ) -> bool:
         """Commit a spooled job (:mod:`bot.jobs.spool`); False when its key was taken
-        before (or ``unless()`` by then).
+        before (or its ``attempt`` given up first).
 
         The key is recorded in the job's own transaction, so a file moved in
         twice (a kill between this commit and the file's delete) makes one
@@ -125,14 +126,15 @@ class JobStore:
         values = {"work": job.work, "request": job.request, "attempts": 0}
 
         def write(connection: Connection) -> bool:
-            if unless is not None and unless():
+            if attempt is not None and not attempt.may_run():
                 return False
             if connection.execute(mark).scalar_one_or_none() is None:
                 return False
             connection.execute(self._insert, values | {"created_at": job.spooled_at})
+            _commit_unless_given_up(attempt)
             return True
 
-        return self.writes.run(write, timeout)
+        return self.writes.run(write, timeout, attempt)
 
     def claim(self, worker: str, limit: int, lease_s: float) -> list[ClaimedJob]:
         """Up to ``limit`` free jobs, oldest first, leased to ``worker`` for ``lease_s``."""
@@ -484,6 +486,12 @@ def _row(row, *, ours: bool = False) -> OutboxRow:
         ours=ours,
         seq=row.seq,
     )
+
+
+def _commit_unless_given_up(attempt: Attempt | None) -> None:
+    """The write's statements ran; its commit may begin only if its caller still waits."""
+    if attempt is not None and not attempt.may_commit():
+        raise GivenUp("the caller gave up on this write; rolled back")
 
 
 def now() -> datetime:

@@ -72,9 +72,12 @@ class InPool:
     def __call__(self, work: Callable[..., None], given: Given) -> None:
         self.submit(work, given)
 
-    def submit(self, work: Callable[..., None], given: Given) -> Future:
-        """As a call, and the work's future: a caller that must know when it is done."""
-        return self.executor.submit(run_logged, work, given)
+    def submit(
+        self, work: Callable[..., None], given: Given, run: Callable | None = None
+    ) -> Future:
+        """As a call, and the work's future: a caller that must know when it is done
+        (``run(work, given)`` runs it, :func:`run_logged` unless told)."""
+        return self.executor.submit(run or run_logged, work, given)
 
 
 def ack_then(

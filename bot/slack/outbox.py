@@ -41,15 +41,13 @@ from slack_sdk.webhook import WebhookClient
 from bot.jobs import OutboxRow, OutboxStore, SentEntry, SentJournal
 from bot.jobs.store import now
 from bot.settings import Settings
-from bot.slack.clients import webhook_client
+from bot.slack.clients import ANSWER_METHODS, AnswerClient, count_send, webhook_client
 from bot.slack.logs import remember_response_url
 
 # Slack: a response_url takes answers for 30 minutes after the command.
 RESPONSE_URL_LIFE = timedelta(minutes=30)
 RESPONSE_URL = "response_url"
 API = "api"
-# The Web API calls that are answers, and so go through the outbox.
-ANSWER_METHODS = frozenset({"chat.postMessage"})
 # Used when a 429 comes without a usable Retry-After.
 DEFAULT_RETRY_AFTER_S = 1.0
 log = logging.getLogger(__name__)
@@ -110,15 +108,17 @@ def respond(url: str | None, message: dict, settings: Settings, ids: dict) -> bo
     try:
         response = webhook_client(url, settings).send_dict(message)
     except OSError as error:
+        count_send(None, error)
         log.error("response_url unreachable %s: %s", ids, error)
         return False
+    count_send(response.status_code)
     if response.status_code != 200:
         log.error("response_url answered %s %s %s", response.status_code, response.body[:200], ids)
         return False
     return True
 
 
-class OutboxClient(WebClient):
+class OutboxClient(AnswerClient):
     """A WebClient whose answer calls (:data:`ANSWER_METHODS`) go through the outbox in a job.
 
     The job gets Slack's own response when the post went out at once, and

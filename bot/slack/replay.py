@@ -21,8 +21,8 @@ from slack_bolt import App
 
 from bot.jobs import Spool, SpooledJob
 from bot.settings import Settings
-from bot.slack.clients import web_client
-from bot.slack.workers import JobIntake, bot_token, given_for, within_budget
+from bot.slack.clients import run_counting_sends, web_client
+from bot.slack.workers import JobIntake, bot_token, given_for, settle, within_budget
 
 # How often the HTTP process looks for spooled jobs the database may take now.
 REPLAY_EVERY_S = 2.0
@@ -67,8 +67,8 @@ class SpoolReplay:
         jobs, gate = self.intake.jobs, self.intake.gate
         assert gate is not None  # checked in __init__
 
-        def take(unless, timeout: float | None) -> bool:
-            return jobs.take_spooled(job, unless=unless, timeout=timeout)
+        def take(attempt, timeout: float | None) -> bool:
+            return jobs.take_spooled(job, attempt=attempt, timeout=timeout)
 
         return within_budget(gate, jobs, "spool replay", take, None)
 
@@ -91,7 +91,8 @@ class SpoolReplay:
         self.spool.hold(job.key)
         fallback = self.intake.fallback
         assert fallback is not None  # checked in __init__
-        fallback.submit(work, given).add_done_callback(lambda _done: self.spool.drop(job.key))
+        done = fallback.submit(work, given, run_counting_sends)
+        done.add_done_callback(settle(self.spool, job.key, job.work))
 
     def _loop(self) -> None:
         while True:

@@ -30,7 +30,8 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
 from multiprocessing.connection import Connection, wait
 from typing import TypeVar
 
@@ -42,10 +43,11 @@ from sqlalchemy.exc import SQLAlchemyError
 from bot.jobs import ClaimedJob, JobStore, OutboxStore, SentJournal, Spool, SpooledJob
 from bot.jobs.sent_journal import journal_workers, take_over
 from bot.settings import Settings
-from bot.slack.clients import retry_handlers
+from bot.slack.clients import DirectSends, counting, retry_handlers, run_counting_sends
 from bot.slack.listeners import Given, InPool, run_logged, work_name
 from bot.slack.outbox import JobScope, OutboxClient, Postman, in_job
 from bot.store.gate import Gate
+from bot.store.writes import COMMIT_WAIT_S, Attempt
 
 # Threads per worker process: the work mostly waits on Slack and the database.
 THREADS = 8
@@ -147,18 +149,19 @@ class JobIntake:
             why,
         )
         kept = self._keep(name, request)
-        done = self.fallback.submit(work, given)
+        client = counting(given.client)
+        given.context["client"] = client
+        done = self.fallback.submit(work, replace(given, client=client), run_counting_sends)
         if kept is not None and self.spool is not None:
-            spool = self.spool
-            done.add_done_callback(lambda _done: spool.drop(kept.key))
+            done.add_done_callback(settle(self.spool, kept.key, name))
 
     def _commit(self, name: str, request: dict) -> bool:
         if self.gate is None:
             self.jobs.add(name, request)
             return True
 
-        def add(unless: Callable[[], bool], timeout: float | None) -> bool:
-            return self.jobs.add(name, request, unless=unless, timeout=timeout) > 0
+        def add(attempt: Attempt, timeout: float | None) -> bool:
+            return self.jobs.add(name, request, attempt=attempt, timeout=timeout) > 0
 
         return bool(within_budget(self.gate, self.jobs, "job intake", add, False))
 
@@ -179,24 +182,53 @@ class JobIntake:
             return None
 
 
-def within_budget(gate: Gate, jobs: JobStore, what: str, write: Callable, fallback: T) -> T:
-    """``write(unless, timeout)`` within the gate's budget, else ``fallback``.
+def settle(spool: Spool, key: str, work: str) -> Callable[[Future], None]:
+    """When work answered in-process (its job only in ``spool``) ends: the file goes,
+    unless Slack took none of its answers (down as well as the database). Then
+    the file stays, for the replay to move into the database once it is back,
+    and the outbox sends it with its retries, within the answer's life."""
 
-    Past the budget the caller does the work itself; the write, if it has not
-    run yet, then must not run at all (a worker would do the work again), so it
-    is handed an ``unless`` that says so by then.
+    def settled(done: Future) -> None:
+        sends = done.result() if not done.cancelled() and done.exception() is None else None
+        if isinstance(sends, DirectSends) and sends.missed and not sends.taken:
+            log.warning(
+                "degraded: Slack took no answer for %s either; kept in the spool until "
+                "the database takes it",
+                work,
+            )
+            spool.let_go(key)
+        else:
+            spool.drop(key)
+
+    return settled
+
+
+def within_budget(gate: Gate, jobs: JobStore, what: str, write: Callable, fallback: T) -> T:
+    """``write(attempt, timeout)`` within the gate's budget, else ``fallback``.
+
+    Past the budget the caller does the work itself, so the write must then
+    never commit (a worker would do the work again): it is handed an
+    :class:`Attempt` given up here, unless its commit had already begun; then
+    that commit's outcome decides (its statements are done: it is quick).
     """
-    given_up = threading.Event()
+    attempt = Attempt()
 
     def call(timeout: float | None = None) -> T:
-        return write(given_up.is_set, timeout)
+        try:
+            return attempt.settle(write(attempt, timeout))
+        except BaseException:
+            attempt.failed()
+            raise
 
     if jobs.writes.waits_itself:  # SQLite's writer thread: wait for it right here
         result = gate.bounded(what, call, fallback)
     else:
         result = gate.run(what, call, fallback)
-    if result is fallback:
-        given_up.set()
+    if result is fallback and not attempt.give_up():
+        landed, value = attempt.outcome(COMMIT_WAIT_S)
+        if landed:
+            return value  # type: ignore[return-value]
+        log.warning("%s: a commit begun within the budget is still unanswered; it may land", what)
     return result
 
 

@@ -45,6 +45,8 @@ except ImportError:  # Windows: SQLite's own lock alone
 
 # Enough to empty the queue of a busy process in one commit, short enough to keep it quick.
 MOST_PER_COMMIT = 64
+# How long a caller past its budget waits for a commit that had begun (see Attempt).
+COMMIT_WAIT_S = 1.0
 # A writer thread idle this long ends (another starts with the next write).
 IDLE_EXIT_S = 5.0
 # How long a writer waits for the file lock before it goes on to SQLite's own lock,
@@ -54,6 +56,67 @@ FILE_LOCK_POLL_S = (0.0001, 0.001)
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 Write = Callable[[Connection], T]
+
+
+class GivenUp(Exception):
+    """Raised by a write whose caller gave up on it: its transaction rolls back."""
+
+
+class Attempt:
+    """A write its caller may give up on: it commits, or it is given up, never both.
+
+    A caller past its budget does the work itself, so a write committing after
+    that would have it done twice (a command answered in-process, and again by
+    a worker from the job that landed late: a write stuck on SQLite's lock, or
+    on a frozen PostgreSQL, still commits once it gets through). The write asks
+    :meth:`may_run` first and :meth:`may_commit` after its statements, before
+    the commit; the caller asks :meth:`give_up`. Whichever asks first decides.
+    A caller too late to give up waits for the commit it can no longer stop
+    (:meth:`outcome`): with the write's statements done, only the commit is left.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._state: str | None = None  # None, "committing" or "given up"
+        self._done = threading.Event()
+        self._landed = False
+        self._result = None
+
+    def may_run(self) -> bool:
+        with self._lock:
+            return self._state != "given up"
+
+    def may_commit(self) -> bool:
+        with self._lock:
+            if self._state == "given up":
+                return False
+            self._state = "committing"
+            return True
+
+    def give_up(self) -> bool:
+        """True: the write will never commit; False: its commit has begun."""
+        with self._lock:
+            if self._state == "committing":
+                return False
+            self._state = "given up"
+            return True
+
+    def settle(self, result: T) -> T:
+        """The write committed with ``result`` (called after the commit)."""
+        self._landed, self._result = True, result
+        self._done.set()
+        return result
+
+    def failed(self) -> None:
+        """The write or its commit failed: nothing landed."""
+        self._done.set()
+
+    def outcome(self, wait_s: float) -> tuple[bool, object]:
+        """(committed, result) once the begun commit has ended, (False, None) if it has
+        not ended within ``wait_s`` (it may still land)."""
+        if not self._done.wait(wait_s):
+            return False, None
+        return self._landed, self._result
 
 
 class _Pending:
@@ -80,17 +143,23 @@ class GroupCommit:
     # The write runs on the writer thread, so a caller can stop waiting for it.
     waits_itself = True
 
-    def run(self, write: Write[T], timeout: float | None = None) -> T:
+    def run(
+        self, write: Write[T], timeout: float | None = None, attempt: Attempt | None = None
+    ) -> T:
         """``write(connection)`` in a committed transaction; its result, or its error.
 
         Past ``timeout`` seconds this raises :class:`TimeoutError`; the write may
-        still run later (a write that must not, checks for that itself).
+        still run later, unless its ``attempt`` is given up here (the write checks
+        it). An attempt whose commit has begun is waited for a while more instead.
         """
         pending = _Pending(write)
         self._queue.put(pending)
         self._ensure_thread()
         if not pending.done.wait(timeout):
-            raise TimeoutError(f"no commit within {timeout:g} s")
+            if attempt is None or attempt.give_up():
+                raise TimeoutError(f"no commit within {timeout:g} s")
+            if not pending.done.wait(COMMIT_WAIT_S):
+                raise TimeoutError(f"a commit begun is still unanswered after {timeout:g} s")
         if pending.error is not None:
             raise pending.error
         return pending.result  # type: ignore[return-value]
@@ -210,7 +279,9 @@ class OwnTransaction:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def run(self, write: Write[T], timeout: float | None = None) -> T:
+    def run(
+        self, write: Write[T], timeout: float | None = None, attempt: Attempt | None = None
+    ) -> T:
         with self.engine.begin() as connection:
             return write(connection)
 

@@ -12,7 +12,6 @@ every acked command, once, from the spool.
 from __future__ import annotations
 
 import shutil
-import sqlite3
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -20,12 +19,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from databases import WriteLock
 from served import Served, answers_by_hook, replicas_in
-from sqlalchemy import text
-from sqlalchemy.engine import make_url
 
 from bot.jobs.spool import SUFFIX
-from bot.store import make_engine
 
 # Slack down: the in-process answers keep retrying (1, 2, 4 ... s apart) until the kill.
 OUTAGE = (503, {"Content-Type": "text/plain"}, b"Service Unavailable")
@@ -44,28 +41,6 @@ def replicas(slack, tmp_path) -> Iterator[Callable[..., Served]]:
     """``replica(url, **settings)``: ``mpbot serve`` sharing one spool folder (a pod's volume)."""
     with replicas_in(slack.url, tmp_path, FAST, workers=1) as replica:
         yield replica
-
-
-class WriteLock:
-    """Another connection holding the database's write lock: no job can be committed."""
-
-    def __init__(self, url: str) -> None:
-        self._release: Callable[[], None] = lambda: None
-        parsed = make_url(url)
-        if parsed.get_backend_name() == "sqlite":
-            connection = sqlite3.connect(parsed.database, isolation_level=None)
-            connection.execute("BEGIN IMMEDIATE")
-            self._release = connection.close
-        else:
-            engine = make_engine(url)
-            held = engine.connect()
-            held.begin()
-            held.execute(text("LOCK TABLE jobs IN EXCLUSIVE MODE"))  # reads pass, inserts wait
-            self._release = lambda: (held.close(), engine.dispose())
-
-    def release(self) -> None:
-        self._release()
-        self._release = lambda: None
 
 
 @pytest.fixture
@@ -196,3 +171,24 @@ def test_a_spool_that_cannot_be_written_still_answers_and_says_so(
         served.close()
     assert "ERROR" in log and "answer is not durable" in log, log
     assert "/s0000x/" not in log  # the response URL stays out of it
+
+
+def test_database_and_slack_down_at_once_each_answer_waits_in_the_spool_then_arrives_once(
+    sqlite_url, slack, replicas, lock, signed_client, tmp_path
+):
+    count = 10
+    served = replicas(sqlite_url, slack_retry_count=1, slack_retry_backoff_s=0.1)
+    held = lock(sqlite_url)
+    slack.outage = OUTAGE
+    assert _send(signed_client(served.url), slack, range(count)) == [200] * count
+    deadline = time.monotonic() + 30
+    while served.log().count("Slack took no answer") < count and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert served.log().count("Slack took no answer") == count, served.log()
+    assert len(_spooled(tmp_path)) == count  # the in-process tries gave up; nothing forgotten
+    slack.outage = None
+    time.sleep(3)
+    assert not _answers(slack)  # they wait for the database, not a retry loop of their own
+    held.release()
+    _each_answered_once(slack, count)
+    assert _spooled(tmp_path) == []

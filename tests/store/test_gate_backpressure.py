@@ -11,6 +11,7 @@ from sqlalchemy.exc import OperationalError
 from bot.jobs import JobStore
 from bot.store import connect
 from bot.store.gate import THREADS, Gate
+from bot.store.writes import Attempt
 
 
 def test_queued_calls_alone_never_degrade_the_gate():
@@ -56,14 +57,14 @@ def test_a_write_its_writer_thread_does_not_commit_in_time_degrades_and_never_la
     held = threading.Thread(target=jobs.writes.run, args=(lambda _: release.wait(5),))
     held.start()  # the writer thread is busy with another commit
     try:
-        given_up = threading.Event()
+        attempt = Attempt()
         added = gate.bounded(
             "job intake",
-            lambda budget: jobs.add("work", {}, unless=given_up.is_set, timeout=budget),
+            lambda budget: jobs.add("work", {}, attempt=attempt, timeout=budget),
             0,
         )
-        given_up.set()
         assert added == 0 and "no answer within 0.2 s" in gate.degraded
+        assert not attempt.may_run()  # given up by the writer's run, past its timeout
     finally:
         release.set()
         held.join()
