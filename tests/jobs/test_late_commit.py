@@ -27,9 +27,7 @@ def _add(jobs: JobStore):
     return add
 
 
-def test_a_job_insert_given_up_while_it_waited_on_the_lock_never_lands(
-    engine, any_database_url
-):
+def test_a_job_insert_given_up_while_it_waited_on_the_lock_never_lands(engine, any_database_url):
     jobs, gate = JobStore(engine), Gate(budget_s=BUDGET_S, retry_after_s=60)
     lock = WriteLock(any_database_url)
     try:
