@@ -35,6 +35,9 @@ from bot.slack.logs import remember_response_url
 ANSWER_METHODS = frozenset({"chat.postMessage"})
 # What Slack answers when it may take the same post later (the rest: it took it, or never will).
 RETRYABLE_STATUSES = frozenset({408, 429})
+# Slack's error for a call with no token: ours is missing (OAuth: the installation store
+# is the database, and it is away), not refused by Slack, so the post may go later.
+NO_TOKEN = "not_authed"
 
 
 @dataclass
@@ -46,9 +49,13 @@ class DirectSends:
     # They never reached Slack, or it answered 5xx or 429 to the last retry.
     missed: int = 0
 
-    def record(self, status: int | None, error: OSError | None = None) -> None:
-        if isinstance(error, URLError) or (
-            status is not None and (status >= 500 or status in RETRYABLE_STATUSES)
+    def record(
+        self, status: int | None, error: OSError | None = None, slack_error: str | None = None
+    ) -> None:
+        if (
+            isinstance(error, URLError)
+            or slack_error == NO_TOKEN
+            or (status is not None and (status >= 500 or status in RETRYABLE_STATUSES))
         ):
             self.missed += 1
         else:
@@ -69,11 +76,13 @@ def run_counting_sends(work: Callable[..., None], given: Given) -> DirectSends:
     return sends
 
 
-def count_send(status: int | None, error: OSError | None = None) -> None:
+def count_send(
+    status: int | None, error: OSError | None = None, slack_error: str | None = None
+) -> None:
     """An answer sent straight to Slack, for the :func:`run_counting_sends` running it."""
     sends = _sends.get()
     if sends is not None:
-        sends.record(status, error)
+        sends.record(status, error, slack_error)
 
 
 class AnswerClient(WebClient):
@@ -86,7 +95,7 @@ class AnswerClient(WebClient):
         try:
             response = super().api_call(api_method, **kwargs)
         except SlackApiError as error:
-            count_send(error.response.status_code)
+            count_send(error.response.status_code, slack_error=error.response.get("error"))
             raise
         except OSError as error:
             count_send(None, error)
