@@ -184,21 +184,23 @@ class JobIntake:
 
 def settle(spool: Spool, key: str, work: str) -> Callable[[Future], None]:
     """When work answered in-process (its job only in ``spool``) ends: the file goes,
-    unless Slack took none of its answers (down as well as the database). Then
-    the file stays, for the replay to move into the database once it is back,
-    and the outbox sends it with its retries, within the answer's life."""
+    unless Slack took none of its answers (down as well as the database), or the
+    work never ran (its pool shut down first). Then the file stays, for the
+    replay to move into the database once it is back, and the outbox sends it
+    with its retries, within the answer's life."""
 
     def settled(done: Future) -> None:
-        sends = done.result() if not done.cancelled() and done.exception() is None else None
-        if isinstance(sends, DirectSends) and sends.missed and not sends.taken:
-            log.warning(
-                "degraded: Slack took no answer for %s either; kept in the spool until "
-                "the database takes it",
-                work,
-            )
-            spool.let_go(key)
-        else:
+        ran = not done.cancelled() and done.exception() is None
+        sends = done.result() if ran else None
+        if isinstance(sends, DirectSends) and (sends.taken or not sends.missed):
             spool.drop(key)
+            return
+        log.warning(
+            "degraded: Slack took no answer for %s either; kept in the spool until "
+            "the database takes it",
+            work,
+        )
+        spool.let_go(key)
 
     return settled
 

@@ -79,3 +79,32 @@ def test_bolts_per_request_client_is_made_a_counting_one(slack):
     )
     assert _run(_post, client) == (1, 0)
     assert _run(_post, plain) == (0, 0)  # a plain client counts nothing
+
+
+def test_the_spool_file_goes_only_when_slack_took_an_answer_or_none_was_sent(tmp_path):
+    from concurrent.futures import Future
+
+    from bot.jobs import Spool
+    from bot.slack.clients import DirectSends
+    from bot.slack.workers import settle
+
+    spool = Spool(tmp_path / "spool")
+
+    def settled(sends: DirectSends | None, *, cancelled: bool = False) -> bool:
+        """Whether the job is still in the spool, for the replay, once settled."""
+        job = spool.keep("work", {"n": 1})
+        done: Future = Future()
+        if cancelled:
+            done.cancel()
+        else:
+            done.set_result(sends)
+        settle(spool, job.key, "work")(done)
+        kept = [left.key for left in spool.leftovers()]
+        spool.drop(job.key)
+        return job.key in kept
+
+    assert not settled(DirectSends(taken=1))
+    assert not settled(DirectSends(taken=1, missed=1))  # one went: a retry would repeat it
+    assert not settled(DirectSends())  # nothing to send
+    assert settled(DirectSends(missed=1))
+    assert settled(None, cancelled=True)  # never ran
