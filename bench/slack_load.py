@@ -1,10 +1,14 @@
-"""Time to answer on loopback: ``mpbot serve`` beside a bare Bolt app, in one run.
+"""Time to answer on loopback: ``mpbot serve`` beside two bare Bolt apps, in one run.
 
-Three processes: the real ``mpbot serve`` (its HTTP process verifies, commits
+Four processes: the real ``mpbot serve`` (its HTTP process verifies, commits
 each command's job and acks; its worker processes claim the jobs and answer),
-a bare Bolt app on the same server stack (sync App on waitress) that acks and
-then answers on the ``response_url`` from a Bolt lazy listener, and a stand-in
-for Slack (Web API and ``response_url``). Each command's ``response_url``
+two bare Bolt apps on the same server stack (sync App on waitress) that ack and
+then answer on the ``response_url`` from a Bolt lazy listener, and a stand-in
+for Slack (Web API and ``response_url``). One bare app ("bare same") answers
+what mpbot answers (the core's reply as the same Block Kit message): Bolt doing
+our job without the durable work, so mpbot against it is the price of the jobs,
+the outbox, the spool and the journal. The other ("bare fixed") answers a fixed
+text: Bolt's own floor, printed beside it. Each command's ``response_url``
 carries its send time, so the stand-in measures the time to answer: command
 sent -> answer received, the delay a user sees, not only the ack.
 
@@ -12,20 +16,20 @@ Two loads per app: paced (``--rate`` commands/s, open loop, as Slack sends
 them) and capacity (``--clients`` closed-loop clients sending as fast as the
 acks come back; answers/s counted until the last answer arrives). Targets
 (issue 11): paced p99 time to answer < 250 ms; answer capacity >= 0.7x the
-bare app's; every ack < 3 s; every command answered. Beside the capacity, the
-CPU each answer cost (the server process and its children, from ``/proc``):
-on a shared machine it moves far less than the wall-clock rate.
+bare app answering the same; every ack < 3 s; every command answered. Beside
+the capacity, the CPU each answer cost (the server process and its children,
+from ``/proc``): on a shared machine it moves far less than the wall-clock rate.
 
-Like with like: both apps run on the same machine against the same stand-in
+Like with like: the apps run on the same machine against the same stand-in
 and load, behind the same server (waitress, ``bot.slack.server.THREADS``
-request threads), and have as many threads for the answers: the bare app's
+request threads), and have as many threads for the answers: a bare app's
 lazy-listener pool is as large as mpbot's worker threads (``WORK_PROCESSES``
-x ``bot.slack.workers.THREADS``). The bare app is one process, as Bolt runs
+x ``bot.slack.workers.THREADS``). A bare app is one process, as Bolt runs
 (its listeners share one GIL); mpbot spreads its answers over its worker
 processes. The commands vary (numbers, units, languages, named setups), so
 neither side answers one text over and over. On a shared machine other work
-lands on one app's turn more than the other's, so the apps take turns for
-``--rounds`` rounds (order alternating) and the ratio is given per round,
+lands on one app's turn more than another's, so the apps take turns for
+``--rounds`` rounds (order alternating) and the ratios are given per round,
 with the median.
 
     python bench/slack_load.py [--rate 150] [--seconds 10] [--clients 16] [--rounds 3]
@@ -493,7 +497,7 @@ def report(rounds: list[dict], args) -> int:
         f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}"
     )
     print(
-        f"bare Bolt: 1 process, {THREADS} request threads, {processes * WORKER_THREADS} "
+        f"each bare Bolt: 1 process, {THREADS} request threads, {processes * WORKER_THREADS} "
         f"lazy-listener threads; mpbot: HTTP process ({THREADS} request threads) + "
         f"{processes} worker processes x {WORKER_THREADS} threads; same stand-in, same load"
     )
