@@ -174,11 +174,11 @@ def test_a_spool_that_cannot_be_written_still_answers_and_says_so(
 
 
 def test_database_and_slack_down_at_once_each_answer_waits_in_the_spool_then_arrives_once(
-    sqlite_url, slack, replicas, lock, signed_client, tmp_path
+    database_url, slack, replicas, lock, signed_client, tmp_path
 ):
     count = 10
-    served = replicas(sqlite_url, slack_retry_count=1, slack_retry_backoff_s=0.1)
-    held = lock(sqlite_url)
+    served = replicas(database_url, slack_retry_count=1, slack_retry_backoff_s=0.1)
+    held = lock(database_url)
     slack.outage = OUTAGE
     assert _send(signed_client(served.url), slack, range(count)) == [200] * count
     deadline = time.monotonic() + 30
