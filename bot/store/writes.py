@@ -87,18 +87,18 @@ class Attempt:
             return self._state != "given up"
 
     def may_commit(self) -> bool:
-        with self._lock:
-            if self._state == "given up":
-                return False
-            self._state = "committing"
-            return True
+        return self._decide("committing")
 
     def give_up(self) -> bool:
         """True: the write will never commit; False: its commit has begun."""
+        return self._decide("given up")
+
+    def _decide(self, state: str) -> bool:
+        """Move to ``state``, unless the other decision came first."""
         with self._lock:
-            if self._state == "committing":
+            if self._state not in (None, state):
                 return False
-            self._state = "given up"
+            self._state = state
             return True
 
     def settle(self, result: T) -> T:
