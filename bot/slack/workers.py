@@ -218,6 +218,9 @@ def within_budget(gate: Gate, jobs: JobStore, what: str, write: Callable, fallba
     def call(timeout: float | None = None) -> T:
         try:
             return attempt.settle(write(attempt, timeout))
+        except TimeoutError:  # SQLite's writer stopped waiting (given up, or lost track)
+            attempt.lost_track()
+            raise
         except BaseException:
             attempt.failed()
             raise
@@ -230,7 +233,10 @@ def within_budget(gate: Gate, jobs: JobStore, what: str, write: Callable, fallba
         landed, value = attempt.outcome(COMMIT_WAIT_S)
         if landed:
             return value  # type: ignore[return-value]
-        log.warning("%s: a commit begun within the budget is still unanswered; it may land", what)
+        if landed is None:
+            log.warning(
+                "%s: a commit begun within the budget is still unanswered; it may land", what
+            )
     return result
 
 

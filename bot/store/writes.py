@@ -79,8 +79,8 @@ class Attempt:
         self._lock = threading.Lock()
         self._state: str | None = None  # None, "committing" or "given up"
         self._done = threading.Event()
-        self._landed = False
-        self._result = None
+        self._landed: bool | None = None
+        self._result: object = None
 
     def may_run(self) -> bool:
         with self._lock:
@@ -103,20 +103,27 @@ class Attempt:
 
     def settle(self, result: T) -> T:
         """The write committed with ``result`` (called after the commit)."""
-        self._landed, self._result = True, result
-        self._done.set()
+        self._end(True, result)
         return result
 
     def failed(self) -> None:
         """The write or its commit failed: nothing landed."""
-        self._done.set()
+        self._end(False)
 
-    def outcome(self, wait_s: float) -> tuple[bool, object]:
-        """(committed, result) once the begun commit has ended, (False, None) if it has
-        not ended within ``wait_s`` (it may still land)."""
+    def lost_track(self) -> None:
+        """Its writer stopped waiting for a commit that had begun: it may still land."""
+        self._end(None)
+
+    def outcome(self, wait_s: float) -> tuple[bool | None, object]:
+        """(committed, result) once the begun commit has ended; committed is None
+        when nobody knows (not ended within ``wait_s``, or :meth:`lost_track`)."""
         if not self._done.wait(wait_s):
-            return False, None
+            return None, None
         return self._landed, self._result
+
+    def _end(self, landed: bool | None, result: object = None) -> None:
+        self._landed, self._result = landed, result
+        self._done.set()
 
 
 class _Pending:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 
 from databases import WriteLock
+from sqlalchemy.exc import OperationalError
 
 from bot.jobs import JobStore
 from bot.slack.workers import within_budget
@@ -57,3 +58,18 @@ def test_a_commit_begun_within_the_budget_is_waited_for_and_counts(engine):
         return jobs.writes.run(write, timeout, attempt)
 
     assert within_budget(gate, jobs, "job intake", slow_commit, 0) == 42
+
+
+def test_a_commit_begun_that_fails_is_no_job_and_says_nothing_of_landing(engine, caplog):
+    jobs, gate = JobStore(engine), Gate(budget_s=BUDGET_S, retry_after_s=60)
+
+    def failing_commit(attempt, timeout):
+        def write(connection):
+            assert attempt.may_commit()
+            time.sleep(BUDGET_S + 0.2)
+            raise OperationalError("COMMIT", {}, Exception("database or disk is full"))
+
+        return jobs.writes.run(write, timeout, attempt)
+
+    assert within_budget(gate, jobs, "job intake", failing_commit, 0) == 0
+    assert "may land" not in caplog.text
