@@ -487,11 +487,16 @@ class JobRunner:
     def run(self, wake: Connection, stop: StopRequest) -> None:
         parent = multiprocessing.parent_process()
         next_outbox = next_sweep = next_renewal = time.monotonic()
+        # Whether jobs may be waiting: at start, after the HTTP process's wake-up or a
+        # poll, and while each claim took as many as there was room for. A claim that
+        # finds nothing is a write transaction for nothing (at a paced load, most were).
+        waiting = True
         while not stop.is_set():
             if parent is not None and not parent.is_alive():
                 log.error("the HTTP process is gone; worker %s stops", self.name)
                 break
-            claimed = self._claim_jobs()
+            if waiting and self._free() > 0:
+                waiting = self._claim_jobs()
             if time.monotonic() >= next_outbox:
                 next_outbox = time.monotonic() + OUTBOX_POLL_S
                 self._claim_answers()
@@ -501,31 +506,39 @@ class JobRunner:
             if time.monotonic() >= next_sweep:
                 next_sweep = time.monotonic() + SWEEP_EVERY_S
                 self._guarded(self.postman.sweep)
-            if not claimed:
-                self._wait(wake, min(self.settings.job_poll_s, OUTBOX_POLL_S))
+            if not waiting or self._free() == 0:
+                waiting = self._wait(wake, min(self.settings.job_poll_s, OUTBOX_POLL_S)) or waiting
         self._drain(stop.at or time.monotonic())
 
-    def _wait(self, wake: Connection, timeout: float) -> None:
-        """Until a job is waiting (the HTTP process's wake-up) or a thread is free again."""
-        for ready in wait([wake, self._freed_r], timeout):
-            os.read(ready if isinstance(ready, int) else ready.fileno(), 4096)  # all so far
+    def _wait(self, wake: Connection, timeout: float) -> bool:
+        """Until a job is waiting (the HTTP process's wake-up), a thread is free again, or
+        ``timeout`` (a poll: other replicas' jobs, leases run out). False when only a
+        thread came free: a job is then worth claiming only if one was waiting before."""
+        ready = wait([wake, self._freed_r], timeout)
+        for one in ready:
+            os.read(one if isinstance(one, int) else one.fileno(), 4096)  # all so far
+        return not ready or wake in ready
+
+    def _free(self) -> int:
+        with self._lock:
+            return THREADS - self._busy
 
     def _renew(self) -> None:
         """Keep the leases of what this worker runs: only a dead worker's run out."""
         self.jobs.renew(self.name, self.settings.job_lease_s)
         self.postman.outbox.renew(self.name, self.settings.job_lease_s)
 
-    def _claim_jobs(self) -> int:
-        with self._lock:
-            free = THREADS - self._busy
+    def _claim_jobs(self) -> bool:
+        """Claim what there is room for; True when that was all the room (more may wait)."""
+        free = self._free()
         if free <= 0:
-            return 0
+            return True
         jobs = self._guarded(
             lambda: self.jobs.claim(self.name, free, self.settings.job_lease_s), default=[]
         )
         for job in jobs:
             self._submit(self.run_job, job)
-        return len(jobs)
+        return len(jobs) == free
 
     def _claim_answers(self) -> None:
         with self._lock:
