@@ -89,8 +89,7 @@ class Spool:
             for path in (temporary, final):
                 with contextlib.suppress(OSError):  # a full disk still deletes
                     path.unlink(missing_ok=True)
-            with self._lock:
-                self._held.discard(job.key)
+            self.let_go(job.key)
             raise
         return job
 
@@ -106,12 +105,11 @@ class Spool:
         except OSError as error:  # still held: this process will not take it up again
             log.error("spooled job %s could not be deleted (%s)", key, error)
             return
-        with self._lock:
-            self._held.discard(key)
+        self.let_go(key)
 
     def let_go(self, key: str) -> None:
-        """This process is done with the job, but it is not answered: its file stays,
-        a leftover that :meth:`leftovers` hands out again (the replay moves it in)."""
+        """This process is done with the job; a file still there (not answered) is a
+        leftover that :meth:`leftovers` hands out again (the replay moves it in)."""
         with self._lock:
             self._held.discard(key)
 
