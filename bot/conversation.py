@@ -254,6 +254,7 @@ def to_json(turn: Turn) -> dict:
         "ratio": a.ratio,
         "ratio_low": a.ratio_low,
         "ratio_high": a.ratio_high,
+        "projects": a.projects,
         "mp_hours": a.mp_hours,
         "mp_hours_low": a.mp_hours_low,
         "mp_hours_high": a.mp_hours_high,

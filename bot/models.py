@@ -245,6 +245,10 @@ class Query(BaseModel):
     small_talk: str | None = None
     # "3D U-Net": 3 when the model was said to be three-dimensional (its own published rows).
     dimensions: int | None = None
+    # What the message says about how busy the run keeps the GPU: busy ("DALI", "100%
+    # utilisation"), input_bound ("data loading is the bottleneck", "CPU-bound"),
+    # small_model ("tiny model") or pure_fp16 ("pure fp16", ".half()").
+    run: str | None = None
     # Memory questions.
     params: float | None = None
     optimizer: str | None = None  # adam | sgd_momentum | sgd
@@ -296,6 +300,8 @@ class Advice(BaseModel):
     facts: dict[str, float | int | str | None] = Field(default_factory=dict)
     # What drove a suggested ratio (prediction factor codes), worded under Details.
     factors: list[AdviceFactor] = Field(default_factory=list)
+    # What real projects report beside the lead ratio: {"ratio", "low", "high"}.
+    projects: dict[str, float] | None = None
     # Memory questions: model-state bytes per regime, fit and suggestions.
     memory: MemoryEstimate | None = None
     # With a price: both runs at the point ratio (estimate, preset) ...

@@ -55,6 +55,35 @@ def default_baseline(spec: GpuSpec | None) -> str:
     return "tf32" if spec is not None and spec.has_tf32 else "fp32"
 
 
+# Task families whose FP32 time is mostly cuDNN convolutions, which stock PyTorch runs in
+# TF32 on Ampere and newer (torch.backends.cudnn.allow_tf32 defaults to True).
+CONV_FAMILIES = frozenset({"image_classification", "detection", "segmentation"})
+# Frameworks whose FP32 runs in TF32 on Ampere+ unless told otherwise.
+TF32_FRAMEWORKS = frozenset({"tensorflow", "jax", "mxnet", "paddle"})
+
+
+def implied_baseline(
+    spec: GpuSpec | None, framework: str | None, family: str | None
+) -> tuple[str, str]:
+    """The FP32 baseline the user's setup really runs, and why (the reply says which).
+
+    Before Ampere there is no TF32 ("no_tf32"). TensorFlow and JAX run FP32 matmuls and
+    convolutions in TF32 ("framework"); so do NGC containers, which the reader reads as
+    a TF32 baseline said. Stock PyTorch since 1.12
+    runs matmuls in strict FP32 (torch.backends.cuda.matmul.allow_tf32 = False) but cuDNN
+    convolutions in TF32: a conv net's baseline is TF32 ("pytorch_convs"), any other
+    model's strict FP32 ("pytorch_matmuls"). With no framework, or PyTorch and no task,
+    it is unclear: TF32 is assumed, as the benchmark tables ran ("assumed"), and the
+    reply gives the strict-FP32 figure beside it."""
+    if spec is None or not spec.has_tf32:
+        return "fp32", "no_tf32"
+    if framework in TF32_FRAMEWORKS:
+        return "tf32", "framework"
+    if framework == "pytorch" and family:
+        return ("tf32", "pytorch_convs") if family in CONV_FAMILIES else ("fp32", "pytorch_matmuls")
+    return "tf32", "assumed"
+
+
 def model_key(published_model: str, model: str | None) -> str:
     """What leave-one-model-out holds out together: the canonical model, else the name
     without its variant suffix (GPUNet-0, -1, -2 and -D1 are one architecture search)."""

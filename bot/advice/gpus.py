@@ -73,6 +73,9 @@ class GpuSpec(BaseModel):
     bf16_tensor_tflops: float | None
     fp8_tensor_tflops: float | None
     source_url: str
+    # FP16 on the ordinary cores of a GPU without Tensor Cores (P100 2x its FP32 rate,
+    # GeForce Pascal 1/64, Kepler none); None where not listed.
+    fp16_cuda_core_tflops: float | None = None
     # The spec file's own yes/no; None where it has no such column or cell.
     has_tensor_cores: bool | None = None
     segment: str = "datacenter"  # consumer / workstation / datacenter (gpu_specs.md)
@@ -83,6 +86,15 @@ class GpuSpec(BaseModel):
         if self.has_tensor_cores is not None:
             return self.has_tensor_cores
         return self.fp16_tensor_tflops is not None
+
+    @property
+    def fast_fp16(self) -> bool:
+        """FP16 at least at the FP32 rate on the ordinary cores (P100, GTX 16xx): without
+        Tensor Cores, 16-bit then saves time on math as well as on memory traffic; at
+        1/64 rate (GeForce Pascal) or with no FP16 math (Kepler), frameworks compute in
+        FP32 and only the casts and halved memory traffic are left."""
+        rate, fp32 = self.fp16_cuda_core_tflops, self.fp32_tflops
+        return bool(rate and fp32 and rate >= fp32)
 
     @property
     def has_tf32(self) -> bool:
@@ -172,6 +184,7 @@ def _specs() -> tuple[GpuSpec, ...]:
                 fp16_tensor_tflops=number(row.get("fp16_tensor_tflops")),
                 bf16_tensor_tflops=number(row.get("bf16_tensor_tflops")),
                 fp8_tensor_tflops=number(row.get("fp8_tensor_tflops")),
+                fp16_cuda_core_tflops=number(row.get("fp16_cuda_core_tflops")),
                 source_url=row.get("source_url") or "",
                 has_tensor_cores=yes_no(row.get("tensor_cores")),
                 segment=(row.get("segment") or "datacenter").strip(),

@@ -3,25 +3,30 @@
 The answer stands on all the evidence shipped in ``bot/advice/data``: NVIDIA's
 and Lambda's tuned benchmark tables and what users measured in their own
 projects, fitted by :mod:`bot.advice.ratio_model` over what the GPU is and what
-the job is. It gives two figures: what tuned benchmarks reach and what real
-projects see; the realistic one leads, the tuned one is named as the best case.
+the job is. It gives two figures, each with its own 80% range: what a run that
+keeps the GPU busy gets (the tables' level, the lead) and what real projects
+report (``projects``, said beside it). Public threads over-represent runs where
+mixed precision did not help, so their level leads only where the user's own
+words say the run is like theirs ("data loading is the bottleneck", "CPU-bound",
+"tiny model", "pure fp16").
 
 In order of evidence:
 
 1. ``team``: the team's own records for a matching setup (:mod:`bot.advice.team`),
    with the published or modelled figure kept beside them;
-2. ``measured``: a benchmark table measured this model on this GPU and
-   baseline: its rows are the tuned figure (:mod:`bot.advice.measured`); the
-   basis is ``measured_realistic`` when the realistic figure leads, below it;
+2. ``measured``: a benchmark table measured this model on this GPU (at this
+   baseline, or at the other one and moved by the fit's baseline effect): its rows
+   are the figure (:mod:`bot.advice.measured`); ``measured_realistic`` when the
+   user's words moved the lead to the projects' level;
 3. ``modelled``: the fit at the user's GPU (or over every measured GPU when
    none is named);
 4. ``typical``: the guide's 1.2-2.5 when nothing narrows it (a GPU count or a
-   precision alone does not), and wherever held-out evidence says the fit's
-   range would not beat it.
+   precision alone does not).
 
-The range is sized by what the fit got wrong on setups held out of it, in the
-same stratum of evidence (:func:`bot.advice.calibration.held_out_misses`). A GPU
-without Tensor Cores gets its own evidence (about 1x, or slower); a GPU the spec
+Each range is sized by what the fit got wrong on setups held out of it, in the
+same stratum of evidence (:mod:`bot.advice.calibration`). A GPU without Tensor
+Cores is answered from runs on GPUs of its kind (FP16 at double rate on the
+ordinary cores, as on P100, or almost none, as on GeForce Pascal); a GPU the spec
 file does not know is said to be unknown, never guessed from its name.
 """
 
@@ -33,11 +38,17 @@ from statistics import median
 from pydantic import BaseModel
 
 from bot.advice import calibration
-from bot.advice.calibration import Fitted
+from bot.advice.calibration import Band, Fitted
 from bot.advice.catalog import PRACTICE, TUNED, GpuSpec, family_of_model, gpu_spec, is_recurrent
-from bot.advice.features import Job, amp_peak, batch_change, default_baseline, framework_key
+from bot.advice.features import (
+    Job,
+    amp_peak,
+    batch_change,
+    framework_key,
+    implied_baseline,
+)
 from bot.advice.features import peak_ratio as _peak_ratio
-from bot.advice.measured import match, sources
+from bot.advice.measured import Match, match, sources
 from bot.advice.ratio_model import TYPICAL_HIGH, TYPICAL_LOW
 from bot.advice.ratio_types import (
     NAMES_SEPARATOR,
@@ -45,6 +56,7 @@ from bot.advice.ratio_types import (
     Factor,
     FactorNote,
     Prediction,
+    ProjectsRange,
     Setup,
     TeamRecord,
     joined_names,
@@ -59,22 +71,27 @@ __all__ = [
     "Factor",
     "FactorNote",
     "Prediction",
+    "ProjectsRange",
     "Setup",
     "TeamRecord",
     "predict",
 ]
 
-# Without Tensor Cores (K80, P100, P40, GTX 10xx/16xx) FP16 runs on CUDA cores, at
-# double rate at best (P100) and 1/64 rate at worst (GTX 10xx): maintainers report
-# small gains at best and slowdowns at worst (apex#76, apex#101 K80 ~1.3x slower,
-# apex#806 GTX 1650 slower; facts sheet section 5.1). Used until the practice data
-# holds enough such runs of its own.
-NO_TENSOR_CORE_RATIO = (1.0, 0.75, 1.3)  # point, low, high
-MIN_NO_TC_ROWS = 5
-# The tuned figure is named as the best case when it is this much above the realistic one.
-BEST_CASE_GAP = math.log(1.1)
+# Without Tensor Cores FP16 runs on the ordinary cores: at double rate on P100 and GTX
+# 16xx, at 1/64 rate or not at all on GeForce Pascal, P40/P4 and K80, where frameworks
+# compute in FP32 and only the halved memory traffic is left to pay for the casts.
+# Maintainers report small gains at best and slowdowns at worst on the slow kind (apex#76,
+# apex#101 K80 ~1.3x slower, apex#806 GTX 1650 slower; facts sheet section 5.1), up to
+# ~1.2-1.5x on P100 (FP16 math and half the bytes). Each kind's prior (point, low, high),
+# moved towards its own measured runs as they come (_no_tensor_cores).
+NO_TENSOR_CORE_PRIOR = {True: (1.3, 0.9, 1.8), False: (0.85, 0.55, 1.15)}  # by fast_fp16
+# How many runs a kind's prior counts as (empirical Bayes, as ratio_model.PRIOR_SOURCES).
+NO_TC_PRIOR_RUNS = 5
 # The other baseline's ratio is said only when it differs from the answer by more than this.
 SAME_RATIO = math.log(1.05)
+# What the user said about the run that makes it like the projects threads report:
+# the lead is then their figure and range (Factor.RUN_EVIDENCE).
+PROJECT_LIKE_RUNS = frozenset({"input_bound", "small_model", "pure_fp16"})
 # How many setups' published figures a process keeps (see _published_for).
 KNOWN_SETUPS = 4096
 
@@ -104,11 +121,10 @@ def _informative(setup: Setup) -> bool:
     """A GPU the spec table does not know tells nothing on its own: with no model, task
     or framework beside it the answer is the rule's, and says the GPU is unknown.
 
-    A framework does tell something: whoever names one trains a real project, and held
-    out by source, the practice rows asked with their framework alone score 0.59 of
-    the rule with 82% inside the range of an unnamed setup (the rule: 44%;
-    ``bench/prediction_eval.py``), and TensorFlow's broken runs reach it through its
-    tail (calibration.broken_tails)."""
+    A framework does tell something: whoever names one trains a real project, so the
+    answer is an unnamed setup's on any GPU, with its framework's projects beside it
+    (TensorFlow's broken runs reach their range through its tail,
+    calibration.broken_tails)."""
     return bool(
         setup.model or setup.family or gpu_spec(setup.gpu) or framework_key(setup.framework)
     )
@@ -126,27 +142,28 @@ class _Context(BaseModel):
     factors: list[FactorNote]
 
 
-def _baseline_notes(spec: GpuSpec, baseline: str, assumed: bool) -> list[FactorNote]:
+def _baseline_notes(spec: GpuSpec, baseline: str, why: str) -> list[FactorNote]:
     if not spec.has_tf32:
-        return []
-    if baseline == "tf32":
-        params = {"gpu": spec.name, "assumed": int(assumed)}
-        return [FactorNote(code=Factor.TF32_BASELINE, params=params)]
-    return [FactorNote(code=Factor.STRICT_FP32_BASELINE, params={"gpu": spec.name})]
+        return []  # Pascal, Volta, Turing: no TF32, so nothing to say about it
+    code = Factor.TF32_BASELINE if baseline == "tf32" else Factor.STRICT_FP32_BASELINE
+    return [FactorNote(code=code, params={"gpu": spec.name, "why": why})]
 
 
 def _context(setup: Setup) -> _Context:
     spec = gpu_spec(setup.gpu)
     family = setup.family or family_of_model(setup.model)
     precision = (setup.precision or "fp16").lower()
-    baseline = (setup.baseline or default_baseline(spec)).lower()
+    implied, why = implied_baseline(spec, framework_key(setup.framework), family)
+    baseline = (setup.baseline or implied).lower()
+    if setup.baseline:
+        why = "stated"
     factors: list[FactorNote] = []
     if setup.gpu and spec is None:
         factors.append(FactorNote(code=Factor.UNKNOWN_GPU, params={"gpu": setup.gpu}))
     if spec is not None:
         if not spec.has_tf32:
             baseline = "fp32"  # TF32 does not exist before Ampere: the baseline is FP32
-        factors += _baseline_notes(spec, baseline, setup.baseline is None)
+        factors += _baseline_notes(spec, baseline, why)
         if precision == "fp8" and spec.fp8_tensor_tflops is None:
             # No FP8 units (before Ada/Hopper): the job would run in 16-bit instead.
             precision = "bf16" if spec.bf16_rate else "fp16"
@@ -156,7 +173,7 @@ def _context(setup: Setup) -> _Context:
     if num_gpus > 1:
         factors.append(FactorNote(code=Factor.MULTI_GPU, params={"num_gpus": num_gpus}))
     if setup.batch_fp32 and setup.batch_amp and setup.batch_amp > setup.batch_fp32:
-        params = {"batch_fp32": setup.batch_fp32, "batch_amp": setup.batch_amp}
+        params = {"batch_fp32": setup.batch_fp32, "batch_amp": setup.batch_amp, "published": 0}
         factors.append(FactorNote(code=Factor.LARGER_AMP_BATCH, params=params))
     if family and not setup.model:
         factors.append(FactorNote(code=Factor.FAMILY_PRIOR, params={"family": family}))
@@ -198,27 +215,46 @@ def _finish(ctx: _Context, **fields: object) -> Prediction:
 def _no_tensor_cores(
     ctx: _Context, fitted: Fitted, code: Factor, params: dict[str, str | int | float]
 ) -> Prediction:
-    """About 1x or slower: the runs measured on such GPUs when there are enough, else
-    the maintainers' reports. The range holds the maintainers' 0.75-1.3 and widens to
-    the measured runs' 10% and 90% points: with a handful of runs those points are
-    their extremes, which the next GPU's run lands beyond as often as not."""
-    logs = sorted(fitted.no_tensor_cores)
-    point, low, high = NO_TENSOR_CORE_RATIO
-    if len(logs) >= MIN_NO_TC_ROWS:
-        point = math.exp(median(logs))
-        low = min(low, math.exp(logs[int(0.1 * (len(logs) - 1))]))
-        high = max(high, math.exp(logs[math.ceil(0.9 * (len(logs) - 1))]))
+    """About 1x or slower where FP16 math is slow (GeForce Pascal, K80), some gain where
+    it runs at double rate (P100, GTX 16xx): the kind's prior, moved towards the runs
+    measured on GPUs of that kind as if the prior were NO_TC_PRIOR_RUNS more runs. The
+    range holds the prior's and widens to the runs' 10% and 90% points: with a handful
+    of runs those are their extremes, which the next GPU's run lands beyond as often as
+    not. Every such run is a real project's, so the projects' range is the same."""
+    fast = ctx.spec is not None and ctx.spec.fast_fp16
+    kind = _no_tc_kind(ctx.spec)
+    logs = sorted(r.log_ratio for r in fitted.no_tensor_cores if _no_tc_kind(r.job.spec) == kind)
+    point, low, high = NO_TENSOR_CORE_PRIOR[fast]
+    if logs:
+        n = len(logs)
+        point = math.exp(
+            (n * median(logs) + NO_TC_PRIOR_RUNS * math.log(point)) / (n + NO_TC_PRIOR_RUNS)
+        )
+        low = min(low, math.exp(logs[int(0.1 * (n - 1))]))
+        high = max(high, math.exp(logs[math.ceil(0.9 * (n - 1))]))
+    low, high = min(low, point), max(high, point)
     return _finish(
         ctx,
         ratio=_round(point),
-        low=_round(min(low, point)),
-        high=_round(max(high, point)),
+        low=_round(low),
+        high=_round(high),
         basis=Basis.MODELLED,
-        factors=[FactorNote(code=code, params=params), *ctx.factors],
+        factors=[FactorNote(code=code, params=params | {"fast_fp16": int(fast)}), *ctx.factors],
+        projects=ProjectsRange(ratio=_round(point), low=_round(low), high=_round(high)),
     )
 
 
-def _measured_notes(setup: Setup, found) -> list[FactorNote]:
+def _no_tc_kind(spec: GpuSpec | None) -> tuple[bool, str]:
+    """Which runs speak for a GPU without Tensor Cores: those on GPUs with the same FP16
+    rate class and segment. A datacenter P100 and a desktop GTX 1660 both run FP16 at
+    twice FP32, but desktop cuDNN builds and input pipelines slow the latter's projects
+    down (GTX 16xx threads report 0.2-0.5x)."""
+    if spec is None:
+        return (False, "")
+    return (spec.fast_fp16, spec.segment)
+
+
+def _measured_notes(setup: Setup, found: Match) -> list[FactorNote]:
     rows = found.rows
     notes = [
         FactorNote(
@@ -235,16 +271,23 @@ def _measured_notes(setup: Setup, found) -> list[FactorNote]:
         notes.append(FactorNote(code=Factor.FRAMEWORK, params=params))
     bigger = [m for m in rows if m.larger_amp_batch]
     if bigger and not (setup.batch_fp32 and setup.batch_amp):
-        params = {"batch_fp32": bigger[0].batch_fp32 or 0, "batch_amp": bigger[0].batch_amp or 0}
+        # The published runs' batches, said as theirs: never as if the user had given them.
+        params = {
+            "batch_fp32": bigger[0].batch_fp32 or 0,
+            "batch_amp": bigger[0].batch_amp or 0,
+            "published": 1,
+        }
         notes.append(FactorNote(code=Factor.LARGER_AMP_BATCH, params=params))
     return notes
 
 
-def _narrow_by(setup: Setup, ctx: _Context, job: Job, fitted: Fitted, gap: float) -> str:
-    """The one unknown whose answer would move or narrow the range most (log units)."""
+def _narrow_by(setup: Setup, ctx: _Context, job: Job, fitted: Fitted) -> str:
+    """The one unknown whose answer would move or narrow the lead's range most (log
+    units); "utilisation" (is the run GPU-bound?) is said by the projects' line."""
     model = fitted.model
-    width = _width(fitted, model.stratum(job))
-    candidates = {"utilisation": gap}
+    stratum = model.stratum(job)
+    width = _width(fitted.busy_band(stratum))
+    candidates: dict[str, float] = {}
     if job.batch is None:
         change = model.batch_default[TUNED] - model.batch_default[PRACTICE]
         candidates["batch"] = abs(model.term("batch")) * max(1.0, abs(change))
@@ -261,15 +304,59 @@ def _narrow_by(setup: Setup, ctx: _Context, job: Job, fitted: Fitted, gap: float
         each = [model.log_ratio(Job(**{**job.__dict__, "spec": s})) for s in model.reference]
         known = [v for v in each if v is not None]
         spread = max(known) - min(known) if known else 0.0
-        candidates["gpu"] = max(spread, width - _width(fitted, ("seen", model.stratum(job)[1])))
+        seen_gpu = _width(fitted.busy_band(("seen", stratum[1])))
+        candidates["gpu"] = max(spread, width - seen_gpu)
     if not setup.model:
-        candidates["model"] = width - _width(fitted, (model.stratum(job)[0], "seen"))
+        candidates["model"] = width - _width(fitted.busy_band((stratum[0], "seen")))
+    if not candidates:
+        return ""
     return max(candidates, key=lambda k: candidates[k])
 
 
-def _width(fitted: Fitted, stratum: tuple[str, str]) -> float:
-    band = fitted.band(stratum)
+def _width(band: Band | None) -> float:
     return band.hi - band.lo if band else math.log(TYPICAL_HIGH / TYPICAL_LOW)
+
+
+def _around(band: Band | None, figure: float) -> tuple[float, float]:
+    """The band around ``figure``; none at all (no held-out misses): the rule's width."""
+    if band is None:
+        half = math.log(TYPICAL_HIGH / TYPICAL_LOW) / 2
+        return figure - half, figure + half
+    return band.interval(figure)
+
+
+def _measured(setup: Setup, ctx: _Context, job: Job, fitted: Fitted) -> tuple[Match, float] | None:
+    """The published rows of this model on this GPU, and the shift that takes them to the
+    user's baseline: none at that baseline, the other baseline's rows are moved by the
+    fit's own baseline effect (BERT on A100 against stock PyTorch's strict FP32 from
+    NVIDIA's TF32 rows), never a table's figure taken as if measured at a baseline it
+    was not."""
+    if not (setup.model and ctx.spec is not None):
+        return None
+    model = fitted.model
+    for baseline in (ctx.baseline, "fp32" if ctx.baseline == "tf32" else "tf32"):
+        if baseline != ctx.baseline and not ctx.spec.has_tf32:
+            break
+        found = match(
+            setup.model,
+            ctx.spec.name,
+            baseline,
+            rows=fitted.rows,
+            model=model,
+            num_gpus=setup.num_gpus and ctx.num_gpus,
+            framework=setup.framework,
+            batch=job.batch,
+            dimensions=setup.dimensions,
+        )
+        if found is None:
+            continue
+        shift = 0.0
+        if baseline != ctx.baseline:
+            theirs = model.log_ratio(Job(**{**job.__dict__, "baseline": baseline}))
+            mine = model.log_ratio(job)
+            shift = (mine or 0.0) - (theirs or 0.0)
+        return found, shift
+    return None
 
 
 def _modelled(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction:
@@ -280,68 +367,58 @@ def _modelled(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction:
     if tuned is None or practice is None:
         return _typical(setup, named=True, family=ctx.family)
     factors, basis, cited = list(ctx.factors), Basis.MODELLED, []
-    found = None
-    if setup.model and ctx.spec is not None:
-        found = match(
-            setup.model,
-            ctx.spec.name,
-            ctx.baseline,
-            rows=fitted.rows,
-            model=model,
-            num_gpus=setup.num_gpus and ctx.num_gpus,
-            framework=setup.framework,
-            batch=job.batch,
-            dimensions=setup.dimensions,
-        )
+    found = _measured(setup, ctx, job, fitted)
     if found is not None:
-        # The measured rows move the tuned figure; real projects' share applies to it.
-        moved = model.log_ratio(job.at_level(PRACTICE), found.log_ratio - tuned)
+        # The measured rows are the tuned figure; real projects' share applies to it.
+        rows, shift = found
+        measured = rows.log_ratio + shift
+        moved = model.log_ratio(job.at_level(PRACTICE), measured - tuned)
         practice = practice if moved is None else moved
-        tuned, basis, cited = found.log_ratio, Basis.MEASURED, sources(found.rows)
-        factors = [*_measured_notes(setup, found), *factors]
+        tuned, basis, cited = measured, Basis.MEASURED, sources(rows.rows)
+        factors = [*_measured_notes(setup, rows), *factors]
     else:
         factors = _model_notes(ctx, job, fitted) + factors
-    stratum = model.stratum(job)
-    band = fitted.band(stratum)
-    if band is not None and band.beats_rule:
-        low, high = band.interval(tuned, practice)
-    elif calibration.for_projects(stratum):
-        # A range for projects alone: the rule's, stretched as far as held-out projects
-        # landed on either side of the realistic figure (the tuned one is the best case,
-        # said as such: not "nothing specific is known").
-        low = min(math.log(TYPICAL_LOW), practice + fitted.below_practice(stratum))
-        high = max(math.log(TYPICAL_HIGH), practice + fitted.above_practice(stratum))
-    else:
-        # Held-out evidence says no narrower range would beat the rule here: the rule's
-        # range, stretched as far above the tuned figure as held-out tables landed and
-        # as far below the realistic one as held-out projects did.
-        low = min(math.log(TYPICAL_LOW), practice + fitted.below_practice(stratum), tuned)
-        high = max(math.log(TYPICAL_HIGH), practice, tuned + fitted.above_tuned(stratum))
-        factors.append(FactorNote(code=Factor.WIDE_SETUPS))
+    stratum = calibration.MEASURED if found is not None else model.stratum(job)
+    busy_low, busy_high = _around(fitted.busy_band(stratum), tuned)
+    low, high = _around(fitted.projects_band(stratum), practice)
     tail = fitted.broken_tails.get(job.framework or "")
-    if tail is not None and tail < low and calibration.for_projects(stratum):
-        # Where the range is what a project would see, its framework's broken runs are
-        # part of it (calibration.broken_tails), and the reply says why it reaches so low.
+    if tail is not None and tail < low:
+        # What projects report includes its framework's broken runs (calibration.broken_tails),
+        # and the reply says why that range reaches so low.
         low = tail
         params = {"framework": setup.framework or job.framework or ""}
         factors.append(FactorNote(code=Factor.BROKEN_SETUPS, params=params))
-    point = min(max(practice, low), high)
-    if basis == Basis.MEASURED and tuned - point > BEST_CASE_GAP:
-        basis = Basis.MEASURED_REALISTIC  # the figure is not the published one: say so
-    if tuned - point > BEST_CASE_GAP:
-        params = {"tuned": _round(math.exp(tuned)), "realistic": _round(math.exp(point))}
-        factors.append(FactorNote(code=Factor.TUNED_BEST_CASE, params=params))
-    fact = _narrow_by(setup, ctx, job, fitted, tuned - practice)
-    factors.append(FactorNote(code=Factor.NARROW_BY, params={"fact": fact}))
+    projects = ProjectsRange(
+        ratio=_round(math.exp(practice)),
+        low=_round(math.exp(min(low, practice))),
+        high=_round(math.exp(max(high, practice))),
+    )
+    if setup.run in PROJECT_LIKE_RUNS:
+        # The user's own words say the run is like those threads report: their figure leads.
+        point, lead_low, lead_high = practice, min(low, practice), max(high, practice)
+        factors.append(FactorNote(code=Factor.RUN_EVIDENCE, params={"run": setup.run}))
+        if basis == Basis.MEASURED:
+            basis = Basis.MEASURED_REALISTIC
+    else:
+        point, lead_low, lead_high = tuned, busy_low, busy_high
+        if setup.run == "busy":
+            factors.append(FactorNote(code=Factor.RUN_EVIDENCE, params={"run": setup.run}))
+        else:
+            params = {"ratio": projects.ratio, "low": projects.low, "high": projects.high}
+            factors.append(FactorNote(code=Factor.PROJECTS, params=params))
+    fact = _narrow_by(setup, ctx, job, fitted)
+    if fact:
+        factors.append(FactorNote(code=Factor.NARROW_BY, params={"fact": fact}))
     return _finish(
         ctx,
         ratio=_round(math.exp(point)),
-        low=_round(math.exp(low)),
-        high=_round(math.exp(high)),
+        low=_round(math.exp(min(lead_low, point))),
+        high=_round(math.exp(max(lead_high, point))),
         basis=basis,
         sources=cited,
         factors=factors,
         tuned=_round(math.exp(tuned)),
+        projects=projects,
     )
 
 
@@ -362,7 +439,7 @@ def _model_notes(ctx: _Context, job: Job, fitted: Fitted) -> list[FactorNote]:
             FactorNote(code=Factor.PRECISION, params={"precision": ctx.precision, "supported": 1})
         )
     shift = math.exp(fitted.model.term("rnn"))
-    if job.recurrent and shift < 1 / math.exp(BEST_CASE_GAP):
+    if job.recurrent and shift < 1 / 1.1:
         # Said only where the evidence puts recurrent layers lower.
         notes.append(FactorNote(code=Factor.MEMORY_BOUND, params={"shift": _round(shift)}))
     return notes
@@ -401,8 +478,9 @@ def _with_other_baseline(setup: Setup, prediction: Prediction, fitted: Fitted) -
 
 
 def predict(setup: Setup, team_records=(), *, fitted: Fitted | None = None) -> Prediction:
-    """The ratio to divide FP32 time by (the realistic figure), its 80% range, basis
-    and driving factors; ``tuned`` is the best case benchmarks reach, when higher.
+    """The ratio to divide FP32 time by (a run that keeps the GPU busy, unless the
+    setup's words say otherwise), its 80% range, basis and driving factors;
+    ``projects`` is what real projects report, with its own range.
 
     ``team_records`` are the workspace's own measurements (objects with ``gpu``,
     ``model``, ``family``, ``num_gpus``, ``precision``, ``ratio``); when any match

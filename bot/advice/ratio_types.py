@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 class Basis(StrEnum):
     MEASURED = "measured"  # matching published measurements
     # Matching published (tuned) measurements, moved to what real projects see.
-    MEASURED_REALISTIC = "measured_realistic"
+    MEASURED_REALISTIC = "measured_realistic"  # said when the user's run is input-bound etc.
     TEAM = "team"  # the team's own records
     MODELLED = "modelled"  # model over family, GPU, count, batch, precision, baseline
     TYPICAL = "typical"  # the guide's 1.2-2.5 when nothing is known
@@ -29,11 +29,13 @@ class Factor(StrEnum):
     TEAM_RECORDS = "team_records"  # params: n, ratio, models, gpus
     GPU_GENERATION = "gpu_generation"  # params: gpu, architecture, peak_ratio
     NO_TENSOR_CORES = "no_tensor_cores"  # params: gpu
-    TF32_BASELINE = "tf32_baseline"  # params: gpu, assumed (0/1), fp32_ratio
-    # The user asked for a strict-FP32 baseline on a TF32-capable GPU.
-    STRICT_FP32_BASELINE = "strict_fp32_baseline"  # params: gpu, tf32_ratio
+    # params: gpu, why (see features.implied_baseline), fp32_ratio
+    TF32_BASELINE = "tf32_baseline"
+    # A strict-FP32 baseline on a TF32-capable GPU: asked for, or stock PyTorch's matmuls.
+    STRICT_FP32_BASELINE = "strict_fp32_baseline"  # params: gpu, why, tf32_ratio
     MULTI_GPU = "multi_gpu"  # params: num_gpus
-    LARGER_AMP_BATCH = "larger_amp_batch"  # params: batch_fp32, batch_amp
+    # params: batch_fp32, batch_amp, published (1: the published runs' batches, not the user's)
+    LARGER_AMP_BATCH = "larger_amp_batch"
     PRECISION = "precision"  # params: precision, supported (0/1), instead (what is assumed)
     FAMILY_PRIOR = "family_prior"  # params: family
     # A memory-bound model with no rows (RNN- or embedding-heavy) got the shift below.
@@ -49,8 +51,11 @@ class Factor(StrEnum):
     # The framework's projects report broken runs often enough that the range reaches
     # down to them (params: framework).
     BROKEN_SETUPS = "broken_setups"
-    # Tuned benchmarks reach more than real projects see (params: tuned, realistic).
-    TUNED_BEST_CASE = "tuned_best_case"
+    # What real projects report, beside the lead (params: ratio, low, high).
+    PROJECTS = "projects"
+    # What the user said about the run moved the lead (params: run = busy | input_bound |
+    # small_model | pure_fp16).
+    RUN_EVIDENCE = "run_evidence"
     # The one fact that would narrow the range most (params: fact = utilisation |
     # batch | baseline | gpu | model).
     NARROW_BY = "narrow_by"
@@ -89,6 +94,18 @@ class Setup(BaseModel):
     batch_fp32: int | None = None
     batch_amp: int | None = None
     dimensions: int | None = None  # 3 for "3D U-Net": its own rows, not the 2D ones
+    # What the user said about the run (bot.models.RUN_EVIDENCE): "DALI", "100%
+    # utilisation" (busy); "data loading is the bottleneck", "CPU-bound" (input_bound);
+    # "tiny model" (small_model); "pure fp16", ".half()" (pure_fp16).
+    run: str | None = None
+
+
+class ProjectsRange(BaseModel):
+    """What real projects report for the setup (``projects`` in ``--json``)."""
+
+    ratio: float
+    low: float
+    high: float
 
 
 class Prediction(BaseModel):
@@ -106,9 +123,11 @@ class Prediction(BaseModel):
     baseline: str | None = None
     # With basis ``team``: the published or modelled figure to show beside it.
     reference: Prediction | None = None
-    # What tuned benchmarks reach for this setup (``ratio`` is what real projects see);
-    # None where only one figure exists (team records, no Tensor Cores, the rule).
+    # What a run that keeps the GPU busy gets (the lead, unless the user's words moved it
+    # to what projects see); None where only one figure exists (no Tensor Cores, the rule).
     tuned: float | None = None
+    # What real projects report, beside the lead: its own figure and 80% range.
+    projects: ProjectsRange | None = None
 
 
 class TeamRecord(Protocol):

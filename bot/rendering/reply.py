@@ -27,7 +27,7 @@ from bot.rendering.numbers import (
 )
 
 # Prediction factors said as sentences ahead of the notes, in this order.
-_LEAD_SENTENCES = ("tuned_best_case", "narrow_by")
+_LEAD_SENTENCES = ("run_evidence", "projects", "narrow_by")
 # The notes line shows the first notes while it stays about one phone line.
 NOTES_LINE_CHARS = 160
 # Private-use characters stand in for formatted amounts while a line is isolated.
@@ -175,9 +175,16 @@ class _Words:
 
     def _preset(self, a: Advice) -> _Parts:
         _ = self._
-        summary = _(
-            "%(subject)s: %(fp32)s in FP32 → about %(mp)s with mixed precision "
-            "(ratio %(ratio)s, likely %(span)s; basis: %(basis)s)"
+        summary = (
+            _(
+                "%(subject)s: %(fp32)s in FP32 (run as TF32) → about %(mp)s with mixed "
+                "precision (ratio %(ratio)s, likely %(span)s; basis: %(basis)s)"
+            )
+            if a.baseline == "tf32"
+            else _(
+                "%(subject)s: %(fp32)s in FP32 → about %(mp)s with mixed precision "
+                "(ratio %(ratio)s, likely %(span)s; basis: %(basis)s)"
+            )
         ) % {
             "subject": self.bold(self._subject(a)),
             "fp32": self.bold(self.hours(a.fp32_hours, as_given=True)),
@@ -208,9 +215,16 @@ class _Words:
     def _ratio(self, a: Advice) -> _Parts:
         """The ratio to expect for a named setup, asked without an FP32 time."""
         _ = self._
-        summary = _(
-            "%(subject)s: mixed precision should run about %(ratio)s× as fast as FP32 "
-            "(likely %(span)s; basis: %(basis)s)"
+        summary = (
+            _(
+                "%(subject)s: mixed precision should run about %(ratio)s× as fast as a TF32 "
+                "baseline (likely %(span)s; basis: %(basis)s)"
+            )
+            if a.baseline == "tf32"
+            else _(
+                "%(subject)s: mixed precision should run about %(ratio)s× as fast as FP32 "
+                "(likely %(span)s; basis: %(basis)s)"
+            )
         ) % {
             "subject": self.bold(self._subject(a)),
             "ratio": self.bold(self.fmt.number(a.ratio)),
@@ -471,6 +485,13 @@ class _Words:
                     "measurement."
                 ) % {"ceiling": num(float(f.get("double_check_above") or 2.5))}
             case Note.RESNET50_V100:
+                if a.ratio is not None and a.basis != "given":
+                    # The figure above is already NVIDIA's: no second number beside it.
+                    return _(
+                        "ResNet-50 on V100: NVIDIA's published runs doubled the batch and used "
+                        "channels-last in the mixed-precision run; with the same batch in both "
+                        "runs expect less."
+                    )
                 return _(
                     "ResNet-50 on V100: the rule of thumb is about %(rule)s; NVIDIA's published "
                     "runs show %(span)s, but with a doubled batch and channels-last in the "
@@ -595,6 +616,12 @@ class _Words:
                     ) % {**values, "peak": self.fmt.number(number("peak_ratio"))}
                 return _("%(gpu)s is from the %(architecture)s generation") % values
             case "no_tensor_cores":
+                if count("fast_fp16"):
+                    return _(
+                        "%(gpu)s has no Tensor Cores but runs FP16 at twice its FP32 rate on "
+                        "its ordinary cores: expect a modest gain at best (the casts still "
+                        "cost time); mixed precision also saves memory there"
+                    ) % {"gpu": name("gpu")}
                 return _(
                     "%(gpu)s has no Tensor Cores: FP16 runs on its ordinary cores, so expect "
                     "about 1× or a slowdown (the casts still cost time); mixed precision "
@@ -602,38 +629,47 @@ class _Words:
                 ) % {"gpu": name("gpu")}
             case "broken_setups":
                 return _(
-                    "the range reaches this low because %(framework)s projects often report "
-                    "broken setups (a mixed-precision policy not applied, a build without "
-                    "FP16 kernels) that run several times slower: check the first steps' "
-                    "speed before a long run"
+                    "what projects report reaches this low because %(framework)s projects "
+                    "often report broken setups (a mixed-precision policy not applied, a build "
+                    "without FP16 kernels) that run several times slower: check the first "
+                    "steps' speed before a long run"
                 ) % {"framework": name("framework")}
             case "unknown_gpu":
                 return _(
                     "%(gpu)s is not in my GPU table, so its ratio is unknown: the range is "
                     "the one for an unnamed GPU"
                 ) % {"gpu": name("gpu")}
-            case "tuned_best_case":
+            case "projects":
                 return _(
-                    "Real projects see about %(realistic)s×; tuned benchmarks reach "
-                    "%(tuned)s× (the best case: each precision at its largest batch, no "
-                    "waiting on data loading)."
-                ) % {
-                    "realistic": self.fmt.number(number("realistic")),
-                    "tuned": self.fmt.number(number("tuned")),
-                }
+                    "That is for a run that keeps the GPU busy; projects report "
+                    "%(span)s, lower when data loading, small batches or CPU-side steps make "
+                    "the GPU wait: check that GPU utilisation stays near 100%% in nvidia-smi."
+                ) % {"span": self.fmt.span(number("low"), number("high"))}
+            case "run_evidence":
+                return self.run_evidence(str(p.get("run", "")))
             case "narrow_by":
                 return _(
                     "What would narrow this most: %(fact)s; then measure it with "
                     "`mpbot experiment`."
                 ) % {"fact": self.narrowing_fact(str(p.get("fact", "")))}
             case "tf32_baseline":
-                text = (
-                    _(
-                        "on %(gpu)s the FP32 baseline is assumed to run in TF32 already (the "
-                        "usual default), which makes the ratio smaller"
-                    )
-                    if count("assumed")
-                    else _("the baseline on %(gpu)s is TF32, which makes the ratio smaller")
+                text = {
+                    "assumed": _(
+                        "on %(gpu)s the FP32 baseline is assumed to run in TF32 (NGC "
+                        "containers, TensorFlow and JAX do; stock PyTorch only for "
+                        "convolutions), which makes the ratio smaller"
+                    ),
+                    "pytorch_convs": _(
+                        "on %(gpu)s stock PyTorch runs convolutions in TF32, so the baseline "
+                        "is TF32, which makes the ratio smaller"
+                    ),
+                    "framework": _(
+                        "on %(gpu)s the framework runs FP32 in TF32 by default, so the "
+                        "baseline is TF32, which makes the ratio smaller"
+                    ),
+                }.get(
+                    str(p.get("why", "")),
+                    _("the baseline on %(gpu)s is TF32, which makes the ratio smaller"),
                 ) % {"gpu": name("gpu")}
                 if number("fp32_ratio"):
                     text += _("; against strict FP32 it would be about %(ratio)s×") % {
@@ -641,8 +677,16 @@ class _Words:
                     }
                 return text
             case "strict_fp32_baseline":
-                text = _(
-                    "the baseline on %(gpu)s is strict FP32 (TF32 off), which makes the ratio larger"
+                text = (
+                    _(
+                        "on %(gpu)s stock PyTorch (1.12 and later) runs matmuls in strict "
+                        "FP32, so the baseline is strict FP32, which makes the ratio larger"
+                    )
+                    if p.get("why") == "pytorch_matmuls"
+                    else _(
+                        "the baseline on %(gpu)s is strict FP32 (TF32 off), which makes the "
+                        "ratio larger"
+                    )
                 ) % {"gpu": name("gpu")}
                 if number("tf32_ratio"):
                     text += _("; against a TF32 baseline it would be about %(ratio)s×") % {
@@ -657,6 +701,11 @@ class _Words:
                     n,
                 ) % {"n": self.fmt.integer(n)}
             case "larger_amp_batch":
+                if count("published"):
+                    return _(
+                        "the published runs used batch %(fp32)s in FP32 and %(amp)s with mixed "
+                        "precision: a larger batch raises the ratio"
+                    ) % {"fp32": name("batch_fp32"), "amp": name("batch_amp")}
                 return _(
                     "batch %(fp32)s in FP32 vs %(amp)s with mixed precision: the larger batch "
                     "raises the ratio"
@@ -683,6 +732,26 @@ class _Words:
                     "the typical %(span)s, so the range includes it"
                 ) % {"span": self.fmt.span(TYPICAL_LOW, TYPICAL_HIGH)}
         return self.echo(str(factor.code))
+
+    def run_evidence(self, run: str) -> str:
+        """What the user said about the run, and what it did to the figure."""
+        _ = self._
+        if run == "busy":
+            return _("Your run keeps the GPU busy, so this is the figure to expect.")
+        return {
+            "input_bound": _(
+                "Your run waits on data loading or the CPU, so this is what such projects "
+                "report: the GPU-bound part speeds up, the wait does not."
+            ),
+            "small_model": _(
+                "A small model leaves the GPU waiting on kernel launches and the input "
+                "pipeline, so this is what such projects report."
+            ),
+            "pure_fp16": _(
+                "Hand-rolled pure FP16 (.half()) runs often lose time to casts and unstable "
+                "steps, so this is what such projects report; torch.amp usually does better."
+            ),
+        }.get(run, "")
 
     def narrowing_fact(self, fact: str) -> str:
         """The unknown the prediction names as the one that would narrow it most."""

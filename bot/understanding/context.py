@@ -54,6 +54,7 @@ class Context:
     architecture: str | None = None
     epochs: float | None = None  # "90 epochs": with one epoch's time, the job's time
     dimensions: int | None = None  # "3D U-Net": a three-dimensional model
+    run: str | None = None  # "DALI", "CPU-bound": how busy the run keeps the GPU
 
 
 def mark_context(

@@ -282,6 +282,7 @@ class _Reading:
             "batch_amp": ctx.batch_amp,
             "price": ctx.price,
             "dimensions": ctx.dimensions,
+            "run": ctx.run,
         }
 
     # ------------------------------------------------------------ decision

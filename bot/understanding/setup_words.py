@@ -78,6 +78,10 @@ PRECISIONS = mapping("PRECISIONS")
 OFF_BEFORE = table("OFF_BEFORE")
 OFF_AFTER = table("OFF_AFTER")
 BATCH_WORDS = table("BATCH_WORDS")
+RUN_EVIDENCE = mapping("RUN_EVIDENCE")
+# Which evidence about the run wins when a message says several things: a run said to
+# wait on its input is input-bound however busy it was said to be elsewhere.
+RUN_ORDER = ("input_bound", "small_model", "pure_fp16", "busy")
 AMP_QUALIFIERS = table("AMP_QUALIFIERS")
 _OPTIMIZER_NOUNS = table("OPTIMIZER_NOUNS")
 _NOT_OPTIMIZER_NAMES = table("NOT_OPTIMIZER_NAMES")
@@ -195,6 +199,9 @@ def read_words(tokens: list[Token], ctx: Context) -> None:
     """Task family, precision, baseline, framework and optimizer named in words."""
     words = [t.text for t in tokens if t.kind == WORD]
     ctx.family = _family(tokens, words)
+    ctx.run = _run(tokens)
+    if "ngc" in words and ctx.baseline is None:
+        ctx.baseline = "tf32"  # NVIDIA's NGC containers run FP32 matmuls in TF32
     for i, word in enumerate(words):
         _precision_and_baseline(words, i, ctx)
         if ctx.framework is None:
@@ -208,6 +215,15 @@ def read_words(tokens: list[Token], ctx: Context) -> None:
         ctx.optimizer = _other_optimizer(tokens)
     elif ctx.optimizer == "adam" and (variant := _adam_variant(tokens)):
         ctx.optimizer = variant  # "8-bit adam", "paged adamw": not Adam's 12 bytes of state
+
+
+def _run(tokens: list[Token]) -> str | None:
+    """What the message says about how busy the run keeps the GPU ("DALI", "100%
+    utilisation", "data loading is the bottleneck", "tiny model", "pure fp16"): a
+    RUN_EVIDENCE phrase, matched on whole tokens."""
+    text = " " + " ".join(t.text for t in tokens) + " "
+    found = {code for phrase, code in RUN_EVIDENCE.items() if f" {phrase} " in text}
+    return next((code for code in RUN_ORDER if code in found), None)
 
 
 def _family(tokens: list[Token], words: list[str]) -> str | None:

@@ -12,9 +12,10 @@ def measured(prediction) -> dict:
 def test_3d_unet_on_v100_matches_the_published_3d_rows():
     p = predict(Setup(gpu="V100", model="UNet", dimensions=3))
     assert measured(p)["models"] == "3D U-Net"
-    # The shipped 3D U-Net V100 rows run 3.23-3.98x: the tuned figure, the best case
-    # beside a range for what projects see (it need not hold it).
-    assert 3.2 <= p.tuned <= 4.0 and p.low <= p.ratio <= p.high and p.ratio < p.tuned
+    # The shipped 3D U-Net V100 rows run 3.23-3.98x: the lead (a GPU-busy run), with what
+    # projects report beside it, lower.
+    assert 3.2 <= p.ratio == p.tuned <= 4.0 and p.low <= p.ratio <= p.high
+    assert p.projects is not None and p.projects.ratio < p.ratio
 
 
 def test_2d_unet_leaves_the_3d_rows_out_and_unsaid_pools_them():
@@ -34,5 +35,5 @@ def test_a_message_saying_3d_reaches_the_3d_rows():
 
     for text in ("3d unet on v100, 100h fp32", "التدريب ١٠٠ ساعة لـ 3D U-Net على V100"):
         got = to_json(answer(text, Channel.DM))
-        best = next(f for f in got["factors"] if f["code"] == "tuned_best_case")
-        assert got["model"] == "UNet" and 3.2 <= best["params"]["tuned"] <= 4.0, text
+        assert got["model"] == "UNet" and 3.2 <= got["ratio"] <= 4.0, text
+        assert got["projects"]["ratio"] < got["ratio"], text

@@ -101,7 +101,8 @@ def test_preset_copies_prediction_sources_and_factors(monkeypatch):
     assert [(f.code, f.params) for f in advice.factors] == [
         ("measured_match", {"n": 3, "models": "ResNet-50"})
     ]
-    assert advice.notes[:2] == [Note.RESNET50_V100, Note.DOUBLE_CHECK]
+    # A predicted 3x stands on its tables: no "double-check a ratio above 2.5" note.
+    assert advice.notes[0] == Note.RESNET50_V100 and Note.DOUBLE_CHECK not in advice.notes
     assert Note.NO_MEASUREMENT not in advice.notes
 
 

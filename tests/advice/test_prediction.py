@@ -49,13 +49,12 @@ def test_nothing_known_is_the_guides_typical_range():
     assert codes(p) == [Factor.TYPICAL]
 
 
-def test_a_range_stretched_past_the_rules_says_why_not_that_nothing_is_known():
-    # ResNet-50 on a T4: held-out setups like it vary beyond 1.2-2.5, so the range
-    # holds the rule's and reaches past it; "nothing specific is known" would be false.
+def test_a_gpu_without_tables_is_ranged_by_held_out_gpus_not_said_to_be_unknown():
+    # ResNet-50 on a T4: no table measured it, so its range is what held-out GPUs missed
+    # by; "nothing specific is known" would be false.
     p = predict(Setup(gpu="T4", model="ResNet-50"))
-    assert p.low <= TYPICAL_LOW and p.high >= TYPICAL_HIGH
-    assert (p.low, p.high) != (TYPICAL_LOW, TYPICAL_HIGH)
-    assert Factor.WIDE_SETUPS in codes(p) and Factor.TYPICAL not in codes(p)
+    assert p.low < p.ratio < p.high and p.basis is Basis.MODELLED
+    assert Factor.TYPICAL not in codes(p) and Factor.PROJECTS in codes(p)
 
 
 def test_gpu_count_precision_or_baseline_alone_do_not_narrow_it():
@@ -76,16 +75,16 @@ def test_gpu_count_precision_or_baseline_alone_do_not_narrow_it():
 def test_resnet50_on_v100_is_measured_near_the_dle_figures():
     p = predict(Setup(gpu="V100", model="ResNet-50"))
     assert p.basis in (Basis.MEASURED, Basis.MEASURED_REALISTIC) and p.named
-    # The tuned figure is the published one (DLE: PyTorch 3.26x/2.91x, TF1 3.08x, MXNet
-    # 3.58x); the ratio the reply leads with is what real projects see, lower.
-    assert 2.9 <= p.tuned <= 3.7
-    assert p.low <= p.ratio <= p.high and p.ratio < p.tuned
-    assert params(p, Factor.TUNED_BEST_CASE) == {"tuned": p.tuned, "realistic": p.ratio}
+    # The lead is the published one (DLE: PyTorch 3.26x/2.91x, TF1 3.08x, MXNet 3.58x): a
+    # run that keeps the GPU busy; what real projects report is said beside it, lower.
+    assert 2.9 <= p.ratio == p.tuned <= 3.7 and p.low < 2.5 < p.ratio <= p.high
+    assert p.projects is not None and p.projects.ratio < 2.0
+    assert params(p, Factor.PROJECTS) == p.projects.model_dump()
     assert p.sources and all(url.startswith(DLE) or "lambdal" in url for url in p.sources)
     assert Factor.MEASURED_MATCH in codes(p)
-    # DLE's AMP runs used a bigger batch (e.g. 112 -> 256): said, not hidden.
+    # DLE's AMP runs used a bigger batch (e.g. 112 -> 256): said as theirs, not hidden.
     bigger = params(p, Factor.LARGER_AMP_BATCH)
-    assert bigger["batch_amp"] > bigger["batch_fp32"]
+    assert bigger["batch_amp"] > bigger["batch_fp32"] and bigger["published"] == 1
     assert codes(p)[-1] is Factor.NARROW_BY
 
 
@@ -117,27 +116,47 @@ def test_a10_is_not_matched_as_a100():
     assert params(p, Factor.GPU_GENERATION)["gpu"] == "A10"
 
 
-@pytest.mark.parametrize("gpu", ["P100", "Tesla K80", "GTX 1080 Ti", "Tesla P40", "GTX 1650"])
+@pytest.mark.parametrize("gpu", ["Tesla K80", "GTX 1080 Ti", "Tesla P40", "GTX 1650"])
 def test_no_tensor_cores_means_about_1x_or_a_slowdown(gpu):
     p = predict(Setup(gpu=gpu, model="ResNet-50"))
     assert p.named and codes(p)[0] is Factor.NO_TENSOR_CORES
-    assert p.low < 1 <= p.high <= 1.5 and p.ratio <= 1.1
+    assert p.low < 1 <= p.high <= 1.8 and p.ratio <= 1.1
     assert p.tuned is None  # one figure only: no benchmark table measured these
+    assert p.projects is not None and p.projects.ratio == p.ratio
+    assert "TF32" not in str(p.factors)  # Pascal, Kepler, Turing: no TF32 to speak of
 
 
-def test_no_tensor_cores_range_holds_the_maintainers_reports_whatever_the_runs_say():
+def test_p100_runs_fp16_at_double_rate_and_leads_no_lower_than_its_own_runs():
+    from statistics import median
+
     from bot.advice.calibration import fitted
+
+    p = predict(Setup(gpu="P100", model="ResNet-50"))
+    assert params(p, Factor.NO_TENSOR_CORES)["fast_fp16"] == 1
+    own = [math.exp(r.log_ratio) for r in fitted().no_tensor_cores if r.job.gpu == "p100"]
+    assert own and p.ratio >= median(own) and p.low < 1 < p.ratio < p.high
+    assert p.ratio > predict(Setup(gpu="GTX 1080 Ti", model="ResNet-50")).ratio
+    assert p.baseline == "fp32" and Factor.TF32_BASELINE not in codes(p)
+
+
+def test_no_tensor_cores_range_holds_the_kinds_prior_whatever_the_runs_say():
+    from bot.advice.calibration import fitted
+    from bot.advice.catalog import gpu_spec
+    from bot.advice.features import Job
+    from bot.advice.ratio_model import Row
+
+    def runs(*ratios: float) -> tuple[Row, ...]:
+        job = Job(spec=gpu_spec("GTX 1080 Ti"), level="practice")
+        return tuple(Row(job, math.log(r), f"s{k}", None) for k, r in enumerate(ratios))  # type: ignore[arg-type]
 
     # Runs that all landed at 0.9-1.0x would make a 0.9-1.0 range: the next GPU's run
     # lands beyond a handful of runs' extremes as often as not.
     narrow = dataclasses.replace(
-        fitted(), no_tensor_cores=tuple(math.log(0.9 + 0.02 * k) for k in range(6))
+        fitted(), no_tensor_cores=runs(*(0.9 + 0.02 * k for k in range(6)))
     )
     p = predict(Setup(gpu="GTX 1080 Ti", model="ResNet-50"), fitted=narrow)
-    assert (p.low, p.high) == (0.75, 1.3)
-    wide = dataclasses.replace(
-        fitted(), no_tensor_cores=tuple(math.log(0.3 + 0.3 * k) for k in range(6))
-    )
+    assert (p.low, p.high) == (0.55, 1.15)
+    wide = dataclasses.replace(fitted(), no_tensor_cores=runs(*(0.3 + 0.3 * k for k in range(6))))
     p = predict(Setup(gpu="GTX 1080 Ti", model="ResNet-50"), fitted=wide)
     assert p.low == 0.3 and p.high == 1.8
 
@@ -161,9 +180,8 @@ def test_a100_baseline_defaults_to_tf32_and_says_so():
     p = predict(Setup(gpu="A100", model="BERT"))
     assert p.baseline == "tf32"
     note = params(p, Factor.TF32_BASELINE)
-    assert note["assumed"] == 1
-    # Against strict FP32 it is larger (less so than the tuned figures: a real project
-    # gets the tuned speedup on only part of its step).
+    assert note["why"] == "assumed"  # no framework said: as the tables ran (NGC)
+    # Against strict FP32 it is larger, and said beside it.
     assert note["fp32_ratio"] > 1.25 * p.ratio
     assert params(p, Factor.NARROW_BY) == {"fact": "baseline"}
 
@@ -216,7 +234,7 @@ def test_no_gpu_averages_the_measured_gpus_and_asks_for_it():
 
 def test_bf16_without_bf16_tensor_cores_is_no_speedup():
     p = predict(Setup(gpu="V100", precision="bf16"))
-    assert params(p, Factor.PRECISION) == {"precision": "bf16", "supported": 0}
+    assert params(p, Factor.PRECISION) == {"precision": "bf16", "supported": 0, "fast_fp16": 0}
     assert p.ratio < 1.3
 
 
@@ -325,25 +343,28 @@ def _bench():
     return module
 
 
-def test_models_with_no_rows_are_answered_and_never_worse_than_the_rule():
-    """Published ratios of models the data lacks, asked through the whole pipeline."""
+def test_models_with_no_rows_are_answered_and_led_closer_than_the_rule():
+    """Published ratios of models the data lacks, asked through the whole pipeline. Most
+    are NVIDIA's low cases (TF1 recommenders and GNMT on A100 at ~1x) the GPU-busy lead
+    overshoots: its interval score is above the rule's (docs/advice.md), its point
+    still nearer than the rule's."""
     bench = _bench()
     asked = bench.unseen()
     figures = bench.figures(asked)
     assert figures.rows >= 12 and figures.answered == figures.rows
     assert all(a.low <= a.ratio <= a.high for a in asked)
-    assert figures.score_ratio <= 1.0
+    assert figures.median_error < figures.rule_median_error
 
 
-def test_the_bench_scores_the_best_case_the_reply_names_beside_the_lead_figure():
+def test_the_bench_scores_the_lead_and_what_projects_report_apart():
     bench = _bench()
     measured = bench.ask("ResNet-50 on V100, 100 hours in FP32, how long with AMP?", 3.2)
-    assert measured.best_case > 2.9 > measured.ratio  # the DLE tables' ~3.3x; projects less
-    figures = bench.figures([measured])
-    assert figures.best_case_error < 0.1 < figures.median_error
-    # Nothing named: no best case beside the rule's range, so its middle stands for it.
+    assert measured.ratio > 2.9 > measured.projects().ratio  # the DLE tables' ~3.3x
+    assert bench.figures([measured]).median_error < 0.1
+    assert bench.figures([measured.projects()]).median_error > 0.3
+    # Nothing named: no projects' range beside the rule's, so the rule's stands for it.
     plain = bench.ask("100 hours in FP32, how long with AMP?", 1.8)
-    assert plain.best_case == plain.ratio
+    assert plain.projects() is plain
 
 
 def test_held_out_messages_are_built_the_way_a_user_writes():
@@ -375,7 +396,7 @@ def test_a_framework_named_alone_is_read_and_answered_as_a_real_project():
         row = next(m for m in rows if bench.framework_key(m.framework) == key)
         got = to_json(answer(bench.framework_alone(row), Channel.DM))
         assert got["framework"] == name
-        assert got["basis"] == "modelled" and got["ratio_low"] < 1.2
+        assert got["basis"] == "modelled" and got["projects"]["low"] < 1.2
 
 
 @pytest.mark.parametrize(
@@ -392,5 +413,5 @@ def test_a_speed_question_naming_only_a_framework_gets_its_projects_ratio(text, 
     from bot.models import Channel
 
     got = to_json(answer(text, Channel.DM))
-    assert got["ratio"] and got["ratio_low"] < 1.2 and got["basis"] == "modelled"
+    assert got["ratio"] and got["projects"]["low"] < 1.2 and got["basis"] == "modelled"
     assert subject in got["text"].split("\n")[0]

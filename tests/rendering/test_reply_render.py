@@ -282,14 +282,22 @@ FACTOR_PARAMS = {
         {"gpu": "A100", "architecture": "Ampere", "peak_ratio": 2.0},
         {"gpu": "T4", "architecture": "Turing"},
     ],
-    Factor.NO_TENSOR_CORES: [{"gpu": "P100"}],
+    Factor.NO_TENSOR_CORES: [{"gpu": "P100", "fast_fp16": 1}, {"gpu": "GTX 1080", "fast_fp16": 0}],
     Factor.TF32_BASELINE: [
-        {"gpu": "A100", "assumed": 1, "fp32_ratio": 3.1},
-        {"gpu": "H100", "assumed": 0},
+        {"gpu": "A100", "why": "assumed", "fp32_ratio": 3.1},
+        {"gpu": "A100", "why": "pytorch_convs"},
+        {"gpu": "A100", "why": "framework"},
+        {"gpu": "H100", "why": "stated"},
     ],
-    Factor.STRICT_FP32_BASELINE: [{"gpu": "A100", "tf32_ratio": 1.7}, {"gpu": "L4"}],
+    Factor.STRICT_FP32_BASELINE: [
+        {"gpu": "A100", "why": "stated", "tf32_ratio": 1.7},
+        {"gpu": "L4", "why": "pytorch_matmuls"},
+    ],
     Factor.MULTI_GPU: [{"num_gpus": 8}],
-    Factor.LARGER_AMP_BATCH: [{"batch_fp32": 112, "batch_amp": 256}],
+    Factor.LARGER_AMP_BATCH: [
+        {"batch_fp32": 112, "batch_amp": 256, "published": 0},
+        {"batch_fp32": 8, "batch_amp": 16, "published": 1},
+    ],
     Factor.PRECISION: [{"precision": "bf16", "supported": 1}, {"precision": "fp8", "supported": 0}],
     Factor.FAMILY_PRIOR: [{"family": "speech_recognition"}, {"family": "graph"}],
     Factor.TYPICAL: [{}],
@@ -298,7 +306,8 @@ FACTOR_PARAMS = {
     Factor.MEMORY_BOUND: [{"shift": 0.7}],
     Factor.UNKNOWN_GPU: [{"gpu": "RTX 9999"}],
     Factor.BROKEN_SETUPS: [{"framework": "TensorFlow"}],
-    Factor.TUNED_BEST_CASE: [{"tuned": 3.2, "realistic": 1.6}],
+    Factor.PROJECTS: [{"ratio": 1.6, "low": 0.9, "high": 2.7}],
+    Factor.RUN_EVIDENCE: [{"run": r} for r in ("busy", "input_bound", "small_model", "pure_fp16")],
     Factor.NARROW_BY: [{"fact": f} for f in ("utilisation", "batch", "baseline", "gpu", "model")],
 }
 FACTOR_CASES = [(code, params) for code, variants in FACTOR_PARAMS.items() for params in variants]
@@ -331,19 +340,27 @@ def test_every_factor_is_worded_in_both_languages(code, params):
     advice = preset_with(AdviceFactor(code=code.value, params=params))
     en = render(advice, Lang.EN)
     # The team's figure leads the visible notes line; the other factors sit in details.
-    # Realistic vs tuned and what would narrow the range are sentences of their own.
-    sentence = code in (Factor.TUNED_BEST_CASE, Factor.NARROW_BY)
+    # What projects report, what the user said of the run and what would narrow the
+    # range are sentences of their own.
+    sentence = code in (Factor.PROJECTS, Factor.RUN_EVIDENCE, Factor.NARROW_BY)
     lines = [*en.notes, *en.details]
+    openings = ("That is for", "Your run", "A small model", "Hand-rolled", "What would narrow")
     why = (
-        [d for d in lines if d.startswith(("Real projects", "What would narrow"))]
+        [d for d in lines if d.startswith(openings)]
         if sentence
         else [d for d in lines if d.startswith("Why: ")]
     )
     assert len(why) == 1 and "_" not in why[0] and len(why[0]) > 20
     for key, value in params.items():
-        if key not in ("family", "fact"):  # codes are worded, not echoed
+        # Codes are worded, not echoed; the projects' line says its range, not a second
+        # headline figure.
+        if key not in ("family", "fact", "why", "run") and (code, key) != (
+            Factor.PROJECTS,
+            "ratio",
+        ):
             shown = value.upper() if isinstance(value, str) else NumberFormat(Lang.EN).number(value)
-            assert key in ("assumed", "supported", "matched") or shown in why[0].upper()
+            flags = ("supported", "matched", "published", "fast_fp16")
+            assert key in flags or shown in why[0].upper()
     ar = render(advice, Lang.AR)
     assert arabic_leftovers(ar.text) == ""
     assert sentence or any(d.startswith("السبب: ") for d in [*ar.notes, *ar.details])

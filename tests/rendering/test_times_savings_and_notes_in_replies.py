@@ -200,7 +200,14 @@ def test_predicted_slowdown_is_flagged_in_both_languages():
 )
 def test_resnet50_v100_note_trigger(text, shown):
     reply = mention(text).reply.text
-    assert ("2.1" in reply and "2.9–3.6" in reply) is shown
+    assert ("channels-last" in reply) is shown
+    # The lead is NVIDIA's figure already: the note adds no second headline number.
+    assert "2.9–3.6" not in reply and "rule of thumb is about" not in reply
+
+
+def test_resnet50_v100_note_beside_a_users_own_ratio_says_the_published_span():
+    reply = mention("ResNet-50 on V100, 20h fp32, ratio 2").reply.text
+    assert "2.1" in reply and "2.9–3.6" in reply
 
 
 # -- 22: FP8 gets its own note --------------------------------------------------------
