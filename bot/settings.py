@@ -105,6 +105,9 @@ class Settings(BaseSettings):
     http_max_body_bytes: Positive = 64 * 1024
     http_connection_limit: Positive = 1000
     http_channel_timeout_s: Positive = 10
+    # A request's header and body must arrive within this of its first byte
+    # (Slack sends a few KB at once, and wants its ack within 3 s).
+    http_request_deadline_s: WaitLimit = 5.0
     # Socket Mode: a ping this often; a connection silent for 4 pings is dropped
     # and replaced (slack-sdk's own check), so a silent drop is noticed in ~10 s.
     socket_ping_interval_s: WaitLimit = 2.0

@@ -5,26 +5,93 @@ signature, and an unparsable or non-UTF-8 body became a 500 with a
 traceback. Here every ``POST /slack/events`` is checked in the order that
 costs least for a bad one: its size (413, nothing read), UTF-8 (400), Slack's
 signature over the raw bytes with slack-sdk's :class:`SignatureVerifier`
-(401, nothing parsed), then its shape: a JSON object, or a form whose
-``payload`` is one, not nested deeper than any Slack payload (400). What
-passes goes to Bolt unchanged. A rejection is one log line: status, reason and
-size, never the body.
+(401, nothing parsed; a timestamp that is not a short run of digits is
+refused before slack-sdk's ``int()`` sees it), then its shape: a JSON object,
+or a form whose ``payload`` is one, not nested deeper than any Slack payload,
+that Bolt can read: the request Bolt builds, and what it hands every listener,
+are built here once under ``try`` (a ``view_submission`` without
+``view.type`` raised a ``KeyError`` inside Bolt: 500). Last, an exact replay
+of a signed command or interaction (the same signature: the same timestamp and
+body, which holds a unique ``trigger_id``) inside Slack's 5-minute window is
+acked and not answered again; events (JSON) are deduped by their ``event_id``
+(:func:`bot.slack.app.answer_each_event_once`), whose retries Slack signs anew.
+What passes goes to Bolt unchanged. A rejection is one log line: status,
+reason and size, never the body.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import logging
+import re
+import socket
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from urllib.parse import parse_qs
 
+from slack_bolt.request import BoltRequest
+from slack_bolt.request.payload_utils import (
+    to_action,
+    to_command,
+    to_event,
+    to_message,
+    to_options,
+    to_shortcut,
+    to_step,
+    to_view,
+)
 from slack_sdk.signature import SignatureVerifier
+from waitress.channel import HTTPChannel
+from waitress.utilities import RequestEntityTooLarge
 
 # Slack's own payloads (a message's blocks inside a block_actions payload
 # included) nest about a dozen levels; far deeper is not Slack.
 MAX_JSON_DEPTH = 64
+# Unix seconds: 10 digits until 2286. A longer or non-digit value is not Slack's.
+TIMESTAMP = re.compile(r"[0-9]{1,12}")
+# What Bolt reads from a body for every listener (its kwargs injection).
+BOLT_READS = (
+    to_options,
+    to_shortcut,
+    to_action,
+    to_view,
+    to_command,
+    to_event,
+    to_message,
+    to_step,
+)
+# The JSON type of each field Bolt's readers and listener matchers index without
+# checking, as Slack sends it (a list: of objects, never empty). Checked in the
+# body and, through these fields, in what they hold: any other type is not Slack.
+OPTIONAL = (dict, str, type(None))
+SLACK_TYPES: dict[str, type | tuple[type, ...]] = {
+    "event": dict,
+    "view": dict,
+    "message": dict,
+    "previous_message": dict,
+    "item": dict,
+    "container": dict,
+    "assistant_thread": dict,
+    "function_data": dict,
+    "workflow_step": dict,
+    "actions": list,
+    "authorizations": list,
+    "team": OPTIONAL,
+    "user": OPTIONAL,
+    "channel": OPTIONAL,
+    "enterprise": OPTIONAL,
+    "type": str,
+    "subtype": (str, type(None)),
+    "command": str,
+    "callback_id": str,
+    "action_id": str,
+    "block_id": str,
+}
+# A body Bolt's readers fail on raises one of these (they index without checking).
+UNREADABLE = (KeyError, IndexError, TypeError, AttributeError, ValueError, RecursionError)
 log = logging.getLogger(__name__)
 
 
@@ -38,20 +105,38 @@ TOO_LARGE = Rejection("413 Payload Too Large", "request body too large")
 BAD_LENGTH = Rejection("400 Bad Request", "bad Content-Length")
 NOT_UTF8 = Rejection("400 Bad Request", "body is not UTF-8")
 UNSIGNED = Rejection("401 Unauthorized", "invalid or missing Slack signature")
+BAD_TIMESTAMP = Rejection("401 Unauthorized", "invalid or missing X-Slack-Request-Timestamp")
 MALFORMED = Rejection("400 Bad Request", "malformed Slack payload")
 
 
-def guarded(slack: Callable, signing_secret: str, max_body_bytes: int) -> Callable:
-    """A WSGI app: ``slack`` (Bolt's handler) behind the checks above."""
+def guarded(
+    slack: Callable,
+    signing_secret: str,
+    max_body_bytes: int,
+    first_delivery: Callable[[str], bool] = lambda _key: True,
+) -> Callable:
+    """A WSGI app: ``slack`` (Bolt's handler) behind the checks above.
+
+    ``first_delivery(key)`` records a signed request's key and says whether it
+    is new (the store's event dedupe, shared by the replicas).
+    """
     verifier = SignatureVerifier(signing_secret)
 
     def application(environ: dict, start_response: Callable) -> Iterable[bytes]:
         raw = _read(environ, max_body_bytes)
         if isinstance(raw, Rejection):
             return _reject(raw, environ, start_response)
-        problem = _problem(raw, environ, verifier)
-        if problem is not None:
-            return _reject(problem, environ, start_response, len(raw))
+        try:
+            body = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return _reject(NOT_UTF8, environ, start_response, len(raw))
+        if not _ssl_check(body, environ):  # Bolt answers Slack's SSL check, signed or not
+            problem = _problem(body, environ, verifier)
+            if problem is not None:
+                return _reject(problem, environ, start_response, len(raw))
+            if not _is_json(body, environ) and not first_delivery(_replay_key(environ)):
+                log.warning("replayed Slack request (same signature): acked, not answered again")
+                return _ack(start_response)
         environ["wsgi.input"] = io.BytesIO(raw)
         environ["CONTENT_LENGTH"] = str(len(raw))
         return slack(environ, start_response)
@@ -76,16 +161,19 @@ def _read(environ: dict, limit: int) -> bytes | Rejection:
     return TOO_LARGE if len(raw) > limit else raw
 
 
-def _problem(raw: bytes, environ: dict, verifier: SignatureVerifier) -> Rejection | None:
-    try:
-        body = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return NOT_UTF8
-    timestamp = environ.get("HTTP_X_SLACK_REQUEST_TIMESTAMP")
-    signature = environ.get("HTTP_X_SLACK_SIGNATURE")
-    if not verifier.is_valid(body, timestamp, signature):
-        return None if _ssl_check(body, environ) else UNSIGNED
-    return None if _well_formed(body, environ) else MALFORMED
+def _problem(body: str, environ: dict, verifier: SignatureVerifier) -> Rejection | None:
+    timestamp = environ.get("HTTP_X_SLACK_REQUEST_TIMESTAMP") or ""
+    if TIMESTAMP.fullmatch(timestamp) is None:
+        return BAD_TIMESTAMP
+    if not verifier.is_valid(body, timestamp, environ.get("HTTP_X_SLACK_SIGNATURE")):
+        return UNSIGNED
+    readable = _well_formed(body, environ) and _bolt_reads(body, environ)
+    return None if readable else MALFORMED
+
+
+def _replay_key(environ: dict) -> str:
+    """The signature's digest (checked by now: 64 hex digits after ``v0=``)."""
+    return "sig:" + environ["HTTP_X_SLACK_SIGNATURE"].removeprefix("v0=")[:60]
 
 
 def _ssl_check(body: str, environ: dict) -> bool:
@@ -108,6 +196,38 @@ def _well_formed(body: str, environ: dict) -> bool:
     return True
 
 
+def _bolt_reads(body: str, environ: dict) -> bool:
+    """Bolt builds its request (body, context) and its listeners' arguments without raising."""
+    headers = {"content-type": environ.get("CONTENT_TYPE") or ""}
+    try:
+        request = BoltRequest(body=body, headers=headers)
+        if not _slack_typed(request.body):
+            return False
+        for read in BOLT_READS:
+            read(request.body)
+    except UNREADABLE:
+        return False
+    return True
+
+
+def _slack_typed(body: dict) -> bool:
+    """Each field in :data:`SLACK_TYPES`, where present, has Slack's type (walked, not recursed)."""
+    pending = [body]
+    while pending:
+        node = pending.pop()
+        for key in SLACK_TYPES.keys() & node.keys():
+            value = node[key]
+            if not isinstance(value, SLACK_TYPES[key]):
+                return False
+            if isinstance(value, list):
+                if not value or not all(isinstance(item, dict) for item in value):
+                    return False
+                pending.extend(value)
+            elif isinstance(value, dict):
+                pending.append(value)
+    return True
+
+
 def _is_json(body: str, environ: dict) -> bool:
     content_type = (environ.get("CONTENT_TYPE") or "").split(";")[0].strip().lower()
     return content_type == "application/json" or body.startswith("{")
@@ -127,6 +247,13 @@ def _shallow_object(value: object) -> bool:
     return True
 
 
+def _ack(start_response: Callable) -> Iterable[bytes]:
+    start_response(
+        "200 OK", [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", "0")]
+    )
+    return [b""]
+
+
 def _reject(
     rejection: Rejection, environ: dict, start_response: Callable, size: int | None = None
 ) -> Iterable[bytes]:
@@ -143,3 +270,78 @@ def _reject(
         [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body)))],
     )
     return [body]
+
+
+def channel_class(request_deadline_s: float, linger_s: float) -> type[HTTPChannel]:
+    """waitress's connection, with the two guards nginx has and waitress has not.
+
+    - A request deadline: its header and body must arrive within
+      ``request_deadline_s`` of its first byte. waitress only closes a
+      connection *idle* for ``channel_timeout``, so a client sending a header
+      line or a few body bytes every few seconds held its connection (one of
+      ``connection_limit``) for ever; 1,100 of them stopped every command.
+    - A lingering close: after refusing a body it did not read (413), waitress
+      closed the socket with the client still sending, and the kernel answered
+      the unread bytes with a reset that destroyed the 413 on its way. Here the
+      write side is shut after the answer and what the client still sends is
+      read and dropped, for at most ``linger_s``, before the close.
+    """
+
+    class EdgeChannel(HTTPChannel):
+        _began: float | None = None
+        _linger_until: float | None = None
+        _refused_unread = False
+
+        def received(self, data: bytes) -> bool:
+            now = time.monotonic()
+            if self.request is None:
+                self._began = now
+            elif self._began is not None and now - self._began > request_deadline_s:
+                log.warning(
+                    "closed a connection from %s: request not complete within %s s",
+                    self.addr[0] if self.addr else "?",
+                    request_deadline_s,
+                )
+                self.handle_close()
+                return False
+            taken = super().received(data)
+            if self.request is None:
+                self._began = None
+            return taken
+
+        def service(self) -> None:
+            if self.requests and isinstance(self.requests[0].error, RequestEntityTooLarge):
+                self._refused_unread = True
+            super().service()
+
+        def handle_close(self) -> None:
+            if self._refused_unread and self._linger_until is None and self.connected:
+                with contextlib.suppress(OSError):
+                    self.socket.shutdown(socket.SHUT_WR)
+                    self._linger_until = time.monotonic() + linger_s
+                    self.will_close = self.close_when_flushed = False
+                    return
+            super().handle_close()
+
+        def handle_read(self) -> None:
+            if self._linger_until is None:
+                return super().handle_read()
+            try:
+                data = self.socket.recv(self.adj.recv_bytes)
+            except OSError:
+                data = b""
+            if not data or time.monotonic() > self._linger_until:
+                super().handle_close()
+
+        def readable(self) -> bool:
+            if self._linger_until is None:
+                return super().readable()
+            if time.monotonic() > self._linger_until:  # a client gone silent meanwhile
+                super().handle_close()
+                return False
+            return True
+
+        def writable(self) -> bool:
+            return self._linger_until is None and super().writable()
+
+    return EdgeChannel

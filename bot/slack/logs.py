@@ -76,6 +76,16 @@ class ScrubbingFormatter(logging.Formatter):
         return self.scrub(json.dumps(entry, ensure_ascii=False), limit=None)
 
 
+def first_line_of_bolt_suggestions(record: logging.LogRecord) -> bool:
+    """Bolt follows "Unhandled request (...)" with sample listener code for the
+    developer; a request from outside (an unknown ``callback_id``) is one line."""
+    if record.name.startswith("slack_bolt") and not record.exc_info:
+        message = record.getMessage()
+        if "\n" in message:
+            record.msg, record.args = message.split("\n", 1)[0], None
+    return True
+
+
 def _cut(text: str, limit: int) -> str:
     marker = " …[cut]"
     return text if len(text) <= limit else text[: limit - len(marker)] + marker
@@ -129,6 +139,7 @@ def configure_logging(settings: Settings) -> None:
     ]
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(ScrubbingFormatter(secrets, settings.log_format is LogFormat.JSON))
+    handler.addFilter(first_line_of_bolt_suggestions)
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(settings.log_level.value)

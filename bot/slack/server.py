@@ -11,10 +11,14 @@ pages when OAuth is on, and the health checks:
   the answers go out without it;
 - ``/healthz``: the same as ``/readyz`` (older probes and the Dockerfile).
 
-waitress itself keeps idle and slow connections from starving the acks: it
-holds up to ``HTTP_CONNECTION_LIMIT`` connections without a thread each,
-closes one idle for ``HTTP_CHANNEL_TIMEOUT_S``, and refuses a body over
-``HTTP_MAX_BODY_BYTES`` before reading it.
+Connections: waitress holds up to ``HTTP_CONNECTION_LIMIT`` without a thread
+each, closes one idle for ``HTTP_CHANNEL_TIMEOUT_S``, and refuses a body over
+``HTTP_MAX_BODY_BYTES`` before reading it. It does not close a connection
+that trickles (a byte every few seconds is never idle): the edge's channel
+(:func:`bot.slack.edge.channel_class`) gives each request
+``HTTP_REQUEST_DEADLINE_S`` from its first byte to its last, and answers a
+refused body with a 413 the client can read. Per-IP limits are the reverse
+proxy's (``deploy/nginx``): behind one, every client has its address.
 """
 
 from __future__ import annotations
@@ -27,7 +31,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Self
 
-import waitress
 from slack_bolt import App
 from slack_bolt.adapter.wsgi import SlackRequestHandler
 from waitress import wasyncore
@@ -36,7 +39,7 @@ from waitress.server import create_server
 from bot.jobs import JobStore, Spool
 from bot.settings import Settings
 from bot.slack.app import EVENTS_PATH, create_app
-from bot.slack.edge import guarded
+from bot.slack.edge import channel_class, guarded
 from bot.slack.listeners import InPool
 from bot.slack.replay import SpoolReplay
 from bot.slack.workers import JobIntake, WorkerPool
@@ -49,6 +52,8 @@ HEALTH_PATH = "/healthz"
 THREADS = 16
 # Slack's own headers are small; a few KB of cookies at most behind a proxy.
 MAX_HEADER_BYTES = 32 * 1024
+# After a refused body: how long what the client still sends is read and dropped.
+LINGER_S = 5.0
 log = logging.getLogger(__name__)
 
 
@@ -75,7 +80,10 @@ def wsgi_app(app: App, health: Health, settings: Settings) -> Callable:
     slack = SlackRequestHandler(app, path=EVENTS_PATH)
     secret = settings.slack_signing_secret
     events = guarded(
-        slack, secret.get_secret_value() if secret else "", settings.http_max_body_bytes
+        slack,
+        secret.get_secret_value() if secret else "",
+        settings.http_max_body_bytes,
+        health.store.first_delivery,  # a replayed signed request is answered once
     )
 
     def application(environ: dict, start_response: Callable) -> Iterable[bytes]:
@@ -100,19 +108,25 @@ def _plain(start_response: Callable, ok: bool, text: str) -> list[bytes]:
 
 def server_options(settings: Settings) -> dict:
     """waitress's limits: see the module's docstring."""
-    timeout = settings.http_channel_timeout_s
     return {
         "threads": THREADS,
         "ident": "mpbot",
         "connection_limit": settings.http_connection_limit,
-        "channel_timeout": timeout,
+        "channel_timeout": settings.http_channel_timeout_s,
         # How often idle connections are looked for (waitress's default is 30 s).
-        "cleanup_interval": max(1, timeout // 2),
+        "cleanup_interval": 1,
         "max_request_body_size": settings.http_max_body_bytes,
         "max_request_header_size": MAX_HEADER_BYTES,
         # poll(), not select(): past 1,024 open sockets select() cannot wait on them.
         "asyncore_use_poll": True,
     }
+
+
+def edge_server(application: Callable, settings: Settings, **where: object):
+    """A waitress server whose connections keep the edge's deadlines (:func:`channel_class`)."""
+    server = create_server(application, **where, **server_options(settings))
+    server.channel_class = channel_class(settings.http_request_deadline_s, LINGER_S)
+    return server
 
 
 def serve(settings: Settings, host: str, port: int) -> int:
@@ -148,8 +162,10 @@ def serve(settings: Settings, host: str, port: int) -> int:
         READY_PATH,
         processes,
     )
+    server = edge_server(application, settings, host=host, port=port)
+    server.print_listen("Serving on http://{}:{}")
     try:
-        waitress.serve(application, host=host, port=port, **server_options(settings))
+        server.run()
     finally:
         workers.stop()
     return 0
@@ -169,10 +185,13 @@ class BackgroundServer:
         port: int = 0,
         settings: Settings | None = None,
     ) -> None:
-        options = server_options(settings or Settings(_env_file=None))
         self._sockets: dict = {}  # waitress's socket map, so stopping can empty it
-        self._server = create_server(
-            application, map=self._sockets, host=host, port=port, **options
+        self._server = edge_server(
+            application,
+            settings or Settings(_env_file=None),
+            map=self._sockets,
+            host=host,
+            port=port,
         )
         self.port = self._server.effective_port
         self.url = f"http://{host}:{self.port}"

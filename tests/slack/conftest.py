@@ -19,6 +19,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -250,7 +251,8 @@ class SlackClient:
             "text": text,
             "api_app_id": "A0APP",
             "response_url": response_url,
-            "trigger_id": "13345224609.738474920.8088930838d88f008e0",
+            # Slack's trigger ids are unique: two same commands are two requests.
+            "trigger_id": f"13345224609.738474920.{uuid.uuid4().hex}",
         }
         return self.post(
             urllib.parse.urlencode(form).encode(), "application/x-www-form-urlencoded", **kw
