@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 import pytest
 from databases import POSTGRES_URL
 from slackmsg import BOT_TOKEN, BOT_USER, SIGNING_SECRET, TEAM
+from socketslack import socket_slack  # noqa: F401 (Slack's side of Socket Mode, a fixture)
 from sqlalchemy.engine import make_url
 
 if TYPE_CHECKING:
