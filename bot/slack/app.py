@@ -22,7 +22,7 @@ from bot.settings import Settings
 from bot.slack import rooms
 from bot.slack.clients import web_client
 from bot.slack.identity import BotIdentity
-from bot.slack.installations import RememberedInstallations
+from bot.slack.installations import RememberedInstallations, StoredAuthorize
 from bot.slack.listeners import Handoff, InPool
 from bot.store import Store
 
@@ -56,16 +56,17 @@ def create_app(settings: Settings, store: Store, handoff: Handoff | None = None)
         # Per-installation clients copy this one's base URL and retry handlers.
         options["client"] = web_client(settings)
         client_secret = settings.slack_client_secret.get_secret_value()  # type: ignore[union-attr]
+        installations = RememberedInstallations(
+            SQLAlchemyInstallationStore(client_id=settings.slack_client_id, engine=store.engine),
+            store.gate,
+        )
+        # From the stored installation: no auth.test between a request and its ack.
+        options["authorize"] = StoredAuthorize(installations, options["client"])
         options["oauth_settings"] = OAuthSettings(
             client_id=settings.slack_client_id,
             client_secret=client_secret,
             scopes=list(BOT_SCOPES),
-            installation_store=RememberedInstallations(
-                SQLAlchemyInstallationStore(
-                    client_id=settings.slack_client_id, engine=store.engine
-                ),
-                store.gate,
-            ),
+            installation_store=installations,
             state_store=SQLAlchemyOAuthStateStore(
                 expiration_seconds=OAUTH_STATE_TTL_S, engine=store.engine
             ),

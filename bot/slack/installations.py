@@ -1,4 +1,5 @@
-"""OAuth installations: read from the database, remembered for when it cannot answer.
+"""OAuth installations: read from the database, remembered for when it cannot answer,
+and the authorization each request gets from them, with no Slack call before its ack.
 
 In OAuth mode every request's token comes from the installation store, on the
 ack path (Bolt's authorization) and in the workers (the job's client). With the
@@ -14,12 +15,20 @@ until the database is back.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
+import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from logging import Logger
 from typing import TypeVar
 
+from slack_bolt import BoltContext
+from slack_bolt.authorization import AuthorizeResult
+from slack_bolt.authorization.authorize import Authorize
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
 from slack_sdk.oauth.installation_store import Bot, Installation, InstallationStore
 
 from bot.store.gate import Gate
@@ -27,6 +36,12 @@ from bot.store.gate import Gate
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 _UNANSWERED = object()
+# How often a workspace's bot token is checked with auth.test, in the background.
+RECHECK_S = 60.0
+# What Slack answers auth.test for a token that will never work again.
+REFUSED_TOKEN = frozenset(
+    {"invalid_auth", "token_revoked", "account_inactive", "not_authed", "token_expired"}
+)
 
 
 class RememberedInstallations(InstallationStore):
@@ -125,3 +140,101 @@ class RememberedInstallations(InstallationStore):
         with self._lock:
             for key in [k for k in self._memory if k[1:3] == (enterprise_id, team_id)]:
                 del self._memory[key]
+
+
+class StoredAuthorize(Authorize):
+    """Bolt's authorization in OAuth mode, from the stored installation alone.
+
+    Bolt's own (``InstallationStoreAuthorize``) calls ``auth.test`` for every
+    request, on the thread that owes Slack its ack: a slow Slack made every ack
+    late (4 s of ``auth.test``, 4 s acks). The stored bot already holds what
+    ``auth.test`` would say (its ``bot_id``, ``bot_user_id``, token). So a
+    request is authorized from it, and ``auth.test`` runs in a background
+    thread, at most once per token every ``recheck_s``: a token Slack refuses
+    there (revoked, the app uninstalled) is refused here from then on (ERROR,
+    once), with Bolt's "install this app" answer, until the workspace installs
+    the app again (a new token). A request that arrives before that check has
+    answered is acked as usual; its answer is then refused by Slack and logged.
+    """
+
+    def __init__(
+        self, installations: InstallationStore, client: WebClient, recheck_s: float = RECHECK_S
+    ) -> None:
+        self.installations = installations
+        self._client = client
+        self._recheck_s = recheck_s
+        # Tokens by digest (never the token itself): when each was last checked, which
+        # one Slack refused.
+        self._checked: dict[str, float] = {}
+        self._refused: set[str] = set()
+        self._lock = threading.Lock()
+        self._checks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mpbot-auth-check")
+
+    def __call__(
+        self,
+        *,
+        context: BoltContext,
+        enterprise_id: str | None,
+        team_id: str | None,
+        user_id: str | None,
+        **_actor: str | None,
+    ) -> AuthorizeResult | None:
+        bot = self.installations.find_bot(
+            enterprise_id=enterprise_id,
+            team_id=team_id,
+            is_enterprise_install=bool(context.is_enterprise_install),
+        )
+        if bot is None or not bot.bot_token:
+            return None
+        digest = _digest(bot.bot_token)
+        with self._lock:
+            if digest in self._refused:
+                return None
+        self._check_later(bot, digest)
+        return AuthorizeResult(
+            enterprise_id=bot.enterprise_id or enterprise_id,
+            team_id=bot.team_id or team_id,
+            bot_token=bot.bot_token,
+            bot_id=bot.bot_id,
+            bot_user_id=bot.bot_user_id,
+            bot_scopes=bot.bot_scopes,
+            user_id=user_id,
+        )
+
+    def _check_later(self, bot: Bot, digest: str) -> None:
+        moment = time.monotonic()
+        with self._lock:
+            last = self._checked.get(digest)
+            if last is not None and moment - last < self._recheck_s:
+                return
+            self._checked[digest] = moment
+        self._checks.submit(self._check, bot, digest)
+
+    def _check(self, bot: Bot, digest: str) -> None:
+        """One ``auth.test`` of ``bot``'s token; a refusal for good is remembered."""
+        try:
+            self._client.auth_test(token=bot.bot_token)
+        except SlackApiError as error:
+            reason = error.response.get("error") if isinstance(error.response.data, dict) else None
+            if reason not in REFUSED_TOKEN:
+                log.warning(
+                    "auth.test of workspace %s answered %s (%s); checked again later",
+                    bot.team_id or bot.enterprise_id,
+                    error.response.status_code,
+                    reason,
+                )
+                return
+            with self._lock:
+                self._refused.add(digest)
+            log.error(
+                "Slack refused the bot token of workspace %s (%s): its requests are refused "
+                "until the app is installed there again",
+                bot.team_id or bot.enterprise_id,
+                reason,
+            )
+        except OSError as error:
+            log.warning("auth.test unreachable (%s); checked again later", type(error).__name__)
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()

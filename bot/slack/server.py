@@ -27,7 +27,6 @@ import logging
 import signal
 import threading
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Self
 
@@ -36,14 +35,11 @@ from slack_bolt.adapter.wsgi import SlackRequestHandler
 from waitress import wasyncore
 from waitress.server import create_server
 
-from bot.jobs import JobStore, Spool
 from bot.settings import Settings
-from bot.slack.app import EVENTS_PATH, create_app
+from bot.slack.app import EVENTS_PATH
+from bot.slack.durable import DurableIntake
 from bot.slack.edge import channel_class, guarded
-from bot.slack.listeners import InPool
-from bot.slack.replay import SpoolReplay
-from bot.slack.workers import JobIntake, WorkerPool
-from bot.store import Store, open_store
+from bot.store import Store
 
 LIVE_PATH = "/livez"
 READY_PATH = "/readyz"
@@ -133,25 +129,15 @@ def serve(settings: Settings, host: str, port: int) -> int:
     """Run until interrupted or terminated (the ``mpbot serve`` command).
 
     This process verifies, commits each request's job and acks;
-    ``WORK_PROCESSES`` worker processes do the work (:mod:`bot.slack.workers`).
-    A job the database did not take is spooled and answered here; what a dead
-    process left in the spool goes into the database (:mod:`bot.slack.replay`).
+    ``WORK_PROCESSES`` worker processes do the work (the intake Socket Mode
+    shares, :mod:`bot.slack.durable`).
     On SIGTERM or Ctrl-C the server stops taking requests and the workers
     finish or hand back their jobs within ``SHUTDOWN_GRACE_S``.
     """
-    store = open_store(settings)
-    processes = settings.work_processes
-    workers = WorkerPool(settings, processes)
-    # When the database cannot take a job, this process answers it (degraded), and
-    # the spool keeps it until then.
-    fallback = InPool(ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="mpbot-degraded"))
-    spool = Spool(settings.job_spool_dir)
-    intake = JobIntake(JobStore(store.engine), fallback, workers.wake, store.gate, spool)
-    app = create_app(settings, store, intake)
-    SpoolReplay(settings, app, intake, spool).start()  # before the workers: they find the jobs
-    workers.start()
-    health = Health(store, workers.alive, settings.ready_without_database)
-    application = wsgi_app(app, health, settings)
+    durable = DurableIntake(settings)
+    durable.start()
+    health = Health(durable.store, durable.alive, settings.ready_without_database)
+    application = wsgi_app(durable.app, health, settings)
     signal.signal(signal.SIGTERM, _exit_on_sigterm)  # waitress closes on SystemExit
     log.info(
         "serving Slack on http://%s:%s%s (health: %s, %s) with %d worker process(es)",
@@ -160,14 +146,14 @@ def serve(settings: Settings, host: str, port: int) -> int:
         EVENTS_PATH,
         LIVE_PATH,
         READY_PATH,
-        processes,
+        settings.work_processes,
     )
     server = edge_server(application, settings, host=host, port=port)
     server.print_listen("Serving on http://{}:{}")
     try:
         server.run()
     finally:
-        workers.stop()
+        durable.stop()
     return 0
 
 

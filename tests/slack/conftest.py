@@ -28,10 +28,13 @@ from typing import TYPE_CHECKING
 import pytest
 from databases import POSTGRES_URL
 from slackmsg import BOT_TOKEN, BOT_USER, SIGNING_SECRET, TEAM
+from socketslack import socket_slack  # noqa: F401 (Slack's side of Socket Mode, a fixture)
 from sqlalchemy.engine import make_url
 
 if TYPE_CHECKING:
     from netfaults import Relay
+
+from slack_bolt import App
 
 from bot.settings import Settings
 from bot.slack.app import create_app
@@ -318,6 +321,7 @@ class Running:
     client: SlackClient
     url: str
     settings: Settings
+    app: App | None = None
 
 
 @pytest.fixture
@@ -347,10 +351,11 @@ def start_app(slack: FakeSlack, database_url: str) -> Iterator[Callable[..., Run
         settings = Settings(_env_file=None, **(values | overrides))
         store = open_store(settings)
         health = Health(store, ready_without_database=settings.ready_without_database)
-        application = wsgi_app(create_app(settings, store), health, settings)
+        app = create_app(settings, store)
+        application = wsgi_app(app, health, settings)
         server = BackgroundServer(application, settings=settings).__enter__()
         servers.append(server)
-        return Running(slack, SlackClient(server.url), server.url, settings)
+        return Running(slack, SlackClient(server.url), server.url, settings, app)
 
     yield start
     for server in servers:

@@ -10,102 +10,20 @@ fails the test instead of hanging it.
 
 from __future__ import annotations
 
-import asyncio
-import json
-import os
-import subprocess
-import sys
-import threading
+import socket
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from aiohttp import WSMsgType, web
 from netfaults import Relay
-from slackmsg import BOT_TOKEN, BOT_USER, TEAM, block_text, mention_event
+from slackmsg import BOT_TOKEN, block_text
+from socketslack import APP_TOKEN, Session, SocketServed, hand_out, wait_for
+from socketslack import command as _command
+from socketslack import mention as _mention
 
-APP_TOKEN = "xapp-1-A0APP-1234-socketmodeapptoken"
 ARABIC_LETTERS = set("ابتثجحخدذرزسشصضطظعغفقكلمنهوي")
-DEADLINE_S = 10.0
-
-
-@dataclass
-class Session:
-    """One WebSocket connection the app opened, and what it sent on it."""
-
-    ticket: str
-    ws: web.WebSocketResponse
-    received: list[dict] = field(default_factory=list)
-
-
-@dataclass
-class FakeSocketSlack:
-    """Slack's Socket Mode endpoint: greets each connection with ``hello``."""
-
-    loop: asyncio.AbstractEventLoop
-    url: str = ""
-    sessions: list[Session] = field(default_factory=list)
-
-    async def _serve(self, request: web.Request) -> web.WebSocketResponse:
-        ws = web.WebSocketResponse(autoping=True)
-        await ws.prepare(request)
-        session = Session(request.query.get("ticket", ""), ws)
-        self.sessions.append(session)
-        await ws.send_json(
-            {
-                "type": "hello",
-                "num_connections": len(self.sessions),
-                "debug_info": {"host": "applink-fake", "approximate_connection_time": 18060},
-                "connection_info": {"app_id": "A0APP"},
-            }
-        )
-        async for message in ws:
-            if message.type is WSMsgType.TEXT:
-                session.received.append(json.loads(message.data))
-        return ws
-
-    def send(self, session: Session, message: dict) -> None:
-        asyncio.run_coroutine_threadsafe(session.ws.send_json(message), self.loop).result(5)
-
-    def close(self, session: Session) -> None:
-        asyncio.run_coroutine_threadsafe(session.ws.close(), self.loop).result(5)
-
-    def link(self, ticket: int) -> str:
-        return f"{self.url}/link/?ticket={ticket}&app_id=A0APP"
-
-
-def wait_for(found: Callable[[], object], what: str, timeout: float = DEADLINE_S) -> object:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = found()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-@pytest.fixture
-def socket_slack() -> Iterator[FakeSocketSlack]:
-    loop = asyncio.new_event_loop()
-    fake = FakeSocketSlack(loop)
-    app = web.Application()
-    app.router.add_get("/link/", fake._serve)
-    runner = web.AppRunner(app, handle_signals=False)
-    loop.run_until_complete(runner.setup())
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    loop.run_until_complete(site.start())
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    fake.url = f"ws://127.0.0.1:{port}"
-    thread = threading.Thread(target=loop.run_forever, daemon=True)
-    thread.start()
-    yield fake
-    asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(5)
-    loop.call_soon_threadsafe(loop.stop)
-    thread.join(5)
-    loop.close()
 
 
 @pytest.fixture
@@ -125,79 +43,13 @@ def mpbot_socket(slack, socket_slack, relay, database_url, tmp_path) -> Iterator
     relayed = socket_slack.link(1).replace(
         f":{urlsplit(socket_slack.url).port}/", f":{relay.port}/"
     )
-    urls = [relayed, *(socket_slack.link(n) for n in range(2, 6))]
-    slack.script["apps.connections.open"] = [
-        (200, {"Content-Type": "application/json"}, json.dumps({"ok": True, "url": url}).encode())
-        for url in urls
-    ]
-    env = {
-        name: value
-        for name, value in os.environ.items()
-        if not name.upper().startswith(("SLACK_", "DATABASE_", "LOG_"))
-        and "proxy" not in name.lower()
-    }
-    env |= {
-        "SLACK_BOT_TOKEN": BOT_TOKEN,
-        "SLACK_APP_TOKEN": APP_TOKEN,
-        "SLACK_API_URL": slack.url + "/api/",
-        "DATABASE_URL": database_url,
-        "SLACK_RETRY_BACKOFF_S": "0.05",
-        "NO_PROXY": "*",
-    }
-    log = tmp_path / "mpbot-socket.log"
-    with log.open("wb") as output:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-c",
-                "import sys; from bot.cli.main import main; sys.exit(main(['socket']))",
-            ],
-            cwd=tmp_path,  # no stray .env is read
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-        )
+    hand_out(slack, [relayed, *(socket_slack.link(n) for n in range(2, 6))])
+    served = SocketServed(slack.url, database_url, tmp_path / "mpbot-socket.log").start()
+    log = served.log_path
     try:
         yield log
     finally:
-        process.terminate()
-        try:
-            process.wait(5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
-
-
-def _command(text: str, response_url: str) -> dict:
-    """A slash command's form fields, as Socket Mode wraps them."""
-    return {
-        "token": "legacy-verification-token",
-        "team_id": TEAM,
-        "team_domain": "team",
-        "channel_id": "C0GENERAL",
-        "channel_name": "general",
-        "user_id": "U0ALICE",
-        "user_name": "alice",
-        "command": "/mpestimate",
-        "text": text,
-        "api_app_id": "A0APP",
-        "is_enterprise_install": "false",
-        "response_url": response_url,
-        "trigger_id": "13345224609.738474920.8088930838d88f008e0",
-    }
-
-
-def _mention(text: str, ts: str) -> dict:
-    return {
-        "token": "legacy-verification-token",
-        "team_id": TEAM,
-        "api_app_id": "A0APP",
-        "event": mention_event(text, ts=ts),
-        "type": "event_callback",
-        "event_id": "Ev0SOCKET1",
-        "event_time": int(time.time()),
-        "authorizations": [{"team_id": TEAM, "user_id": BOT_USER, "is_bot": True}],
-    }
+        served.close()
 
 
 def _acked(session: Session, envelope_id: str) -> dict:
@@ -315,3 +167,43 @@ def test_a_silently_dropped_socket_is_replaced_within_15_seconds(
         print(log.read_text(errors="replace"))
         raise
     print(f"silent drop noticed and replaced in {noticed_s:.1f} s")
+
+
+def _closed_port() -> int:
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        return listener.getsockname()[1]
+
+
+def _stops_saying(served: SocketServed, says: str, *, alone: bool = True) -> None:
+    """Exit 1 within seconds with the line ``says`` (``alone``: and nothing else), no
+    traceback, no token."""
+    assert served.wait(30) == 1
+    output = served.log().strip()
+    error = [line for line in output.splitlines() if says in line]
+    assert error and error[0].startswith("mpbot socket: "), output
+    assert not alone or output == error[0], output
+    assert "Traceback" not in output and "ERROR" not in output, output
+    assert APP_TOKEN not in output and BOT_TOKEN not in output
+
+
+def test_mpbot_socket_without_network_stops_with_one_line(database_url, tmp_path):
+    unreachable = f"http://127.0.0.1:{_closed_port()}"
+    served = SocketServed(unreachable, database_url, tmp_path / "socket.log").start()
+    _stops_saying(served, "cannot reach Slack at SLACK_API_URL")
+
+
+def test_mpbot_socket_whose_websocket_is_unreachable_stops_with_one_line(
+    slack, database_url, tmp_path
+):
+    hand_out(slack, [f"ws://127.0.0.1:{_closed_port()}/link/?ticket=1"])
+    served = SocketServed(slack.url, database_url, tmp_path / "socket.log").start()
+    # After the start-up lines (the database's migrations, the workers).
+    _stops_saying(served, "cannot reach the Socket Mode URL", alone=False)
+
+
+def test_mpbot_socket_with_a_refused_app_token_stops_with_one_line(slack, database_url, tmp_path):
+    slack.script["apps.connections.open"] = [
+        (200, {"Content-Type": "application/json"}, b'{"ok": false, "error": "invalid_auth"}')
+    ]
+    served = SocketServed(slack.url, database_url, tmp_path / "socket.log").start()
+    _stops_saying(served, "invalid_auth): check SLACK_APP_TOKEN")
