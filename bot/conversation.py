@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.advice import advise
+from bot.follow_up import kept_for_next, setup_of, with_thread
 from bot.models import (
     HOURS_PER_UNIT,
     Advice,
@@ -18,55 +19,15 @@ from bot.models import (
     Intent,
     Lang,
     Query,
-    Reason,
     Reply,
     TimeUnit,
 )
 from bot.records.models import Record
 from bot.rendering import render
 from bot.rendering.reading import with_reading
+from bot.spelling import in_users_spelling
 from bot.understanding import understand
 from bot.understanding.limits import reason_for
-
-# What a question says about the training job; a thread remembers these so a
-# follow-up ("it takes 36 hours", "and on H100?") is about the same job.
-SETUP_FIELDS = (
-    "gpu",
-    "gpu_memory_gb",
-    "model",
-    "family",
-    "num_gpus",
-    "precision",
-    "baseline",
-    "framework",
-    "architecture",
-    "dimensions",
-    "batch_fp32",
-    "batch_amp",
-)
-
-
-# What the ratio depends on: a follow-up naming any of these asks for a new
-# ratio, so the one the user gave earlier in the thread no longer applies.
-RATIO_DEPENDS_ON = ("gpu", "model", "family", "precision", "baseline", "framework", "architecture")
-
-
-def setup_of(query: Query) -> dict:
-    """The setup fields a question named (what a thread keeps), without the empty ones."""
-    return {name: value for name in SETUP_FIELDS if (value := getattr(query, name)) is not None}
-
-
-def thread_memory(query: Query) -> dict:
-    """What a thread keeps of a question: its setup, the ratio the user gave and
-    the price, JSON-ready ("and at $2 an hour?" keeps "ratio 2" from before)."""
-    memory = setup_of(query)
-    if query.fp32 is not None:  # follow-ups answer in the unit the time was given in
-        memory["time_unit"] = query.fp32.unit.value
-    if query.ratio is not None:
-        memory["ratio"] = query.ratio
-    if query.price is not None:
-        memory["price"] = query.price.model_dump()
-    return memory
 
 
 @dataclass(frozen=True)
@@ -101,11 +62,9 @@ def answer(
     query = understand(
         text, channel, preferred_lang=preferred_lang, follow_up=thread_fp32_hours is not None
     )
-    if thread_setup:
-        query = _with_thread_setup(query, thread_setup)
-    if thread_fp32_hours is not None:
-        unit = (thread_setup or {}).get("time_unit")
-        query = _with_thread_time(query, thread_fp32_hours, _time_unit(unit))
+    query = in_users_spelling(query, text)
+    if thread_setup or thread_fp32_hours is not None:
+        query = with_thread(query, thread_setup or {}, thread_fp32_hours, text)
     return answer_query(query, team_records)
 
 
@@ -176,72 +135,11 @@ def _typed_command(text: str, channel: Channel) -> tuple[str, Channel]:
 def carried_over(turn: Turn, hours: float | None) -> tuple[float | None, dict] | None:
     """What the next follow-up in the same thread inherits: (FP32 hours, setup).
 
-    The latest time wins over the thread's earlier one (``hours``); memory
-    questions and team commands leave the thread as it was (None).
+    A follow-up adds to what the thread kept before (``hours``: its time), the
+    latest time winning; a question of its own replaces it; small talk and team
+    commands leave the thread as it was (None). See :mod:`bot.follow_up`.
     """
-    if turn.query.intent not in (Intent.ESTIMATE, Intent.HELP) or not _about_the_job(turn.query):
-        return None  # a "thanks!" leaves the thread as it was
-    memory = thread_memory(turn.query)
-    latest = turn.advice.fp32_hours if turn.advice.fp32_hours is not None else hours
-    return (latest, memory) if latest is not None or memory else None
-
-
-def _with_thread_setup(query: Query, setup: Mapping[str, object]) -> Query:
-    """Fill in what the thread named and the follow-up did not.
-
-    Only for a follow-up about the job (a time, a ratio, a price or any setup
-    detail of its own: "and with bf16?", "what about 8 GPUs?"): a "thanks!"
-    stays a thank-you, and memory or team commands stand alone.
-    """
-    if query.intent not in (Intent.ESTIMATE, Intent.HELP) or not _about_the_job(query):
-        return query
-    missing = {
-        name: value
-        for name, value in setup.items()
-        if name in SETUP_FIELDS and value is not None and getattr(query, name) is None
-    }
-    if query.price is None and isinstance(setup.get("price"), Mapping):
-        missing["price"] = setup["price"]
-    ratio = setup.get("ratio")
-    if (
-        query.ratio is None
-        and isinstance(ratio, int | float)
-        and not any(getattr(query, name) is not None for name in RATIO_DEPENDS_ON)
-        and query.reason in (None, Reason.NO_NUMBERS)
-    ):
-        missing["ratio"] = ratio
-    return query.model_validate(query.model_dump() | missing) if missing else query
-
-
-def _about_the_job(query: Query) -> bool:
-    """A time, a ratio, a price or a setup detail: something a follow-up can build on."""
-    given = (query.fp32, query.ratio, query.price)
-    return any(value is not None for value in given) or bool(setup_of(query))
-
-
-def _time_unit(value: object) -> TimeUnit:
-    """The unit a thread's time was given in; hours for threads kept before units were."""
-    try:
-        return TimeUnit(value)
-    except ValueError:
-        return TimeUnit.HOURS
-
-
-def _with_thread_time(query: Query, hours: float, unit: TimeUnit = TimeUnit.HOURS) -> Query:
-    """Fill in the thread's FP32 time when a follow-up about the estimate gave none."""
-    if query.intent not in (Intent.ESTIMATE, Intent.HELP):
-        return query  # a memory question in the thread stays a memory question
-    if query.fp32 is not None or query.reason not in (None, Reason.NO_NUMBERS):
-        return query
-    if not _about_the_job(query):
-        return query
-    return query.model_copy(
-        update={
-            "fp32": Duration(value=hours / HOURS_PER_UNIT[unit], unit=unit, hours=hours),
-            "reason": None,
-            "intent": Intent.ESTIMATE,
-        }
-    )
+    return kept_for_next(turn.query, turn.advice.fp32_hours, hours)
 
 
 def to_json(turn: Turn) -> dict:

@@ -258,6 +258,9 @@ class Query(BaseModel):
     read_by: dict[str, list[str]] = Field(default_factory=dict)
     # Numbers the reader saw but used for nothing (as written), named in the reply.
     unused: list[str] = Field(default_factory=list)
+    # What a follow-up inherited from its thread (field names: "gpu", "price",
+    # "fp32", ...), said in the reply ("Carried over: 4 GPUs, SAR 12/h").
+    carried: list[str] = Field(default_factory=list)
 
 
 class AdviceFactor(BaseModel):

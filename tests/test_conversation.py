@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.conversation import answer, to_json
@@ -53,8 +55,8 @@ BERT_ON_A100 = {"gpu": "A100", "model": "BERT", "num_gpus": 8}
         ("التدريب ياخذ ٣٦ ساعة", "preset", "A100", "BERT", 36.0),
         # A new GPU replaces the thread's; the model stays.
         ("and on H100, 20 hours?", "preset", "H100", "BERT", 20.0),
-        # A new model replaces it too.
-        ("resnet50, 20 hours", "preset", "A100", "ResNet-50", 20.0),
+        # A new model replaces it too, in a follow-up ("and ...").
+        ("and resnet50, 20 hours?", "preset", "A100", "ResNet-50", 20.0),
         # Not about the job: a thank-you stays a thank-you.
         ("thanks!", "help", None, None, None),
     ],
@@ -81,3 +83,35 @@ def test_thread_setup_and_time_together_answer_a_bare_follow_up() -> None:
 def test_memory_questions_stand_alone_in_a_thread() -> None:
     got = to_json(answer("memory 7B adam", Channel.MENTION, thread_setup=BERT_ON_A100))
     assert got["kind"] == "memory" and got["gpu"] is None
+
+
+# Messages whose readings go through several rules, in both languages.
+READ_BY_SAMPLES = [
+    "36h fp32 ResNet-50 on V100, 2x",
+    "100 2",
+    "FP32 takes 10 h, AMP takes 6 h",
+    "fp32 step 0.5 s/it, amp 0.25 s/it, 10000 steps",
+    "التدريب ياخذ ٥٠ ساعة والنسبة ٢",
+    "يستغرق خمسين ساعة بمعامل ١٫٥",
+    "١٠٠ ساعة على ٨ بطاقات، و ٢٫٥",
+    "التدريب ياخذ يومين ونص على A100",
+]
+
+
+@pytest.mark.parametrize("text", READ_BY_SAMPLES)
+def test_replies_carry_no_rule_names_or_normalised_spellings(text):
+    """What was read is worded for people in the user's own words; the rules that read
+    it are for ``mpbot ask --explain`` (issue 21)."""
+    from bot.understanding.normalise import normalise
+
+    turn = answer(text, Channel.DM)
+    shown = turn.reply.text + "\n".join(turn.reply.details + turn.reply.notes)
+    for rule, _said in turn.query.read_by.values():
+        assert f"rule {rule}" not in shown and f"القاعدة {rule}" not in shown
+        if "_" in rule:
+            assert rule not in shown
+    words = set(re.findall(r"\w+", shown))
+    respelled = set(re.findall(r"\w+", normalise(text))) - set(re.findall(r"\w+", text.lower()))
+    for word in respelled:
+        if not word.isascii():
+            assert word not in words, word  # e.g. "ساعه" for "ساعة"

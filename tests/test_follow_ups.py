@@ -156,3 +156,110 @@ def test_outside_a_thread_a_lone_number_is_still_the_time():
 def test_a_number_that_is_no_realistic_ratio_or_belongs_to_a_name_is_not_taken_for_one(text):
     got = to_json(answer(text, Channel.MENTION, thread_fp32_hours=30.0, thread_setup={}))
     assert got["ratio"] is None or got["basis"] != "given"
+
+
+# -- what a follow-up inherits, and what starts afresh (issue 21) ------------
+
+SAR_ON_4_GPUS = "BERT على A100 التدريب ياخذ ٣٠ ساعة على ٤ بطاقات بسعر ١٢ ريال للساعة"
+
+
+def _turns(*messages: str):
+    """Each message answered in one thread; the turns, as the console keeps them."""
+    from bot.conversation import carried_over
+
+    hours, memory, turns = None, {}, []
+    for text in messages:
+        turn = answer(text, Channel.MENTION, thread_fp32_hours=hours, thread_setup=memory)
+        turns.append(turn)
+        if (carried := carried_over(turn, hours)) is not None:
+            hours, memory = carried
+    return turns
+
+
+def test_a_question_that_states_its_own_setup_and_time_starts_afresh():
+    turns = _turns(
+        SAR_ON_4_GPUS,
+        "GPT-2 on RTX 3090, training takes 2 days. what would bf16 give?",
+        "ResNet-50 on V100 takes 20 hours",
+    )
+    assert to_json(turns[0])["cost"]["currency"] == "SAR"
+    for turn in turns[1:]:
+        got = to_json(turn)
+        assert got["cost"] is None and got["num_gpus"] is None, turn.reply.text
+        assert turn.query.carried == [] and "Carried over" not in turn.reply.text
+    assert (to_json(turns[1])["model"], to_json(turns[2])["model"]) == ("GPT-2", "ResNet-50")
+
+
+def test_an_elliptical_follow_up_inherits_the_latest_question_not_an_older_one():
+    *_, t4 = _turns(SAR_ON_4_GPUS, "ResNet-50 on V100 takes 20 hours", "كم يستغرق على T4")
+    got = to_json(t4)
+    assert (got["model"], got["gpu"], got["fp32_hours"]) == ("ResNet-50", "T4", 20.0)
+    assert got["cost"] is None  # the SAR price belonged to the BERT question
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "said"),
+    [
+        ("and with bf16?", "Carried over from earlier: BERT, A100, 4 GPUs, 30 hours in FP32, "),
+        ("وبالـ bf16؟", "أخذتُ من الرسائل السابقة: BERT وA100 و4 بطاقات و30 ساعةً بدقة FP32 و"),
+    ],
+)
+def test_a_follow_up_says_what_it_carried_over(follow_up, said):
+    import re
+
+    _, turn = _turns(SAR_ON_4_GPUS, follow_up)
+    got = to_json(turn)
+    assert (got["num_gpus"], got["cost"]["currency"], got["precision"]) == (4, "SAR", "bf16")
+    shown = re.sub("[\u2066-\u2069\u200e\u200f\u061c]", "", turn.reply.text).splitlines()
+    assert shown[1].startswith(said), shown[1]  # right under the answer, not behind Details
+    assert "12" in shown[1] and set(turn.query.carried) >= {"num_gpus", "price", "fp32"}
+
+
+@pytest.mark.parametrize("opener", ["and on H100, 20 hours?", "what about H100, 20 hours?"])
+def test_a_follow_up_opener_keeps_the_thread_even_with_a_setup_and_time(opener):
+    _, turn = _turns("BERT on A100 on 8 GPUs, 36 hours", opener)
+    got = to_json(turn)
+    assert (got["model"], got["gpu"], got["num_gpus"], got["fp32_hours"]) == (
+        "BERT",
+        "H100",
+        8,
+        20.0,
+    )
+
+
+MEMORY_QUESTION = "how much memory for llama 7B with adam on A100 80GB?"
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "gpu", "gpus"),
+    [
+        ("and on H100?", "H100", None),
+        ("and on 8 of them?", "A100", 8),
+        ("وعلى H100؟", "H100", None),
+        ("وعلى ٤ منها؟", "A100", 4),
+    ],
+)
+def test_a_follow_up_keeps_the_kind_of_the_question_it_follows(follow_up, gpu, gpus):
+    _, turn = _turns(MEMORY_QUESTION, follow_up)
+    got = to_json(turn)
+    assert got["kind"] == "memory" and got["fp32_hours"] is None, turn.reply.text
+    assert (got["gpu"], got["num_gpus"]) == (gpu, gpus)
+    assert turn.query.params == 7e9 and turn.query.optimizer == "adam"
+
+
+def test_memory_follow_ups_chain():
+    *_, last = _turns(MEMORY_QUESTION, "and on H100?", "and on 2 of them?")
+    got = to_json(last)
+    assert (got["kind"], got["gpu"], got["num_gpus"]) == ("memory", "H100", 2)
+
+
+def test_a_time_after_a_memory_question_is_an_estimate_on_the_same_setup():
+    _, turn = _turns(MEMORY_QUESTION, "it takes 30 hours in fp32")
+    got = to_json(turn)
+    assert (got["kind"], got["gpu"], got["fp32_hours"]) == ("preset", "A100", 30.0)
+
+
+def test_a_new_memory_question_does_not_inherit_the_old_setup():
+    _, turn = _turns(MEMORY_QUESTION, "memory for 13B with sgd")
+    got = to_json(turn)
+    assert got["kind"] == "memory" and got["gpu"] is None and turn.query.params == 13e9

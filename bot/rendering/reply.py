@@ -60,6 +60,12 @@ class _Parts:
     details_heading: str = ""
 
 
+def phrases(lang: Lang, *, mrkdwn: bool) -> _Words:
+    """The phrase helpers a reply is written with (for lines added after rendering:
+    what was read, what a follow-up carried over), in Western digits as replies are."""
+    return _Words(lang, Digits.LATN, mrkdwn=mrkdwn)
+
+
 def escape(text: str) -> str:
     """Slack's three control characters, so echoed text can never ping or link."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -54,6 +54,7 @@ ORDINAL_SUFFIXES = table("ORDINAL_SUFFIXES")
 PARAM_NOUNS = table("PARAM_NOUNS")
 COUNT_PREPOSITIONS = table("COUNT_PREPOSITIONS")
 LABEL_FILLERS = table("LABEL_FILLERS")
+THEM_WORDS = table("THEM_WORDS")
 
 
 # What "3D"/"2D" qualifies when written before it: a network, a task, the data.
@@ -221,6 +222,15 @@ def _count_noun_after(tokens: list[Token], i: int) -> str | None:
     return _noun_role(noun) if noun else None
 
 
+def _count_of_them(tokens: list[Token], i: int) -> str | None:
+    """ "and on 8 of them?", "وعلى ٨ منها؟": a count of what was named before; the
+    bot's threads count GPUs (a follow-up inherits which ones)."""
+    nxt = at(tokens, i + 1)
+    if nxt is not None and nxt.text == "of":
+        nxt = at(tokens, i + 2)
+    return "gpus" if word_in(nxt, THEM_WORDS) and not tokens[i].suffix else None
+
+
 def _scaled_count(tokens: list[Token], i: int) -> str | None:
     """ "20 thousand steps", "٢٠ الف خطوة": a number times a spelled thousand or
     million counts the noun after them, as the scale word does."""
@@ -264,6 +274,7 @@ RULES: tuple[tuple[str, Rule], ...] = (
     ("year", year),
     ("time_unit_after", _time_unit_after),
     ("count_noun_after", _count_noun_after),
+    ("count_of_them", _count_of_them),
     ("scaled_count", _scaled_count),
     ("gpu_name_after", _gpu_name_after),
     ("setting", _setting),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -12,6 +13,8 @@ from bot.understanding import understand
 from bot.understanding.candidates import RATIO, TIME, Candidate
 from bot.understanding.explain import explain
 from bot.understanding.resolve import resolve
+
+BIDI = re.compile("[\u2066-\u2069\u200e\u200f\u061c]")
 
 
 @pytest.mark.parametrize(
@@ -70,18 +73,18 @@ def test_resolver_prefers_priority_then_length_and_reports_ties():
 
 
 @pytest.mark.parametrize(
-    ("text", "lang", "expected"),
+    ("text", "lang", "expected", "as_written"),
     [
-        ("36h, at 2.5?", "en", "I did not use 2.5"),
-        ("fp32 100h on 8 gpus, 2.5", "en", "I did not use 2.5"),
-        ("١٠٠ ساعة على ٨ بطاقات، و ٢٫٥", "ar", "لم أستخدم"),
+        ("36h, at 2.5?", "en", "I did not use 2.5", "2.5"),
+        ("fp32 100h on 8 gpus, 2.5", "en", "I did not use 2.5", "2.5"),
+        ("١٠٠ ساعة على ٨ بطاقات، و ٢٫٥", "ar", "لم أستخدم ٢٫٥", "٢٫٥"),
     ],
 )
-def test_unused_numbers_are_named_in_the_reply(text, lang, expected):
+def test_unused_numbers_are_named_in_the_reply(text, lang, expected, as_written):
     from bot.conversation import answer
 
     turn = answer(text, Channel.DM)
-    assert turn.query.unused == ["2.5"]
+    assert turn.query.unused == [as_written]  # the user's spelling, not the normalised one
     assert turn.reply.lang.value == lang
     assert any(expected in note for note in turn.reply.notes) and expected in turn.reply.text
 
@@ -97,18 +100,18 @@ def test_used_numbers_are_not_named():
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        (
-            "36h fp32 ResNet-50 on V100, 2x",
-            "Read: 36h as the FP32 time (rule duration); 2x as the ratio",
-        ),
-        ("٣٦ ساعة ResNet-50 على V100 بمعامل ٢", "قرأتُ:"),
+        ("36h fp32 ResNet-50 on V100, 2X", "I read “36h” as the FP32 time and “2X” as the ratio."),
+        ("٣٦ ساعة ResNet-50 على V100 بمعامل ٢", "فهمتُ من رسالتك «٣٦ ساعة» مدةً للتدريب"),
     ],
 )
 def test_details_say_what_was_read_as_what(text, expected):
+    """In the user's own spelling (never the normalised "ساعه"), without rule names."""
     from bot.conversation import answer
 
     turn = answer(text, Channel.DM)
-    assert any(expected in line for line in turn.reply.details), turn.reply.details
+    details = [BIDI.sub("", line) for line in turn.reply.details]
+    assert any(expected in line for line in details), details
+    assert "(rule " not in turn.reply.text and "(القاعدة " not in turn.reply.text
 
 
 def test_progress_readouts_are_not_named_as_unused():

@@ -1,0 +1,228 @@
+"""What a thread remembers of a question, and what a later message inherits.
+
+A thread (or the console session) keeps the setup of the question before; the
+next message inherits it only when it is a real follow-up: an elliptical
+message ("and on H100?", "what about 8 GPUs?", "it takes 36 hours") that
+leans on what was said. A message that states its own question (two of its
+subject, GPU, time and ratio, e.g. "GPT-2 on RTX 3090, training takes 2
+days") starts afresh: nothing from before leaks into it, and the thread then
+remembers that question alone. A follow-up also keeps the kind of question it
+follows: after a memory question, "and on H100?" asks about memory again.
+
+What was carried over is named on the query (``Query.carried``), so the reply
+can say so ("Carried over: 4 GPUs, SAR 12/h").
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+
+from bot.models import HOURS_PER_UNIT, Duration, Intent, Query, Reason, TimeUnit
+from bot.understanding.normalise import normalise
+
+# What a question says about the training job; a thread remembers these so a
+# follow-up ("it takes 36 hours", "and on H100?") is about the same job.
+SETUP_FIELDS = (
+    "gpu",
+    "gpu_memory_gb",
+    "model",
+    "family",
+    "num_gpus",
+    "precision",
+    "baseline",
+    "framework",
+    "architecture",
+    "dimensions",
+    "batch_fp32",
+    "batch_amp",
+)
+
+# What a memory question adds: a memory follow-up ("and on H100?") keeps them.
+MEMORY_FIELDS = ("params", "optimizer")
+
+# What the ratio depends on: a follow-up naming any of these asks for a new
+# ratio, so the one the user gave earlier in the thread no longer applies.
+RATIO_DEPENDS_ON = ("gpu", "model", "family", "precision", "baseline", "framework", "architecture")
+
+# A follow-up that names one of these drops what the thread said that came
+# with the old value: a new model has its own task family and size, a new GPU
+# its own memory ("and on H100?" after "A100 40GB" is no 40 GB H100).
+SUPERSEDES = {
+    "model": ("family", "architecture", "dimensions", "params"),
+    "family": ("model", "architecture", "dimensions"),
+    "params": ("model",),
+    "gpu": ("gpu_memory_gb",),
+}
+
+# A message naming at least this many of its subject (model or task family),
+# GPU, FP32 time and ratio asks its own question.
+OWN_QUESTION_PARTS = 2
+
+# Thread memory key for the kind of question the thread is about.
+KIND_KEY = "kind"
+
+
+def setup_of(query: Query) -> dict:
+    """The setup fields a question named (what a thread keeps), without the empty ones."""
+    return {name: value for name in SETUP_FIELDS if (value := getattr(query, name)) is not None}
+
+
+def thread_memory(query: Query) -> dict:
+    """What a thread keeps of a question: its kind, its setup, the ratio the user
+    gave and the price, JSON-ready ("and at $2 an hour?" keeps "ratio 2")."""
+    memory = setup_of(query)
+    if query.intent is Intent.MEMORY:
+        memory[KIND_KEY] = Intent.MEMORY.value
+        memory |= {n: v for n in MEMORY_FIELDS if (v := getattr(query, n)) is not None}
+    if query.fp32 is not None:  # follow-ups answer in the unit the time was given in
+        memory["time_unit"] = query.fp32.unit.value
+    if query.ratio is not None:
+        memory["ratio"] = query.ratio
+    if query.price is not None:
+        memory["price"] = query.price.model_dump()
+    return memory
+
+
+@cache
+def _openers() -> dict[str, tuple[str, ...]]:
+    """Words that open a follow-up, normalised as messages are (``follow_up.toml``)."""
+    data = tomllib.loads((Path(__file__).with_name("follow_up.toml")).read_text("utf-8"))
+    return {key: tuple(normalise(w) for w in words) for key, words in data.items()}
+
+
+_WORD = re.compile(r"[^\W\d_]+|\d+")
+
+
+def opens_as_follow_up(text: str) -> bool:
+    """ "and on H100, 20 hours?", "what about BERT on A100?", "وعلى T4؟": the
+    message's first words say it goes on from the one before."""
+    words = _WORD.findall(normalise(text[:200]))
+    if not words:
+        return False
+    openers = _openers()
+    first = " ".join(words[:3])
+    if any(first == o or first.startswith(o + " ") for o in openers["openers"]):
+        return True
+    # Arabic "و" glued to the next word: "وعلى", "وبالـ", "ولو", "واذا".
+    head = words[0]
+    return head.startswith("و") and any(
+        head[1:] == p or (len(p) > 1 and head[1:].startswith(p)) for p in openers["after_wa"]
+    )
+
+
+def asks_its_own_question(query: Query, text: str) -> bool:
+    """Whether ``query`` stands on its own, so nothing from the thread applies."""
+    if opens_as_follow_up(text):
+        return False
+    if query.intent is Intent.MEMORY:
+        return query.params is not None or query.model is not None
+    parts = (query.model or query.family, query.gpu, query.fp32, query.ratio)
+    return sum(part is not None for part in parts) >= OWN_QUESTION_PARTS
+
+
+def about_the_job(query: Query) -> bool:
+    """A time, a ratio, a price or a setup detail: something a follow-up can build on."""
+    if query.small_talk:
+        return False
+    given = (query.fp32, query.ratio, query.price, query.params, query.optimizer)
+    return any(value is not None for value in given) or bool(setup_of(query))
+
+
+def _asks_nothing_of_its_own(query: Query) -> bool:
+    """No time, ratio or price of its own: a bare setup change ("and on H100?")."""
+    if query.fp32 is not None or query.ratio is not None or query.price is not None:
+        return False
+    return query.intent is Intent.HELP or (
+        query.intent is Intent.ESTIMATE and query.reason in (None, Reason.NO_NUMBERS)
+    )
+
+
+def with_thread(query: Query, setup: Mapping[str, object], hours: float | None, text: str) -> Query:
+    """``query`` with what the thread said, when it is a follow-up; as read otherwise."""
+    if query.intent not in (Intent.ESTIMATE, Intent.HELP, Intent.MEMORY):
+        return query  # language and team commands stand alone
+    if not about_the_job(query) or asks_its_own_question(query, text):
+        return query
+    if setup.get(KIND_KEY) == Intent.MEMORY.value and _asks_nothing_of_its_own(query):
+        query = query.model_copy(update={"intent": Intent.MEMORY, "reason": None})
+    carried = _missing_setup(query, setup)
+    if query.intent is not Intent.MEMORY:
+        carried |= _missing_price_and_ratio(query, setup)
+    if carried:
+        query = query.model_validate(query.model_dump() | carried)
+    names = list(carried)
+    if hours is not None and query.intent is not Intent.MEMORY:
+        timed = _with_time(query, hours, _time_unit(setup.get("time_unit")))
+        if timed is not query:
+            query, names = timed, [*names, "fp32"]
+    return query.model_copy(update={"carried": names}) if names else query
+
+
+def _missing_setup(query: Query, setup: Mapping[str, object]) -> dict:
+    """The thread's setup the follow-up did not name, less what its own names replace."""
+    fields = SETUP_FIELDS + (MEMORY_FIELDS if query.intent is Intent.MEMORY else ())
+    replaced = {
+        old for name, olds in SUPERSEDES.items() if getattr(query, name) is not None for old in olds
+    }
+    return {
+        name: setup[name]
+        for name in fields
+        if setup.get(name) is not None and getattr(query, name) is None and name not in replaced
+    }
+
+
+def _missing_price_and_ratio(query: Query, setup: Mapping[str, object]) -> dict:
+    """The thread's price, and the ratio the user gave while nothing it depends on changed."""
+    missing: dict = {}
+    if query.price is None and isinstance(setup.get("price"), Mapping):
+        missing["price"] = setup["price"]
+    ratio = setup.get("ratio")
+    if (
+        query.ratio is None
+        and isinstance(ratio, int | float)
+        and not any(getattr(query, name) is not None for name in RATIO_DEPENDS_ON)
+        and query.reason in (None, Reason.NO_NUMBERS)
+    ):
+        missing["ratio"] = ratio
+    return missing
+
+
+def _time_unit(value: object) -> TimeUnit:
+    """The unit a thread's time was given in; hours for threads kept before units were."""
+    try:
+        return TimeUnit(value)
+    except ValueError:
+        return TimeUnit.HOURS
+
+
+def _with_time(query: Query, hours: float, unit: TimeUnit) -> Query:
+    """The thread's FP32 time, when a follow-up about the estimate gave none."""
+    if query.fp32 is not None or query.reason not in (None, Reason.NO_NUMBERS):
+        return query
+    return query.model_copy(
+        update={
+            "fp32": Duration(value=hours / HOURS_PER_UNIT[unit], unit=unit, hours=hours),
+            "reason": None,
+            "intent": Intent.ESTIMATE,
+        }
+    )
+
+
+def kept_for_next(query: Query, latest_hours: float | None, hours: float | None):
+    """(FP32 hours, memory) the thread keeps after ``query``; None to leave it as it was.
+
+    A question of its own replaces what the thread kept (its time too, none if it
+    gave none); a follow-up adds to it, the latest time winning.
+    """
+    if query.intent not in (Intent.ESTIMATE, Intent.HELP, Intent.MEMORY):
+        return None
+    if not about_the_job(query):
+        return None  # a "thanks!" leaves the thread as it was
+    memory = thread_memory(query)
+    fresh = not query.carried
+    latest = latest_hours if latest_hours is not None or fresh else hours
+    return (latest, memory) if latest is not None or memory else None
