@@ -21,7 +21,10 @@ def _load(name: str, as_name: str):
     return module
 
 
-# The harness imports its helpers as the top-level module ``slackmsg``.
+# The harness imports its helpers as top-level modules (``slackmsg``, ``socketslack``),
+# as pytest's rootdir-relative imports make them for tests/slack itself.
+if str(SLACK_TESTS) not in sys.path:
+    sys.path.insert(0, str(SLACK_TESTS))
 slackmsg = _load("slackmsg", "slackmsg")
 _conftest = _load("conftest", "records_harness_conftest")
 
