@@ -25,6 +25,7 @@ from bot.rendering.numbers import (
     isolate_latin,
     shown_seconds,
 )
+from bot.rendering.precision import precision_parts
 
 # Prediction factors said as sentences ahead of the notes, in this order.
 _LEAD_SENTENCES = ("tuned_best_case", "narrow_by")
@@ -123,6 +124,7 @@ class _Words:
             Kind.RANGE: self._range,
             Kind.ERROR: self._error,
             Kind.MEMORY: self._memory,
+            Kind.PRECISION: self._precision,
         }.get(advice.kind, self._help)
         self.unit = advice.time_unit
         parts = build(advice)
@@ -263,6 +265,11 @@ class _Words:
         summary, notes, details = memory_parts(
             self, a.memory, memory_given=bool(a.facts.get("gpu_memory_given"))
         )
+        details += [self._("Source: %(url)s") % {"url": url} for url in a.sources]
+        return _Parts(summary, notes, details)
+
+    def _precision(self, a: Advice) -> _Parts:
+        summary, notes, details = precision_parts(self, a)
         details += [self._("Source: %(url)s") % {"url": url} for url in a.sources]
         return _Parts(summary, notes, details)
 
