@@ -334,14 +334,22 @@ class _Calculator:
 
     @staticmethod
     def _per_gpu(parts: dict[str, float], num_gpus: int, sharding: Sharding | None) -> float:
-        split = set(_data()["shardings"][sharding.value]) if sharding else set()
-        return sum(gb / num_gpus if name in split else gb for name, gb in parts.items())
+        """Each part whole, split by the GPU count, or gone (held one unit at a time)."""
+        rule = _data()["shardings"][sharding.value] if sharding else {}
+        split, per_unit = set(rule.get("split", ())), set(rule.get("per_unit", ()))
+        return sum(
+            0.0 if name in per_unit else gb / num_gpus if name in split else gb
+            for name, gb in parts.items()
+        )
 
     def _gpus_needed(self, parts: dict[str, float], usable: float | None) -> int | None:
-        """The fewest GPUs a full shard fits on (the states split evenly), if any."""
+        """The fewest GPUs a full shard (ZeRO-3/FSDP) fits on, if any; 1 when one GPU
+        holds it all."""
         if usable is None or usable <= 0:
             return None
-        needed = max(1, math.ceil(sum(parts.values()) / usable - 1e-9))
+        if self._per_gpu(parts, 1, None) <= usable:
+            return 1
+        needed = max(2, math.ceil(self._per_gpu(parts, 1, Sharding.ZERO3) / usable - 1e-9))
         return needed if needed <= MAX_GPUS else None
 
     def _kv_cache(self, setup: Setup) -> KvCache | None:

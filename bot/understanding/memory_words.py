@@ -10,7 +10,7 @@
   model named ("BERT-large", "gpt2-xl", "llama 2 70b") for its size and shape.
 
 Words live in ``words/*.toml`` (MEMORY_METHODS, WEIGHT_PRECISIONS, BIT_WIDTHS,
-SHARDINGS, PURE_WORDS, MASTER_COPY_WORDS, BIT_WORDS); each rule looks at a
+SHARDINGS, PURE_WORDS, MASTER_COPY_WORDS, BIT_WORDS, INFERENCE_RUN_WORDS); each rule looks at a
 token and at most its two neighbours, so reading stays linear.
 """
 
@@ -30,6 +30,8 @@ SHARDINGS = mapping("SHARDINGS")
 PURE_WORDS = table("PURE_WORDS")
 MASTER_COPY_WORDS = table("MASTER_COPY_WORDS")
 BIT_WORDS = table("BIT_WORDS")
+RUN_WORDS = table("INFERENCE_RUN_WORDS")
+TRAIN_VERBS = table("TRAIN_VERBS")
 _OPTIMIZER_WORDS = frozenset(mapping("OPTIMIZERS"))
 _MAX_NAME_TOKENS = 3  # "llama 2 70b"
 _NAME_SIZE = re.compile(r"[a-z-]\d{1,4}(?:\.\d{1,3})?[bm]$")  # "llama-2-13b", "qwen2.5-7b"
@@ -39,7 +41,9 @@ def asks_memory_by_method(tokens: list[Token]) -> bool:
     """Rule ``memory_by_method``: "serve llama-2-70b in fp16 on 2 A100s", "QLoRA 13B",
     "أشغل llama 13b للاستدلال": a method word with a size (a parameter count, a size
     in a model's name, or a model of known size) and no speed word."""
-    if any(word_in(t, SPEED_CUES) for t in tokens) or _method_word(tokens) is None:
+    if any(word_in(t, SPEED_CUES) for t in tokens):
+        return False
+    if _method_word(tokens, run_is_inference=False) is None:
         return False
     return any(_is_size(t) for t in tokens) or sized_model(tokens) is not None
 
@@ -96,12 +100,19 @@ def _is_size(tok: Token) -> bool:
     return tok.kind == WORD and _NAME_SIZE.search(tok.text) is not None
 
 
-def _method_word(tokens: list[Token]) -> str | None:
+def _method_word(tokens: list[Token], *, run_is_inference: bool = True) -> str | None:
+    """The method named; "run", "أشغل" alone (no training word) is inference once the
+    message is a memory question (too weak a word to make it one)."""
     found = {METHODS[m] for t in tokens if t.kind == WORD and (m := lookup(t.text, METHODS))}
     for method in ("qlora", "lora", "inference"):  # "QLoRA inference" is still QLoRA
         if method in found:
             return method
-    return None
+    if not run_is_inference:
+        return None
+    words = [t for t in tokens if t.kind == WORD]
+    runs = any(word_in(t, RUN_WORDS) for t in words)
+    trains = any(word_in(t, TRAIN_VERBS) and not word_in(t, RUN_WORDS) for t in words)
+    return "inference" if runs and not trains else None
 
 
 def _weight_bits(tokens: list[Token]) -> str | None:

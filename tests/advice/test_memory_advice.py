@@ -149,13 +149,13 @@ def test_the_gpu_count_the_user_named_is_the_one_judged():
 
     got = to_json(answer("memory 13B adam on 2 x A100 40GB", Channel.DM))
     assert "Not on your 2 × A100 (40 GB each)" in got["text"]
-    assert "117 GB per GPU" in got["text"] and "at least 8 GPUs" in got["text"]
+    assert "104 GB per GPU" in got["text"] and "at least 7 GPUs" in got["text"]
     from bot.models import Lang
     from bot.rendering import render
 
     ar = render(answer("memory 13B adam on 2 x A100 40GB", Channel.DM).advice, Lang.AR).text
     ar = ar.replace("\u2068", "").replace("\u2069", "")  # the bidi isolates around Latin runs
-    assert "بطاقاتك" in ar and "117" in ar and "8 بطاقات على الأقل" in ar
+    assert "بطاقاتك" in ar and "104" in ar and "7 بطاقات على الأقل" in ar
 
 
 def test_a_tf32_figure_equal_to_the_headline_is_not_said():

@@ -28,7 +28,7 @@ def test_a_card_the_bot_does_not_know_still_gets_the_rules_range(text):
 @pytest.mark.parametrize(
     ("text", "says"),
     [
-        ("can I fine-tune Llama 2 13B on 2x A100 40GB?", "117 GB per GPU"),  # 13e9 x 18 / 2
+        ("can I fine-tune Llama 2 13B on 2x A100 40GB?", "104 GB per GPU"),  # 13e9 x 16 / 2
         ("can I train a 7B model on an RTX 4090?", "at least 7 GPUs"),  # 126 / (19.2 - 1)
     ],
 )

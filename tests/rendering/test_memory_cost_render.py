@@ -106,7 +106,7 @@ def test_fits_and_sharded_and_sgd():
     )
     assert "Assumed the 80 GB A100" in small.text
     sharded = render(advise(SHARDED), Lang.EN).notes[0]
-    assert "Fits on your 8 × A100 (80 GB each) with ZeRO-3/FSDP: 15.8 GB per GPU" in sharded
+    assert "Fits on your 8 × A100 (80 GB each) with ZeRO-3/FSDP: 14 GB per GPU" in sharded
     sgd = render(advise(SGD), Lang.EN)
     assert "10 bytes per parameter (*70 GB*)" in sgd.summary  # torch.amp SGD: 4 + 4 + 2
     assert f"10{PDI} بايتات لكل معلمة" in render(advise(SGD), Lang.AR).summary  # 3-10: "few"
