@@ -365,6 +365,8 @@ class _Calculator:
             ratio = kv["width_per_layer"]
             layers = max(1, round((self.params / (12 * ratio**2)) ** (1 / 3)))
             width, known, tokens = ratio * layers, False, kv["tokens"]
+            if self.params >= kv["gqa_min_params"]:
+                width = min(width, kv["gqa_width"])
         else:
             return None
         batch = self.batch or kv["batch"]

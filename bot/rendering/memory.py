@@ -441,8 +441,8 @@ def _note(w: Phrases, note: MemoryNote, m: MemoryEstimate) -> str:
         ) % {"share": w.fmt.percent(100 * m.asked.trainable_params / m.params)}
     if note is MemoryNote.KV_SHAPE_ASSUMED:
         return _(
-            "KV cache for a typical decoder of this size without grouped-query attention; "
-            "models with grouped-query attention (Llama-2 70B, Llama 3, Mistral) need less."
+            "KV cache for a typical decoder of this size (grouped-query attention with 8 KV "
+            "heads from 30B up, none below); name the model if its shape differs."
         )
     if note is MemoryNote.SHARDING_ASSUMED:
         return _(

@@ -109,6 +109,13 @@ def test_inference_holds_weights_and_kv_cache_only():
     assert e.fits is True and MemoryNote.KV_SHAPE_ASSUMED in e.notes
 
 
+def test_a_large_decoder_without_a_catalog_shape_is_taken_with_grouped_query_attention():
+    # 70B: 71 layers; from 30B up 8 KV heads of 128 -> 2 x 71 x 1024 x 4096 x 2 bytes.
+    e = estimate_memory(70e9, gpu="A100", method="inference", weight_precision="int8")
+    assert e.asked.kv_cache.width == 1024 and e.asked.kv_cache.layers == 71
+    assert e.fits is True  # 70 GB of INT8 weights + 1.2 GB of KV cache on 80 GB
+
+
 def test_a_catalog_model_gives_the_kv_cache_its_real_shape():
     # Llama-2 70B: GQA, 8 KV heads of 128 -> 2 x 80 x 1024 x 4096 x 2 bytes = 1.34 GB.
     e = estimate_memory(

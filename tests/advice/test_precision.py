@@ -33,6 +33,9 @@ def plain(text: str) -> str:
         ("is GradScaler needed for bfloat16?", "loss_scaling"),
         ("هل أحتاج loss scaling مع bf16؟", "loss_scaling"),
         ("هل أحتاج تحجيم الخسارة مع bf16؟", "loss_scaling"),
+        ("what's the best loss scale for fp16?", "loss_scaling"),  # dynamic: GradScaler
+        ("which loss scaler should I use with fp16?", "loss_scaling"),
+        ("وش الفرق بين FP16 و BF16؟", "compare"),
     ],
 )
 def test_precision_questions_are_read_as_such(text, topic):
