@@ -94,9 +94,9 @@ def sized_model(tokens: list[Token]) -> str | None:
 
 
 def _is_size(tok: Token) -> bool:
-    """ "7B", "340M", or a name ending in its size ("llama-2-13b")."""
+    """ "7B", "340M", "1T", or a name ending in its size ("llama-2-13b")."""
     if tok.kind == NUM:
-        return tok.suffix in ("b", "m")
+        return tok.suffix in ("b", "m", "t")
     return tok.kind == WORD and _NAME_SIZE.search(tok.text) is not None
 
 

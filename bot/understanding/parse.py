@@ -48,6 +48,7 @@ from bot.understanding.lexicon import (
 )
 from bot.understanding.limits import reason_for, refuse_absurd_setup
 from bot.understanding.memory_words import asks_memory_by_method, catalog_params, memory_setup
+from bot.understanding.name_rules import SIZES as CARD_SIZES
 from bot.understanding.names import Names, find_names, memory_size_alone
 from bot.understanding.normalise import normalise
 from bot.understanding.numbers import merge_number_words
@@ -229,8 +230,9 @@ class _Reading:
     def _memory_query(self, ctx: Context, names: Names, common: dict) -> Query:
         if ctx.params is None:
             ctx.params = self._large_bare_number() or catalog_params(self.tokens)
-        if common["gpu_memory_gb"] is None:  # "A100 بسعة ٤٠ جيجا", "fit in 80GB?"
-            common["gpu_memory_gb"] = memory_size_alone(self.tokens)
+        size = memory_size_alone(self.tokens)  # "fit in 80GB?", "A100 بسعة ٤٠ جيجا"
+        if common["gpu_memory_gb"] is None and (names.gpu is None or size in CARD_SIZES):
+            common["gpu_memory_gb"] = size  # with a GPU named, only a size cards are sold in
         common.update(memory_setup(self.tokens, ctx.precision, ctx.baseline))
         return Query(intent=Intent.MEMORY, params=ctx.params, optimizer=ctx.optimizer, **common)
 
