@@ -57,7 +57,8 @@ def main() -> None:
             f"{name:10}  {n} questions  bot {bot}/{n} = {bot / n:.0%}  "
             f"old 16-byte rule {rule}/{n} = {rule / n:.0%}  target {TARGET:.0%}"
         )
-        print(*misses, sep="\n") if misses else None
+        for miss in misses:
+            print(miss)
 
 
 if __name__ == "__main__":

@@ -83,3 +83,8 @@ def test_model_sizes(text, params):
 )
 def test_method_words_do_not_take_over_speed_and_time_questions(text):
     assert understand(text, Channel.DM).intent is not Intent.MEMORY
+
+
+def test_a_card_number_read_as_seconds_stays_a_time_without_a_count():
+    query = understand("training takes 3090s on a V100", Channel.DM)
+    assert query.gpu == "V100" and query.fp32 is not None and query.fp32.hours == 3090 / 3600
