@@ -306,6 +306,11 @@ class _Words:
             _("`@mpestimate 3 days on V100, ratio 2.1?`: ask in a channel or a direct message."),
             _("`/mpestimate ٤٨ ساعة ٢`: Arabic works too (48 hours, ratio 2)."),
             _("`/mpestimate memory 7B adam on A100 80GB`: memory per regime and whether it fits."),
+            _(
+                "`/mpestimate QLoRA 13B on a 24GB 4090?`, `llama 7b inference in fp16 on a "
+                "4090`: LoRA, QLoRA and inference memory too."
+            ),
+            _("`/mpestimate is bf16 better than fp16 on A100?`: BF16 or FP16, and loss scaling."),
             _("`/mpestimate 100h ratio 2 at $2.5 per GPU-hour on 8 GPUs`: the cost of both runs."),
             _(
                 "`/mpestimate record A100 BERT fp32 420ms amp 190ms`: save your team's measured "
