@@ -40,6 +40,7 @@ class Intent(StrEnum):
     ESTIMATE = "estimate"
     HELP = "help"
     MEMORY = "memory"
+    PRECISION = "precision"  # "is bf16 better than fp16?", "do I need loss scaling with bf16?"
     SET_LANG = "set_lang"  # "/mpestimate lang ar" stores a preference
     RECORD = "record"  # "/mpestimate record ..." stores a team measurement
     HISTORY = "history"  # "/mpestimate history [page]" lists team measurements
@@ -84,6 +85,7 @@ class Kind(StrEnum):
     HELP = "help"
     ERROR = "error"
     MEMORY = "memory"
+    PRECISION = "precision"
 
 
 class TimeUnit(StrEnum):
@@ -253,6 +255,14 @@ class Query(BaseModel):
     params: float | None = None
     optimizer: str | None = None  # adam | sgd_momentum | sgd
     gpu_memory_gb: float | None = None  # "A100 40GB": the size the user named
+    memory_method: str | None = None  # full | lora | qlora | inference (full when unsaid)
+    # How trained parameters are held: fp32 | amp | master | bf16 (amp when unsaid).
+    memory_recipe: str | None = None
+    weight_precision: str | None = None  # frozen or served weights: fp16 | int8 | int4 | nf4 ...
+    sharding: str | None = None  # ddp | zero1 | zero2 | zero3 (FSDP full shard)
+    sized_model: str | None = None  # a catalog model named ("BERT-large"): its size and shape
+    # Precision questions: "compare" (BF16 or FP16?) or "loss_scaling".
+    precision_topic: str | None = None
     # Provenance: for "fp32" and "ratio", the rule that read the value and the
     # text it read it from ({"ratio": ["step_rate", "0.5 s / it"]}); see docs/reading.md.
     read_by: dict[str, list[str]] = Field(default_factory=dict)

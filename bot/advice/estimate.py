@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.advice.cost import CostEstimate, estimate_cost
-from bot.advice.memory import MemoryEstimate, estimate_memory, parse_optimizer
+from bot.advice.memory import MemoryEstimate, Method, estimate_memory, parse_optimizer
+from bot.advice.model_sizes import model_size_source
 from bot.advice.notes import TYPICAL_CEILING, Note
+from bot.advice.precision import precision_advice
 from bot.advice.prediction import TYPICAL_HIGH, TYPICAL_LOW, Prediction, Setup, predict
 from bot.models import (
     MAX_MESSAGE_CHARS,
@@ -52,6 +54,11 @@ MEMORY_SOURCES = (
     "https://pytorch.org/docs/stable/amp.html",  # autocast keeps FP32 parameters
     "https://deepspeed.readthedocs.io/en/stable/zero3.html",  # what each ZeRO stage shards
 )
+# Added when the answer is about adapters or quantised weights.
+ADAPTER_SOURCES = (
+    "https://arxiv.org/abs/2106.09685",  # LoRA
+    "https://arxiv.org/abs/2305.14314",  # QLoRA: NF4 and double quantisation
+)
 
 # The validation recipe's step counts (steady state after warm-up, as the DLE
 # benchmarks measure it).
@@ -78,6 +85,8 @@ def advise(query: Query, team_records: Sequence[Record] = ()) -> Advice:
         )
     if query.intent is Intent.MEMORY:
         return _memory(query)
+    if query.intent is Intent.PRECISION:
+        return precision_advice(query)
     if query.intent in (Intent.RECORD, Intent.HISTORY, Intent.DELETE_RECORD):
         # Answered by the records service; here only a pointer, never numbers.
         return Advice(kind=Kind.HELP, facts={"team_command": query.intent.value})
@@ -116,15 +125,26 @@ def _memory(query: Query) -> Advice:
             gpu=query.gpu,
             num_gpus=query.num_gpus,
             memory_gb=query.gpu_memory_gb,
+            method=query.memory_method,
+            recipe=query.memory_recipe,
+            weight_precision=query.weight_precision,
+            sharding=query.sharding,
+            model=query.sized_model,
+            batch=query.batch_amp or query.batch_fp32,
         )
     except ValueError:  # zero, negative or infinite parameter counts
         return _error(query, Reason.NO_PARAMS)
+    sources = list(MEMORY_SOURCES)
+    if memory.method in (Method.LORA, Method.QLORA):
+        sources += ADAPTER_SOURCES
+    if memory.model:
+        sources.append(model_size_source(memory.model))
     return Advice(
         kind=Kind.MEMORY,
         gpu=query.gpu,
         model=query.model,
         memory=memory,
-        sources=list(MEMORY_SOURCES),
+        sources=sources,
         facts={"gpu_memory_given": int(query.gpu_memory_gb is not None)},
     )
 

@@ -1,20 +1,23 @@
-"""Words for a memory answer: the honest headline, the fit, and a table behind Details.
+"""Words for a memory answer: what the setup asked needs, whether it fits, and a table.
 
-Visible: the headline (with Adam, mixed precision does not shrink the model
-states; activations roughly halve) and one line on whether it fits the named
-GPU and what to try. Behind Details: bytes per parameter for each regime with
-totals in GB and GiB, the suggestions explained, caveats and sources.
+Visible: one headline for the method asked (full fine-tune, LoRA, QLoRA,
+inference) with its bytes per parameter and total, and one line on whether it
+fits the GPUs named (with the CUDA context and the activation share kept free)
+and what to try. Behind Details: the same model under the usual setups, the
+suggestions explained, caveats and sources.
 """
 
 from __future__ import annotations
 
 from bot.advice.memory import (
-    ACTIVATION_RESERVE,
     MemoryEstimate,
     MemoryNote,
+    Method,
     Optimizer,
-    Regime,
-    RegimeMemory,
+    Option,
+    Recipe,
+    Setup,
+    Sharding,
     Suggestion,
 )
 from bot.rendering.i18n import Phrases
@@ -41,10 +44,11 @@ def _gb_and_gib(w: Phrases, gb: float) -> str:
     }
 
 
-def _bytes_per_param(w: Phrases, n: int) -> str:
-    return w.ngettext("%(n)s byte per parameter", "%(n)s bytes per parameter", n) % {
-        "n": w.fmt.integer(n)
-    }
+def _bytes(w: Phrases, n: float) -> str:
+    """ "18 bytes per parameter"; a fraction ("0.52") takes the plural CLDR gives it."""
+    return w.ngettext(
+        "%(n)s byte per parameter", "%(n)s bytes per parameter", w.fmt.plural_count(round(n, 2))
+    ) % {"n": w.fmt.number(n)}
 
 
 def _parameters(w: Phrases, params: float) -> str:
@@ -75,39 +79,147 @@ def _optimizer(w: Phrases, optimizer: Optimizer) -> str:
     _ = w._
     return {
         Optimizer.ADAM: _("Adam"),
+        Optimizer.ADAM_8BIT: _("8-bit Adam"),
         Optimizer.SGD_MOMENTUM: _("SGD with momentum"),
         Optimizer.SGD: _("plain SGD"),
     }[optimizer]
 
 
-def _headline(w: Phrases, m: MemoryEstimate) -> str:
+def _precision(w: Phrases, precision: str | None) -> str:
+    names = {"int4": w._("4-bit"), "nf4": w._("4-bit NF4")}
+    return names.get(precision or "fp16", (precision or "fp16").upper())
+
+
+def _recipe(w: Phrases, recipe: Recipe) -> str:
     _ = w._
-    fp32, mixed = m.regime(Regime.FP32), m.regime(Regime.MIXED)
-    subject = w.bold(
-        _("%(params)s with %(optimizer)s")
-        % {"params": _parameters(w, m.params), "optimizer": _optimizer(w, m.optimizer)}
-    )
+    return {
+        Recipe.FP32: _("FP32"),
+        Recipe.AMP: _("torch.amp"),
+        Recipe.MASTER: _("an FP32 master copy (ZeRO, DeepSpeed)"),
+        Recipe.BF16: _("pure BF16"),
+    }[recipe]
+
+
+def _setup(w: Phrases, s: Setup) -> str:
+    """ "Full fine-tune, torch.amp", "QLoRA (4-bit NF4 base)", "Inference in INT8"."""
+    _ = w._
+    precision = {"precision": _precision(w, s.weight_precision)}
+    if s.method is Method.INFERENCE:
+        return _("Inference in %(precision)s") % precision
+    if s.method is Method.FULL:
+        text = _("Full fine-tune, %(recipe)s") % {"recipe": _recipe(w, s.recipe)}
+    elif s.method is Method.LORA:
+        text = _("LoRA (%(precision)s base)") % precision
+    else:
+        text = _("QLoRA (%(precision)s base)") % precision
+    if s.optimizer is Optimizer.ADAM_8BIT:
+        text = _("%(setup)s, 8-bit Adam") % {"setup": text}
+    return text
+
+
+# -- headline ------------------------------------------------------------------
+def _headline(w: Phrases, m: MemoryEstimate) -> str:
+    if m.method is Method.INFERENCE:
+        return _inference_headline(w, m)
+    if m.method in (Method.LORA, Method.QLORA):
+        return _adapter_headline(w, m)
+    return _full_headline(w, m)
+
+
+def _subject(w: Phrases, m: MemoryEstimate, what: str) -> str:
+    return w.bold(w._("%(params)s, %(what)s") % {"params": _parameters(w, m.params), "what": what})
+
+
+def _full_headline(w: Phrases, m: MemoryEstimate) -> str:
+    _ = w._
+    a = m.asked
+    what = _("full fine-tune with %(optimizer)s") % {"optimizer": _optimizer(w, m.optimizer)}
+    values = {
+        "subject": _subject(w, m, what),
+        "bytes": _bytes(w, a.bytes_per_param.total),
+        "size": w.bold(_gb(w, a.model_states_gb)),
+        "recipe": _recipe(w, m.recipe),
+    }
+    if MemoryNote.AMP_WEIGHT_COPY in m.notes:
+        return (
+            _(
+                "%(subject)s: with torch.amp the model states take %(bytes)s (%(size)s): FP32 "
+                "weights and gradients, Adam's two FP32 states and a 16-bit copy of the weights. "
+                "That is 2 more than plain FP32's 16: mixed precision does not shrink the model "
+                "states; activations roughly halve."
+            )
+            % values
+        )
     if MemoryNote.MODEL_STATES_UNCHANGED in m.notes:
-        return _(
-            "%(subject)s: mixed precision does not shrink the model states, %(bytes)s either "
-            "way (%(size)s); activations roughly halve."
-        ) % {
-            "subject": subject,
-            "bytes": _bytes_per_param(w, fp32.bytes_per_param.total),
-            "size": w.bold(_gb(w, mixed.model_states_gb)),
-        }
-    return _(
-        "%(subject)s: model states take %(fp32)s in FP32 and %(mixed)s with mixed precision; "
-        "activations roughly halve."
+        return (
+            _(
+                "%(subject)s: with %(recipe)s the model states take %(bytes)s (%(size)s), as many "
+                "as in FP32: mixed precision does not shrink them; activations roughly halve."
+            )
+            % values
+        )
+    return _("%(subject)s: with %(recipe)s the model states take %(bytes)s (%(size)s).") % values
+
+
+def _adapter_headline(w: Phrases, m: MemoryEstimate) -> str:
+    a = m.asked
+    what = {Method.LORA: "LoRA", Method.QLORA: "QLoRA"}[m.method]
+    trained = a.model_states_gb - a.parts_gb["frozen_weights"]
+    return w._(
+        "%(subject)s: the frozen base in %(precision)s takes %(base)s (%(bytes)s); the "
+        "adapters (%(adapters)s) with their gradients and %(optimizer)s states add %(trained)s: "
+        "%(size)s of model states."
     ) % {
-        "subject": subject,
-        "fp32": w.bold(_gb(w, fp32.model_states_gb)),
-        "mixed": w.bold(_gb(w, mixed.model_states_gb)),
+        "subject": _subject(w, m, what),
+        "precision": _precision(w, a.setup.weight_precision),
+        "base": _gb(w, a.parts_gb["frozen_weights"]),
+        "bytes": _bytes(w, a.frozen_bytes_per_param),
+        "adapters": _parameters(w, a.trainable_params),
+        "optimizer": _optimizer(w, m.optimizer),
+        "trained": _gb(w, trained),
+        "size": w.bold(_gb(w, a.model_states_gb)),
     }
 
 
+def _inference_headline(w: Phrases, m: MemoryEstimate) -> str:
+    _ = w._
+    a = m.asked
+    values = {
+        "subject": _subject(
+            w,
+            m,
+            _("inference in %(precision)s")
+            % {"precision": _precision(w, a.setup.weight_precision)},
+        ),
+        "weights": _gb(w, a.parts_gb["frozen_weights"]),
+        "bytes": _bytes(w, a.frozen_bytes_per_param),
+        "size": w.bold(_gb(w, a.model_states_gb)),
+    }
+    if a.kv_cache is None:
+        return (
+            _(
+                "%(subject)s: the weights take %(size)s (%(bytes)s); no gradients, optimizer "
+                "states or KV cache."
+            )
+            % values
+        )
+    return w.ngettext(
+        "%(subject)s: the weights take %(weights)s (%(bytes)s) and the KV cache %(kv)s "
+        "(%(tokens)s tokens, batch %(batch)s): %(size)s; no gradients or optimizer states.",
+        "%(subject)s: the weights take %(weights)s (%(bytes)s) and the KV cache %(kv)s "
+        "(%(tokens)s tokens, batch %(batch)s): %(size)s; no gradients or optimizer states.",
+        a.kv_cache.tokens,
+    ) % {
+        **values,
+        "kv": _gb(w, a.kv_cache.gb),
+        "tokens": w.fmt.integer(a.kv_cache.tokens),
+        "batch": w.fmt.integer(a.kv_cache.batch),
+    }
+
+
+# -- fit -----------------------------------------------------------------------
 def _fit(w: Phrases, m: MemoryEstimate) -> str:
-    """Whether the mixed-precision model states fit, and the first thing to try if not."""
+    """Whether the setup asked fits the GPUs asked, and the first things to try if not."""
     _ = w._
     if m.gpu_memory_gb is None:
         if m.gpu:
@@ -115,167 +227,250 @@ def _fit(w: Phrases, m: MemoryEstimate) -> str:
                 "gpu": w.echo(m.gpu)
             }
         return _("Name a GPU, e.g. `on A100 80GB`, and I will say whether it fits.")
-    mixed = m.regime(Regime.MIXED)
-    values = {
-        "gpu": w.echo(m.gpu or _("GPU")),
-        "memory": _gb(w, m.gpu_memory_gb),
-        "size": _gb(w, mixed.model_states_gb),
-        "left": _gb(w, mixed.activation_headroom_gb or 0.0),
+    line = _fits_line(w, m) if m.fits else _does_not_fit_line(w, m)
+    extra = [_lighter_line(w, m)] if m.lighter else []
+    if m.fits and Suggestion.ACTIVATION_CHECKPOINTING in m.suggestions:
+        extra.append(
+            _(
+                "Little room is left for activations: try activation checkpointing or "
+                "a smaller batch."
+            )
+        )
+    return " ".join([line, *extra])
+
+
+def _values(w: Phrases, m: MemoryEstimate) -> dict[str, str]:
+    a = m.asked
+    return {
+        "gpu": w.echo(m.gpu or w._("GPU")),
+        "memory": _gb(w, m.gpu_memory_gb or 0.0),
+        "need": _gb(w, a.per_gpu_gb),
+        "context": _gb(w, m.cuda_context_gb),
+        "left": _gb(w, a.headroom_gb or 0.0),
+        "usable": _gb(w, max(0.0, m.usable_gb or 0.0)),
+        "reserve": w.fmt.percent(100 * m.reserve),
+        "count": w.fmt.integer(m.num_gpus),
+        "sharding": _sharding(w, m),
     }
-    if mixed.fits:
-        if Suggestion.ACTIVATION_CHECKPOINTING in m.suggestions:
-            line = (
-                _(
-                    "Fits on one %(gpu)s (%(memory)s), but only %(left)s are left for activations: "
-                    "try activation checkpointing or a smaller batch."
-                )
-                % values
+
+
+def _sharding(w: Phrases, m: MemoryEstimate) -> str:
+    _ = w._
+    if m.method is Method.INFERENCE:
+        return _("the weights split across them")
+    return {
+        Sharding.DDP: _("plain data parallelism (every GPU holds everything)"),
+        Sharding.ZERO1: _("ZeRO-1"),
+        Sharding.ZERO2: _("ZeRO-2"),
+        Sharding.ZERO3: _("ZeRO-3/FSDP"),
+        None: _("ZeRO-3/FSDP"),
+    }[m.sharding]
+
+
+def _fits_line(w: Phrases, m: MemoryEstimate) -> str:
+    _ = w._
+    values = _values(w, m)
+    if m.num_gpus > 1 and m.sharding is Sharding.DDP:
+        return (
+            _(
+                "Fits on each of your %(count)s × %(gpu)s (%(memory)s each), a full copy per GPU "
+                "(plain DDP): %(need)s plus %(context)s for the CUDA context."
             )
-        else:
-            line = (
-                _(
-                    "Fits on one %(gpu)s (%(memory)s): the model states take %(size)s, leaving "
-                    "%(left)s for activations."
-                )
-                % values
-            )
-        return f"{line} {_sharded(w, m)}" if m.num_gpus > 1 else line
-    if m.num_gpus > 1 and mixed.fits_sharded:
-        return w.ngettext(
-            "Too big for one %(gpu)s (%(memory)s) with %(reserve)s kept free for activations "
-            "and the CUDA context, but sharded with ZeRO-3/FSDP across your %(n)s GPU the "
-            "model states take %(per_gpu)s each.",
-            "Too big for one %(gpu)s (%(memory)s) with %(reserve)s kept free for activations "
-            "and the CUDA context, but sharded with ZeRO-3/FSDP across your %(n)s GPUs the "
-            "model states take %(per_gpu)s each.",
-            m.num_gpus,
-        ) % {
-            **values,
-            "n": w.fmt.integer(m.num_gpus),
-            "per_gpu": _gb(w, mixed.sharded_per_gpu_gb),
-            "reserve": w.fmt.percent(100 * ACTIVATION_RESERVE),
-        }
-    needed = mixed.gpus_needed or 2
+            % values
+        )
     if m.num_gpus > 1:
-        # The user named their GPUs: say it for them, not for one card.
-        return w.ngettext(
-            "Not on your %(count)s × %(gpu)s (%(memory)s each): sharded with ZeRO-3/FSDP the "
-            "model states still need %(per_gpu)s per GPU. Use at least %(n)s GPU.",
-            "Not on your %(count)s × %(gpu)s (%(memory)s each): sharded with ZeRO-3/FSDP the "
-            "model states still need %(per_gpu)s per GPU. Use at least %(n)s GPUs.",
-            needed,
-        ) % {
-            **values,
-            "count": w.fmt.integer(m.num_gpus),
-            "per_gpu": _gb(w, mixed.sharded_per_gpu_gb),
-            "n": w.fmt.integer(needed),
-        }
-    if mixed.model_states_gb <= m.gpu_memory_gb:
-        # In the card's memory on paper, but with nothing sensible left to run in.
-        return w.ngettext(
-            "Too tight for one %(gpu)s (%(memory)s): the model states take %(size)s, and about "
-            "%(reserve)s should stay free for activations and the CUDA context. Shard them with "
-            "ZeRO-3/FSDP across at least %(n)s GPU.",
-            "Too tight for one %(gpu)s (%(memory)s): the model states take %(size)s, and about "
-            "%(reserve)s should stay free for activations and the CUDA context. Shard them with "
-            "ZeRO-3/FSDP across at least %(n)s GPUs.",
-            needed,
-        ) % {
-            **values,
-            "n": w.fmt.integer(needed),
-            "reserve": w.fmt.percent(100 * ACTIVATION_RESERVE),
-        }
-    return w.ngettext(
-        "Does not fit on one %(gpu)s (%(memory)s): the model states alone need %(size)s. "
-        "Shard them with ZeRO-3/FSDP across at least %(n)s GPU.",
-        "Does not fit on one %(gpu)s (%(memory)s): the model states alone need %(size)s. "
-        "Shard them with ZeRO-3/FSDP across at least %(n)s GPUs.",
-        needed,
-    ) % {**values, "n": w.fmt.integer(needed)}
+        return (
+            _(
+                "Fits on your %(count)s × %(gpu)s (%(memory)s each) with %(sharding)s: %(need)s per "
+                "GPU plus %(context)s for the CUDA context."
+            )
+            % values
+        )
+    if m.method is Method.INFERENCE:
+        return (
+            _(
+                "Fits on one %(gpu)s (%(memory)s): %(need)s plus %(context)s for the CUDA context, "
+                "leaving %(left)s free."
+            )
+            % values
+        )
+    return (
+        _(
+            "Fits on one %(gpu)s (%(memory)s): %(need)s plus %(context)s for the CUDA context, "
+            "leaving %(left)s for activations."
+        )
+        % values
+    )
 
 
-def _sharded(w: Phrases, m: MemoryEstimate) -> str:
-    """What a full shard across the GPUs the user named gives each of them."""
-    return w.ngettext(
-        "Sharded with ZeRO-3/FSDP across your %(n)s GPU: %(per_gpu)s each.",
-        "Sharded with ZeRO-3/FSDP across your %(n)s GPUs: %(per_gpu)s each.",
-        m.num_gpus,
-    ) % {
-        "n": w.fmt.integer(m.num_gpus),
-        "per_gpu": _gb(w, m.regime(Regime.MIXED).sharded_per_gpu_gb),
+def _does_not_fit_line(w: Phrases, m: MemoryEstimate) -> str:
+    _ = w._
+    values = _values(w, m)
+    needed = m.gpus_needed
+    if m.num_gpus > 1:
+        line = (
+            _(
+                "Not on your %(count)s × %(gpu)s (%(memory)s each): with %(sharding)s it needs "
+                "%(need)s per GPU, and %(usable)s are usable on each."
+            )
+            % values
+        )
+    else:
+        line = (
+            _(
+                "Does not fit on one %(gpu)s (%(memory)s): it needs %(need)s, and %(usable)s are "
+                "usable once %(reserve)s is kept for activations and %(context)s for the CUDA context."
+            )
+            % values
+        )
+        if m.method is Method.INFERENCE:
+            line = (
+                _(
+                    "Does not fit on one %(gpu)s (%(memory)s): it needs %(need)s, and %(usable)s "
+                    "are usable next to %(context)s for the CUDA context."
+                )
+                % values
+            )
+    if needed is None or needed <= m.num_gpus:
+        return line
+    if m.method is Method.INFERENCE:
+        more = w.ngettext(
+            "Split across GPUs it needs at least %(n)s GPU.",
+            "Split across GPUs it needs at least %(n)s GPUs.",
+            needed,
+        )
+    else:
+        more = w.ngettext(
+            "Sharded with ZeRO-3/FSDP it needs at least %(n)s GPU.",
+            "Sharded with ZeRO-3/FSDP it needs at least %(n)s GPUs.",
+            needed,
+        )
+    return f"{line} {more % {'n': w.fmt.integer(needed)}}"
+
+
+def _lighter_line(w: Phrases, m: MemoryEstimate) -> str:
+    assert m.lighter is not None
+    return w._("%(setup)s would fit: %(size)s per GPU.") % {
+        "setup": _setup(w, m.lighter.setup),
+        "size": _gb(w, m.lighter.per_gpu_gb),
     }
 
 
+# -- details -------------------------------------------------------------------
 def _details(w: Phrases, m: MemoryEstimate, *, memory_given: bool) -> list[str]:
     _ = w._
-    lines = [
-        _(
-            "Bytes per parameter: weights + gradients + FP32 master copy + optimizer states "
-            "= total → model states:"
-        )
-    ]
-    lines += [_row(w, r) for r in m.regimes]
-    lines += [_suggestion(w, s, m) for s in m.suggestions]
-    if MemoryNote.ACTIVATIONS_NOT_INCLUDED in m.notes:
-        lines.append(
-            _(
-                "These totals are model states only: activations come on top, and mixed "
-                "precision stores most of them in 16 bits instead of 32, so they roughly halve."
-            )
-        )
-    if MemoryNote.BF16_ROUNDING_RISK in m.notes:
-        lines.append(
-            _(
-                "Pure BF16 halves the model states by dropping the FP32 master copy, but with only "
-                "7 mantissa bits small updates can round away."
-            )
-        )
+    lines = [_("The same model under the usual setups (model states; the fit on your GPUs):")]
+    lines += [_row(w, o, m) for o in m.options]
+    if m.method is Method.FULL:
+        lines.append(_breakdown(w, m.asked))
+    lines += [_suggestion(w, s, m) for s in m.suggestions if s is not Suggestion.LIGHTER_METHOD]
+    lines += [text for note in m.notes if (text := _note(w, note, m))]
+    if m.gpu_memory_gb is not None:
+        lines.append(_rule(w, m))
     if m.gpu and m.gpu_memory_gb is not None and not memory_given:
         lines.append(
             _("Assumed the %(memory)s %(gpu)s; name the size (e.g. `40GB`) if yours differs.")
             % {"memory": _gb(w, m.gpu_memory_gb), "gpu": w.echo(m.gpu)}
         )
+    if m.model:
+        lines.append(
+            _("Size and shape of %(model)s from its paper or model card.")
+            % {"model": w.echo(m.model)}
+        )
     return lines
 
 
-def _row(w: Phrases, r: RegimeMemory) -> str:
+def _row(w: Phrases, o: Option, m: MemoryEstimate) -> str:
     _ = w._
-    name = {
-        Regime.FP32: _("FP32"),
-        Regime.MIXED: _("Mixed precision (FP32 master)"),
-        Regime.BF16: _("Pure BF16"),
-    }[r.regime]
-    b = r.bytes_per_param
-    return _(
-        "• %(regime)s: %(weights)s + %(gradients)s + %(master)s + %(states)s = %(total)s → %(size)s"
-    ) % {
-        "regime": w.bold(name),
-        "weights": w.fmt.integer(b.weights),
-        "gradients": w.fmt.integer(b.gradients),
-        "master": w.fmt.integer(b.master_weights),
-        "states": w.fmt.integer(b.optimizer_states),
-        "total": w.fmt.integer(b.total),
-        "size": _gb_and_gib(w, r.model_states_gb),
+    values = {"setup": w.bold(_setup(w, o.setup)), "size": _gb_and_gib(w, o.model_states_gb)}
+    if o.fits is None:
+        return _("• %(setup)s: %(size)s") % values
+    verdict = _("fits") if o.fits else _("does not fit")
+    return _("• %(setup)s: %(size)s, %(per_gpu)s per GPU: %(verdict)s") % {
+        **values,
+        "per_gpu": _gb(w, o.per_gpu_gb),
+        "verdict": verdict,
     }
+
+
+def _breakdown(w: Phrases, o: Option) -> str:
+    b = o.bytes_per_param
+    return w._(
+        "Bytes per parameter: weights %(weights)s + gradients %(gradients)s + FP32 master copy "
+        "%(master)s + optimizer states %(states)s + 16-bit weight copy %(cache)s = %(total)s."
+    ) % {
+        "weights": w.fmt.number(b.weights),
+        "gradients": w.fmt.number(b.gradients),
+        "master": w.fmt.number(b.master_weights),
+        "states": w.fmt.number(b.optimizer_states),
+        "cache": w.fmt.number(b.weight_cache),
+        "total": w.fmt.number(b.total),
+    }
+
+
+def _rule(w: Phrases, m: MemoryEstimate) -> str:
+    _ = w._
+    values = {"reserve": w.fmt.percent(100 * m.reserve), "context": _gb(w, m.cuda_context_gb)}
+    if m.reserve == 0:
+        return _("“Fits” keeps %(context)s per GPU for the CUDA context.") % values
+    return (
+        _(
+            "“Fits” keeps %(reserve)s of each GPU for activations and %(context)s for the CUDA "
+            "context."
+        )
+        % values
+    )
+
+
+def _note(w: Phrases, note: MemoryNote, m: MemoryEstimate) -> str:
+    _ = w._
+    if note is MemoryNote.ACTIVATIONS_NOT_INCLUDED:
+        return _(
+            "These totals are model states only: activations come on top, and mixed "
+            "precision stores most of them in 16 bits instead of 32, so they roughly halve."
+        )
+    if note is MemoryNote.BF16_ROUNDING_RISK:
+        return _(
+            "Pure BF16 halves the model states by dropping the FP32 master copy, but with only "
+            "7 mantissa bits small updates can round away."
+        )
+    if note is MemoryNote.ADAPTER_SHARE:
+        return _(
+            "Adapters taken as about %(share)s of the parameters (rank 16 on the attention "
+            "and MLP projections); a higher rank adds little."
+        ) % {"share": w.fmt.percent(100 * m.asked.trainable_params / m.params)}
+    if note is MemoryNote.KV_SHAPE_ASSUMED:
+        return _(
+            "KV cache for a typical decoder of this size (grouped-query attention with 8 KV "
+            "heads from 30B up, none below); name the model if its shape differs."
+        )
+    if note is MemoryNote.SHARDING_ASSUMED:
+        return _(
+            "On several GPUs I assumed a full shard (ZeRO-3/FSDP, or split weights for "
+            "inference); with plain DDP every GPU holds everything."
+        )
+    return ""
 
 
 def _suggestion(w: Phrases, s: Suggestion, m: MemoryEstimate) -> str:
     _ = w._
     if s is Suggestion.ZERO_FSDP:
-        mixed = m.regime(Regime.MIXED)
-        n = max(m.num_gpus, mixed.gpus_needed or 2)
-        return w.ngettext(
+        if m.method is Method.INFERENCE:
+            return _(
+                'Tensor or pipeline parallelism (vLLM, `device_map="auto"`) splits the '
+                "weights and the KV cache across GPUs."
+            )
+        return _(
             "ZeRO-3 or FSDP (full shard) splits weights, gradients and optimizer states across "
-            "the GPUs: about %(per_gpu)s each on %(n)s GPU.",
-            "ZeRO-3 or FSDP (full shard) splits weights, gradients and optimizer states across "
-            "the GPUs: about %(per_gpu)s each on %(n)s GPUs.",
-            n,
-        ) % {"per_gpu": _gb(w, mixed.model_states_gb / n), "n": w.fmt.integer(n)}
+            "the GPUs."
+        )
     if s is Suggestion.ACTIVATION_CHECKPOINTING:
         return _(
             "Activation checkpointing keeps fewer activations and recomputes the rest in the "
             "backward pass: less memory for some extra compute."
         )
+    if s is Suggestion.SHORTER_CONTEXT:
+        return _("A shorter context or a smaller batch shrinks the KV cache in proportion.")
     return _(
         "A smaller batch per GPU (with gradient accumulation to keep the effective batch) "
         "needs fewer activations."

@@ -25,6 +25,7 @@ from bot.rendering.numbers import (
     isolate_latin,
     shown_seconds,
 )
+from bot.rendering.precision import precision_parts
 
 # Prediction factors said as sentences ahead of the notes, in this order.
 _LEAD_SENTENCES = ("run_evidence", "projects", "narrow_by")
@@ -129,6 +130,7 @@ class _Words:
             Kind.RANGE: self._range,
             Kind.ERROR: self._error,
             Kind.MEMORY: self._memory,
+            Kind.PRECISION: self._precision,
         }.get(advice.kind, self._help)
         self.unit = advice.time_unit
         parts = build(advice)
@@ -286,6 +288,11 @@ class _Words:
         details += [self._("Source: %(url)s") % {"url": url} for url in a.sources]
         return _Parts(summary, notes, details)
 
+    def _precision(self, a: Advice) -> _Parts:
+        summary, notes, details = precision_parts(self, a)
+        details += [self._("Source: %(url)s") % {"url": url} for url in a.sources]
+        return _Parts(summary, notes, details)
+
     def _help(self, a: Advice) -> _Parts:
         _ = self._
         if a.ratio is not None:  # a question naming a setup: the ratio to expect
@@ -319,6 +326,11 @@ class _Words:
             _("`@mpestimate 3 days on V100, ratio 2.1?`: ask in a channel or a direct message."),
             _("`/mpestimate ٤٨ ساعة ٢`: Arabic works too (48 hours, ratio 2)."),
             _("`/mpestimate memory 7B adam on A100 80GB`: memory per regime and whether it fits."),
+            _(
+                "`/mpestimate QLoRA 13B on a 24GB 4090?`, `llama 7b inference in fp16 on a "
+                "4090`: LoRA, QLoRA and inference memory too."
+            ),
+            _("`/mpestimate is bf16 better than fp16 on A100?`: BF16 or FP16, and loss scaling."),
             _("`/mpestimate 100h ratio 2 at $2.5 per GPU-hour on 8 GPUs`: the cost of both runs."),
             _(
                 "`/mpestimate record A100 BERT fp32 420ms amp 190ms`: save your team's measured "
@@ -456,9 +468,8 @@ class _Words:
             case Note.MEMORY:
                 return _(
                     "Activations need about half as much memory as in FP32, so a larger batch "
-                    "may fit and "
-                    "speed things up more; weights plus Adam states stay about 16 bytes per "
-                    "parameter either way."
+                    "may fit and speed things up more; the model states do not shrink (with "
+                    "Adam 16 bytes per parameter in FP32, 18 with torch.amp's 16-bit weight copy)."
                 )
             case Note.LOSS_SCALING:
                 return _(

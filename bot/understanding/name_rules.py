@@ -317,8 +317,9 @@ def _unknown_card(tokens: list[Token], i: int) -> Candidate | None:
 
 
 def _card_before(tokens: list[Token], i: int) -> bool:
-    """ "on a 3090", "على كرت 3090", "كرتين 4090", "a 24GB 4090": a bare model
-    number is the card when a card word, an article or a memory size leads it."""
+    """ "on a 3090", "على كرت 3090", "كرتين 4090", "a 24GB 4090", "two 4090s": a bare
+    model number is the card when a card word, an article, a memory size or a count
+    (with "x", or before the plural) leads it."""
     if i == 0:
         return False
     prev = tokens[i - 1]
@@ -326,7 +327,13 @@ def _card_before(tokens: list[Token], i: int) -> bool:
         return True
     if prev.kind == WORD and prev.script == ARABIC and lookup(prev.text, CARD_LEADERS):
         return True
+    if _counted(prev) and (prev.suffix == "x" or tokens[i].suffix == "s"):
+        return True  # "2x 4090", "two 4090s", "8 3090s": cards counted
     return _size_before(tokens, i) is not None
+
+
+def _counted(tok: Token) -> bool:
+    return tok.kind == NUM and tok.suffix in ("", "x") and tok.value in range(1, 1025)
 
 
 def _size_before(tokens: list[Token], i: int) -> int | None:

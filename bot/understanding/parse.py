@@ -47,6 +47,8 @@ from bot.understanding.lexicon import (
     UNIT_HOURS,
 )
 from bot.understanding.limits import reason_for, refuse_absurd_setup
+from bot.understanding.memory_words import asks_memory_by_method, catalog_params, memory_setup
+from bot.understanding.name_rules import SIZES as CARD_SIZES
 from bot.understanding.names import Names, find_names, memory_size_alone
 from bot.understanding.normalise import normalise
 from bot.understanding.numbers import merge_number_words
@@ -199,6 +201,8 @@ class _Reading:
         )
         # Before mark_context gives the numbers their roles.
         fits_alone = not memory and asks_if_it_fits(tokens, gpu_named)
+        # "QLoRA 13B", "serve llama-2-70b": a method word with a size (before the roles too).
+        memory = memory or asks_memory_by_method(tokens)
         ctx = mark_context(tokens, sizes_are_params=memory or fits, offered=self.offered)
         # "will a 7B model fit on one A100?": a parameter count and a fit verb ask about
         # memory as surely as the word "memory" does; "can I train GPT-2 on a T4?" too,
@@ -225,9 +229,11 @@ class _Reading:
 
     def _memory_query(self, ctx: Context, names: Names, common: dict) -> Query:
         if ctx.params is None:
-            ctx.params = self._large_bare_number()
-        if names.gpu is None:
-            common["gpu_memory_gb"] = memory_size_alone(self.tokens)
+            ctx.params = self._large_bare_number() or catalog_params(self.tokens)
+        size = memory_size_alone(self.tokens)  # "fit in 80GB?", "A100 بسعة ٤٠ جيجا"
+        if common["gpu_memory_gb"] is None and (names.gpu is None or size in CARD_SIZES):
+            common["gpu_memory_gb"] = size  # with a GPU named, only a size cards are sold in
+        common.update(memory_setup(self.tokens, ctx.precision, ctx.baseline))
         return Query(intent=Intent.MEMORY, params=ctx.params, optimizer=ctx.optimizer, **common)
 
     # ------------------------------------------------------------ passes

@@ -1,13 +1,15 @@
 """What kind of question a message is, beyond its numbers (rules with names).
 
-* ``memory_by_setup``: billions of parameters with a GPU or a training verb
-  ask about memory ("13B on 4 A100 40GB?", "أقدر أدرب 7B على 4090؟"), unless
+* ``memory_by_setup``: billions of parameters (or millions right after a model's
+  name, "GPT-2 124M") with a GPU or a training verb ask about memory ("13B on 4 A100 40GB?", "أقدر أدرب 7B على 4090؟"), unless
   the message asks how much faster.
 * ``fit_question``: asking whether a job fits a named GPU ("can I train GPT-2 on
   a T4?") is a memory question without a parameter count too (the reply asks it).
 * ``off_topic_question``: a question about training quality gets one line
   saying what the bot does ("best lr for bf16?", "هل bf16 يغير الدقة النهائية؟").
 * ``name_unused_numbers``: an answered estimate names the numbers no rule took.
+* ``precision_question`` (``precision_question.py``): "is bf16 better than fp16?" and
+  "do I need loss scaling with bf16?" are answered from the facts, never as help.
 * ``asks_estimate``: a message without numbers that asks for an estimate ("how
   long on A100?", "كم سيستغرق؟") is answered ``no_numbers``; other messages get help.
 """
@@ -25,6 +27,7 @@ from bot.understanding.lexicon import (
     RATIO_LABELS,
     SPEED_CUES,
 )
+from bot.understanding.precision_question import precision_topic
 from bot.understanding.tokens import ARABIC, NUM, WORD, Token, word_in
 from bot.understanding.words import phrases, table
 
@@ -42,10 +45,16 @@ def sized_on_gpu(tokens: list[Token], gpu_named: bool) -> bool:
         t.kind == NUM
         and (t.suffix == "b" or (k + 1 < len(tokens) and word_in(tokens[k + 1], table("BILLIONS"))))
         for k, t in enumerate(tokens)
-    )
+    ) or any(_size_after_model(tokens, k) for k in range(1, len(tokens)))
     trains = any(t.kind == WORD and word_in(t, table("TRAIN_VERBS")) for t in tokens)
     asks_speed = any(word_in(t, SPEED_CUES) for t in tokens)
     return billions and (gpu_named or trains) and not asks_speed
+
+
+def _size_after_model(tokens: list[Token], k: int) -> bool:
+    """ "GPT-2 124M", "BERT 340M": millions said right after a model's name are its
+    size, never minutes."""
+    return tokens[k].kind == NUM and tokens[k].suffix == "m" and tokens[k - 1].role == "model"
 
 
 def asks_if_it_fits(tokens: list[Token], gpu_named: bool) -> bool:
@@ -130,6 +139,8 @@ def without_numbers(tokens: list[Token], common: dict, follow_up: bool) -> Query
     Either way a named setup (GPU, model, task) rides along, so the answer
     can still say which ratio to expect.
     """
+    if topic := precision_topic(tokens):  # "is bf16 better than fp16?", "loss scaling?"
+        return Query(intent=Intent.PRECISION, precision_topic=topic, **common)
     words = [t for t in tokens if t.kind == WORD]
     asks_estimate = any(
         word_in(t, ESTIMATE_CUES) and not _said_of_ratio(words, k) for k, t in enumerate(words)

@@ -88,14 +88,16 @@ _NOT_OPTIMIZER_NAMES = table("NOT_OPTIMIZER_NAMES")
 
 
 def _adam_variant(tokens: list[Token]) -> str | None:
-    """ "8-bit adam", "paged adamw": Adam named with a word that changes its state size."""
-    for i, tok in enumerate(tokens[1:], start=1):
+    """ "8-bit adam", "adamw 8bit", "paged adamw": Adam named with a word that changes
+    its state size (or where it lives)."""
+    for i, tok in enumerate(tokens):
         if tok.kind != WORD or OPTIMIZERS.get(tok.text) != "adam":
             continue
-        prev = tokens[i - 1]
-        if prev.kind == NUM and prev.suffix.lstrip("-") == "bit":
-            return f"{prev.text}-bit {tok.text}"
-        if prev.text == "paged":
+        prev, nxt = at(tokens, i - 1), at(tokens, i + 1)
+        for bits, text in ((prev, "{bits}-bit {adam}"), (nxt, "{adam} {bits}-bit")):
+            if bits is not None and bits.kind == NUM and bits.suffix.lstrip("-") == "bit":
+                return text.format(bits=bits.text, adam=tok.text)
+        if prev is not None and prev.text == "paged":
             return f"paged {tok.text}"
     return None
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from bot.advice import advise
 from bot.advice.estimate import MEMORY_SOURCES
-from bot.advice.memory import Regime, Suggestion
+from bot.advice.memory import Method, Recipe, Suggestion
 from bot.advice.notes import Note
 from bot.models import Duration, Intent, Kind, Lang, Price, Query, Reason, TimeUnit
 
@@ -26,25 +26,29 @@ def usd(amount: float, per_gpu: bool = True) -> Price:
     return Price(amount=amount, currency="USD", per_gpu=per_gpu)
 
 
+def _option(m, method, recipe):
+    return next(o for o in m.options if (o.setup.method, o.setup.recipe) == (method, recipe))
+
+
 def test_7b_adam_does_not_fit_one_a100_80gb():
     advice = advise(memory(params=7e9, optimizer="adam", gpu="A100", gpu_memory_gb=80))
     assert advice.kind is Kind.MEMORY and advice.reason is None
-    mixed = advice.memory.regime(Regime.MIXED)
-    assert mixed.bytes_per_param.total == 16
-    assert mixed.model_states_gb == pytest.approx(112)  # 7e9 x 16 B
-    assert advice.memory.regime(Regime.FP32).model_states_gb == pytest.approx(112)
-    assert mixed.fits is False and mixed.gpus_needed == 2
-    assert advice.memory.suggestions[0] is Suggestion.ZERO_FSDP
+    m = advice.memory
+    assert m.asked.bytes_per_param.total == 18  # torch.amp: 4 + 4 + 8 + 2
+    assert m.asked.model_states_gb == pytest.approx(126)  # 7e9 x 18 B
+    assert _option(m, Method.FULL, Recipe.FP32).model_states_gb == pytest.approx(112)
+    assert m.fits is False and m.gpus_needed == 2
+    assert m.suggestions[0] is Suggestion.ZERO_FSDP
     assert advice.sources == list(MEMORY_SOURCES)
     assert advice.facts["gpu_memory_given"] == 1
 
 
 def test_340m_adam_fits_with_room_for_activations():
     advice = advise(memory(params=340e6, optimizer="adamw", gpu="A100"))
-    mixed = advice.memory.regime(Regime.MIXED)
-    assert mixed.fits is True and mixed.model_states_gb == pytest.approx(5.44)
-    assert advice.memory.suggestions == []
-    assert advice.memory.gpu_memory_gb == 80  # the largest A100 when no size is named
+    m = advice.memory
+    assert m.fits is True and m.asked.model_states_gb == pytest.approx(6.12)
+    assert m.suggestions == []
+    assert m.gpu_memory_gb == 80  # the largest A100 when no size is named
     assert advice.facts["gpu_memory_given"] == 0
 
 
@@ -53,15 +57,27 @@ def test_340m_adam_fits_with_room_for_activations():
 )
 def test_sgd_bytes_per_parameter(optimizer, fp32, bf16):
     m = advise(memory(params=1e9, optimizer=optimizer)).memory
-    assert m.regime(Regime.FP32).bytes_per_param.total == fp32
-    assert m.regime(Regime.MIXED).bytes_per_param.total == fp32  # no saving in model states
-    assert m.regime(Regime.BF16).bytes_per_param.total == bf16
-    assert m.regime(Regime.MIXED).fits is None  # no GPU named
+    assert _option(m, Method.FULL, Recipe.FP32).bytes_per_param.total == fp32
+    assert _option(m, Method.FULL, Recipe.MASTER).bytes_per_param.total == fp32  # no saving
+    assert _option(m, Method.FULL, Recipe.AMP).bytes_per_param.total == fp32 + 2
+    assert _option(m, Method.FULL, Recipe.BF16).bytes_per_param.total == bf16
+    assert m.fits is None  # no GPU named
 
 
 def test_sgd_7b_fits_where_adam_does_not():
-    # 7e9 x 8 B = 56 GB fits 80 GB; Adam's 112 GB does not.
-    assert advise(memory(params=7e9, optimizer="sgd", gpu="A100")).memory.regime(Regime.MIXED).fits
+    # 7e9 x 8 B = 56 GB of 63 usable on 80 GB; Adam's 126 GB does not.
+    assert advise(memory(params=7e9, optimizer="sgd", gpu="A100", memory_recipe="fp32")).memory.fits
+
+
+def test_the_method_and_model_the_reader_found_are_sized():
+    advice = advise(memory(params=13e9, gpu="RTX 4090", memory_method="qlora",
+                           weight_precision="nf4"))
+    assert advice.memory.method is Method.QLORA and advice.memory.fits is True
+    assert "https://arxiv.org/abs/2305.14314" in advice.sources
+    served = advise(memory(params=70e9, gpu="A100", num_gpus=2, memory_method="inference",
+                           weight_precision="fp16", sized_model="llama270b"))
+    assert served.memory.model == "Llama-2-70B" and served.memory.fits is True
+    assert "https://arxiv.org/abs/2307.09288" in served.sources
 
 
 def test_memory_without_params_says_what_is_missing():

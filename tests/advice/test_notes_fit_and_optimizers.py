@@ -4,7 +4,7 @@ import pytest
 
 from bot.advice import estimate
 from bot.advice.estimate import advise
-from bot.advice.memory import ACTIVATION_RESERVE, Regime, estimate_memory
+from bot.advice.memory import Recipe, estimate_memory
 from bot.advice.notes import Note
 from bot.advice.prediction import Basis, Prediction
 from bot.models import Duration, Intent, Kind, Lang, Query, Reason, TimeUnit
@@ -77,17 +77,18 @@ def test_unknown_optimizer_is_refused_and_named(optimizer):
 # -- 13: "fits" keeps a margin for activations and the CUDA context -----------
 def test_states_as_large_as_the_card_do_not_fit():
     # ZeRO's own example: 1.5B parameters with mixed-precision Adam need 24 GB.
-    e = estimate_memory(1.5e9, "adam", gpu="L4", num_gpus=2)
-    mixed = e.regime(Regime.MIXED)
-    assert mixed.model_states_gb == pytest.approx(24) and e.gpu_memory_gb == 24
-    assert mixed.fits is False
-    assert mixed.sharded_per_gpu_gb == pytest.approx(12) and mixed.fits_sharded is True
+    one = estimate_memory(1.5e9, "adam", gpu="L4", recipe=Recipe.MASTER)
+    assert one.asked.model_states_gb == pytest.approx(24) and one.gpu_memory_gb == 24
+    assert one.fits is False and one.gpus_needed == 2
+    two = estimate_memory(1.5e9, "adam", gpu="L4", num_gpus=2, recipe=Recipe.MASTER)
+    assert two.asked.per_gpu_gb == pytest.approx(12) and two.fits is True
 
 
-def test_fit_boundary_is_the_reserve():
-    usable = 80 * (1 - ACTIVATION_RESERVE)
-    below = estimate_memory(usable * 0.99e9 / 16, "adam", gpu="A100").regime(Regime.MIXED)
-    above = estimate_memory(usable * 1.01e9 / 16, "adam", gpu="A100").regime(Regime.MIXED)
+def test_fit_boundary_is_the_reserve_and_the_cuda_context():
+    usable = 80 * (1 - 0.2) - 1.0  # a fifth for activations, 1 GB for the CUDA context
+    below = estimate_memory(usable * 0.99e9 / 18, "adam", gpu="A100")
+    above = estimate_memory(usable * 1.01e9 / 18, "adam", gpu="A100")
+    assert below.usable_gb == pytest.approx(usable)
     assert below.fits is True and above.fits is False
 
 
@@ -105,11 +106,9 @@ def test_fp8_on_a_gpu_without_fp8_says_which_precision_it_assumed():
 @pytest.mark.parametrize(
     ("text", "name"),
     [
-        ("memory 7B adamw8bit on A100 80GB", "adamw8bit"),
         ("memory 7B optimizer: muon", "muon"),
         ("memory for 7B with frobnicator optimizer", "frobnicator"),
-        ("memory 7B 8-bit adam", "8-bit adam"),
-        ("memory 7B paged adamw", "paged adamw"),
+        ("memory 7B with lion", "lion"),
     ],
 )
 def test_an_optimizer_without_memory_figures_is_refused_by_name(text, name):
@@ -118,6 +117,24 @@ def test_an_optimizer_without_memory_figures_is_refused_by_name(text, name):
 
     got = to_json(answer(text, Channel.DM))
     assert got["reason"] == "unknown_optimizer" and f"“{name}”" in got["text"]
+
+
+@pytest.mark.parametrize(
+    ("text", "optimizer", "state_bytes"),
+    [
+        ("memory 7B adamw8bit on A100 80GB", "adam8bit", 2),  # bitsandbytes: 1 byte a moment
+        ("memory 7B 8-bit adam", "adam8bit", 2),
+        ("memory 7B adamw 8bit", "adam8bit", 2),
+        ("memory 7B paged adamw", "adam", 8),  # paged: Adam's states, moved to CPU when short
+    ],
+)
+def test_8_bit_and_paged_adam_are_sized(text, optimizer, state_bytes):
+    from bot.conversation import answer, to_json
+    from bot.models import Channel
+
+    got = to_json(answer(text, Channel.DM))
+    assert got["kind"] == "memory" and got["memory"]["optimizer"] == optimizer
+    assert got["memory"]["asked"]["bytes_per_param"]["optimizer_states"] == state_bytes
 
 
 def test_a_known_optimizer_named_with_the_word_optimizer_is_kept():

@@ -62,54 +62,60 @@ def test_arabic_has_no_english_outside_isolates(query):
 def test_7b_adam_on_a100_english():
     reply = render(advise(BIG), Lang.EN)
     assert reply.kind is Kind.MEMORY
-    assert reply.summary.startswith("*7B parameters with Adam*: mixed precision does not shrink")
-    assert "16 bytes per parameter either way (*112 GB*)" in reply.summary
+    assert reply.summary.startswith("*7B parameters, full fine-tune with Adam*: with torch.amp")
+    assert "18 bytes per parameter (*126 GB*)" in reply.summary
+    assert "2 more than plain FP32's 16" in reply.summary
     assert "activations roughly halve" in reply.summary
     assert reply.notes == [
         (
-            "Does not fit on one A100 (80 GB): the model states alone need 112 GB. "
-            "Shard them with ZeRO-3/FSDP across at least 2 GPUs."
+            "Does not fit on one A100 (80 GB): it needs 126 GB, and 63 GB are usable once 20% "
+            "is kept for activations and 1 GB for the CUDA context. Sharded with ZeRO-3/FSDP it "
+            "needs at least 2 GPUs. LoRA (BF16 base) would fit: 14.4 GB per GPU."
         )
     ]
     rows = [d for d in reply.details if d.startswith("• ")]
     assert rows == [
-        "• *FP32*: 4 + 4 + 0 + 8 = 16 → 112 GB (104 GiB)",
-        "• *Mixed precision (FP32 master)*: 2 + 2 + 4 + 8 = 16 → 112 GB (104 GiB)",
-        "• *Pure BF16*: 2 + 2 + 0 + 4 = 8 → 56 GB (52.2 GiB)",
+        "• *Full fine-tune, FP32*: 112 GB (104 GiB), 112 GB per GPU: does not fit",
+        "• *Full fine-tune, torch.amp*: 126 GB (117 GiB), 126 GB per GPU: does not fit",
+        ("• *Full fine-tune, an FP32 master copy (ZeRO, DeepSpeed)*: 112 GB (104 GiB), "
+        "112 GB per GPU: does not fit"),
+        "• *Full fine-tune, pure BF16*: 56 GB (52.2 GiB), 56 GB per GPU: fits",
+        "• *LoRA (BF16 base)*: 14.4 GB (13.5 GiB), 14.4 GB per GPU: fits",
+        "• *QLoRA (4-bit NF4 base)*: 4.1 GB (3.82 GiB), 4.1 GB per GPU: fits",
     ]
     text = reply.text
     assert "Activation checkpointing" in text and "smaller batch" in text
-    assert "about 56 GB each on 2 GPUs" in text
+    assert "weights 4 + gradients 4 + FP32 master copy 0 + optimizer states 8 + 16-bit" in text
     assert "https://arxiv.org/abs/1910.02054" in text
     assert "Assumed" not in text  # the user named 80GB
 
 
 def test_7b_adam_on_a100_arabic_plurals():
     reply = render(advise(BIG), Lang.AR)
-    assert f"16{PDI} بايتًا لكل معلمة" in reply.summary  # 16: the "many" form
+    assert f"18{PDI} بايتًا لكل معلمة" in reply.summary  # 18: the "many" form
     assert "مليار" in reply.summary
     assert "بطاقتين على الأقل" in reply.notes[0]  # 2 GPUs: the dual
     arab = render(advise(BIG), Lang.AR, digits="arab")
-    assert "١٦ بايتًا" in arab.summary and "١١٢" in arab.summary
+    assert "١٨ بايتًا" in arab.summary and "١٢٦" in arab.summary
 
 
 def test_fits_and_sharded_and_sgd():
-    assert (
-        render(advise(SMALL), Lang.EN)
-        .notes[0]
-        .startswith("Fits on one A100 (80 GB): the model states take 5.44 GB, leaving 74.6 GB")
+    small = render(advise(SMALL), Lang.EN)
+    assert small.notes[0].startswith(
+        "Fits on one A100 (80 GB): 6.12 GB plus 1 GB for the CUDA context, leaving 72.9 GB"
     )
-    assert "Assumed the 80 GB A100" in render(advise(SMALL), Lang.EN).text
+    assert "Assumed the 80 GB A100" in small.text
     sharded = render(advise(SHARDED), Lang.EN).notes[0]
-    assert "across your 8 GPUs the model states take 14 GB each" in sharded
-    assert "8 bytes per parameter either way (*56 GB*)" in render(advise(SGD), Lang.EN).summary
-    assert f"8{PDI} بايتات لكل معلمة" in render(advise(SGD), Lang.AR).summary  # 3-10: "few"
-    assert "Fits on one A100" in render(advise(SGD), Lang.EN).notes[0]
+    assert "Fits on your 8 × A100 (80 GB each) with ZeRO-3/FSDP: 14 GB per GPU" in sharded
+    sgd = render(advise(SGD), Lang.EN)
+    assert "10 bytes per parameter (*70 GB*)" in sgd.summary  # torch.amp SGD: 4 + 4 + 2
+    assert f"10{PDI} بايتات لكل معلمة" in render(advise(SGD), Lang.AR).summary  # 3-10: "few"
+    assert sgd.notes[0].startswith("Does not fit on one A100")  # 70 of 63 usable GB
 
 
 def test_without_a_gpu_it_asks_for_one():
     reply = render(advise(NO_GPU), Lang.EN)
-    assert "12 bytes per parameter" in reply.summary and "SGD with momentum" in reply.summary
+    assert "14 bytes per parameter" in reply.summary and "SGD with momentum" in reply.summary
     assert reply.notes[0].startswith("Name a GPU")
 
 
@@ -232,9 +238,12 @@ def turn(query: Query) -> Turn:
 def test_json_memory_and_cost_objects():
     data = to_json(turn(BIG))
     assert data["kind"] == "memory" and data["cost"] is None
-    regimes = {r["regime"]: r for r in data["memory"]["regimes"]}
-    assert regimes["mixed"]["bytes_per_param"]["total"] == 16
-    assert regimes["mixed"]["fits"] is False
+    m = data["memory"]
+    assert m["fits"] is False and m["gpus_needed"] == 2 and m["method"] == "full"
+    assert m["asked"]["bytes_per_param"]["total"] == 18
+    options = {(o["setup"]["method"], o["setup"]["recipe"]): o for o in m["options"]}
+    assert options[("full", "master")]["bytes_per_param"]["total"] == 16
+    assert options[("lora", "amp")]["fits"] is True
     costed = to_json(turn(COSTED))
     assert costed["memory"] is None
     assert costed["cost"] == {

@@ -37,6 +37,10 @@ def helps(lang: str = "en") -> dict:
     return {"kind": "help", "lang": lang}
 
 
+def precision(lang: str = "en") -> dict:
+    return {"kind": "precision", "lang": lang}
+
+
 CASES = [
     # ---------------------------------------------------------------- English, ratios
     ("fp32 baseline clocks in at 14 hr; amp speed-up of 1.8x", "dm", est(14, 1.8)),
@@ -145,7 +149,7 @@ CASES = [
     ("estimate please, speedup 1.7x", "dm", err("no_numbers")),
     ("hey there", "dm", helps()),
     ("<@U0ABC12> what do you do?", "mention", helps()),
-    ("is bf16 better than fp16?", "dm", helps()),
+    ("is bf16 better than fp16?", "dm", precision()),  # answered from the facts (issue 21)
     ("thanks!", "dm", helps()),
     # ---------------------------------------------------------------- Arabic, durations
     ("التدريب بياخد يوم ونص، والـAMP أسرع ٣ مرات", "dm", est(36, 3, "ar")),
@@ -220,7 +224,7 @@ CASES = [
     ("مدة التدريب صفر ساعة، والتسريع ٢", "dm", err("time_not_positive", "ar")),
     ("١٢ ٠٫٩", "command", err("ratio_below_one")),
     ("تدريب ResNet50 على كرت V100 بياخد يومين", "dm", preset(48, "V100", "ResNet-50", "ar")),
-    ("وش الفرق بين FP16 و BF16؟", "dm", helps("ar")),
+    ("وش الفرق بين FP16 و BF16؟", "dm", precision("ar")),
     ("يعطيك العافية", "dm", helps("ar")),
     ("what's the typical AMP speedup on A100?", "dm", helps()),
     ("مرحبا، كيف حالك؟", "dm", helps("ar")),

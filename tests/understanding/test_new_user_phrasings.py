@@ -209,7 +209,6 @@ def test_follow_ups_in_a_thread_are_the_ratio_to_try_in_the_threads_language(tex
     "text",
     [
         "does bf16 hurt convergence?",
-        "what's the best loss scale for fp16?",
         "what lr should I use with amp?",
         "how does bf16 affect the loss?",
         "هل الدقة المختلطة بتأثر على الدقة؟",

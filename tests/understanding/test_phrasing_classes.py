@@ -200,7 +200,6 @@ def test_arabic_follow_up_is_answered_in_arabic(text):
     [
         ("will bf16 change my final accuracy?", Lang.EN),
         ("best lr for bf16?", Lang.EN),
-        ("which loss scaler should I use with fp16?", Lang.EN),
         ("هل bf16 يغير الدقة النهائية؟", Lang.AR),
         ("شو أفضل learning rate مع bf16؟", Lang.AR),
     ],

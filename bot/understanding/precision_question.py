@@ -1,0 +1,40 @@
+"""Rule ``precision_question``: which 16-bit format to train in, and loss scaling.
+
+"Is bf16 better than fp16 on A100?", "bf16 or fp16?", "هل bf16 أفضل من fp16؟"
+compare the two formats (a comparison word with both named); "do I need loss
+scaling with bf16?", "هل أحتاج تحجيم الخسارة مع bf16؟" ask about loss scaling.
+Neither is an estimate nor off-topic: the bot answers them from the facts sheet.
+Only a message without a time or a ratio gets here (see ``without_numbers``).
+Words: PRECISION_COMPARE_WORDS, LOSS_SCALING_PHRASES, LOSS_SCALING_WORDS.
+"""
+
+from __future__ import annotations
+
+from bot.understanding.tokens import WORD, Token, word_in
+from bot.understanding.words import mapping, phrases, table
+
+PRECISIONS = mapping("PRECISIONS")
+COMPARE_WORDS = table("PRECISION_COMPARE_WORDS")
+LOSS_SCALING_WORDS = table("LOSS_SCALING_WORDS")
+_SIXTEEN_BIT = {"fp16", "bf16"}
+
+
+def precision_topic(tokens: list[Token]) -> str | None:
+    """ "loss_scaling", "compare" or None."""
+    words = [t for t in tokens if t.kind == WORD]
+    if any(word_in(t, LOSS_SCALING_WORDS) for t in words) or _has_phrase(words):
+        return "loss_scaling"
+    named = {PRECISIONS[t.text] for t in words if t.text in PRECISIONS}
+    if _SIXTEEN_BIT <= named and any(word_in(t, COMPARE_WORDS) for t in words):
+        return "compare"
+    return None
+
+
+def _has_phrase(words: list[Token]) -> bool:
+    """A loss-scaling phrase, each word matched as a word (Arabic without its clitics)."""
+    for phrase in phrases("LOSS_SCALING_PHRASES"):
+        n = len(phrase)
+        for k in range(len(words) - n + 1):
+            if all(word_in(words[k + j], frozenset([phrase[j]])) for j in range(n)):
+                return True
+    return False
