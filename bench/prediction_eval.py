@@ -76,6 +76,31 @@ def message(m: Measurement) -> str:
     return ", ".join(parts)
 
 
+ARABIC_DIGITS = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+
+
+def arabic_message(m: Measurement) -> str:
+    """The row asked in Arabic free text, Arabic-Indic digits and Latin names mixed in,
+    as an Arabic-speaking user writes it."""
+    name = _plain(m.published_model)
+    gpu = "" if m.published_gpu.lower().startswith("unknown") else _plain(m.published_gpu)
+    count = m.num_gpus if m.num_gpus and m.num_gpus > 1 else None
+    where = f" على {str(count).translate(ARABIC_DIGITS)} بطاقات {gpu}" if count else f" على {gpu}"
+    parts = [f"عندي تدريب {name}{where if gpu else ''}"]
+    if m.framework:
+        parts.append(f"باستخدام {m.framework}")
+    parts.append(f"يأخذ {str(FP32_HOURS).translate(ARABIC_DIGITS)} ساعة بدقة FP32")
+    tf32_gpu = (spec_for(m.published_gpu) or _NO_SPEC).has_tf32
+    if m.baseline == "fp32" and tf32_gpu:
+        parts.append("بدون TF32")
+    elif m.level != PRACTICE and tf32_gpu:
+        parts.append("داخل حاوية NGC")
+    parts.append(
+        f"كم سيستغرق مع {m.precision.upper() if m.precision in ('bf16', 'fp8') else 'AMP'}؟"
+    )
+    return "، ".join(parts)
+
+
 # How a user names each framework the reader knows.
 FRAMEWORK_NAMES = {
     "pytorch": "PyTorch",
@@ -276,6 +301,16 @@ def splits() -> dict[str, tuple[list[Reply], Target]]:
             TABLES,
         ),
     }
+    out["tuned tables in Arabic free text, sources held out"] = (
+        held_out(
+            _tuned,
+            lambda r: r.source,
+            lambda m: _source(m.source_url),
+            PRACTICE_FOLDS,
+            arabic_message,
+        ),
+        FREE_TEXT,
+    )
     if any(_practice(m) for m in measurements(any_gpu=True)):
         out["practice, sources held out: projects"] = (
             held_out(

@@ -43,9 +43,6 @@ class Factor(StrEnum):
     # The named framework picked the model's published runs (matched 1), or had none (0).
     FRAMEWORK = "framework"  # params: framework, matched (0/1)
     TYPICAL = "typical"
-    # Held-out setups like this one varied too widely for a range narrower than the
-    # typical one, which the range therefore contains (stretched where they landed).
-    WIDE_SETUPS = "wide_setups"
     # A GPU the spec file has no row for: its ratio is not guessed from its name.
     UNKNOWN_GPU = "unknown_gpu"  # params: gpu
     # The framework's projects report broken runs often enough that the range reaches

@@ -18,6 +18,7 @@ from bot.advice.catalog import canonical_gpu
 from bot.experiment.cli import INSTALL_HINT
 from bot.predict import calibration
 from bot.predict.gpus import Gpu, UnknownGpu, find_gpu
+from bot.predict.ops import OpClass
 from bot.predict.options import Options
 from bot.predict.report import Prediction, limit, per_class, render_text, slack_line
 from bot.predict.roofline import NoSuchMath, OpTime, check_precision, step_times
@@ -72,13 +73,14 @@ def predict(opts: Options, gpu: Gpu) -> Prediction:
     base_s, mixed_s = _total(base), _total(mixed)
     ratio = (base_s / batch) / (mixed_s / batch_amp)
     name = opts.factory.rpartition(":")[2] if opts.factory else CANONICAL[opts.model]
-    baseline_peak = gpu.peak(opts.baseline) or gpu.fp32
+    baseline_peak = gpu.peak(_peak_mode(opts.baseline, base)) or gpu.fp32
     mixed_peak = gpu.peak(opts.precision)
     unaligned = sum(t.op.count for t in mixed if t.tensor_cores and not t.op.aligned)
     return Prediction(
         model=name,
         gpu=gpu.name,
-        baseline=opts.baseline,
+        # Before Ampere stock PyTorch's baseline is plain FP32: no TF32 to speak of.
+        baseline="fp32" if opts.baseline == "pytorch" and gpu.tf32 is None else opts.baseline,
         precision=opts.precision,
         batch=batch,
         batch_amp=batch_amp,
@@ -107,6 +109,16 @@ def predict(opts: Options, gpu: Gpu) -> Prediction:
     )
 
 
+def _peak_mode(baseline: str, times: list[OpTime]) -> str:
+    """The baseline's math mode for the step's own FLOPs: stock PyTorch's is TF32 for a
+    step whose Tensor Core FLOPs are mostly convolutions, strict FP32 otherwise."""
+    if baseline != "pytorch":
+        return baseline
+    conv = sum(t.op.flops * t.op.count for t in times if t.op.kind == OpClass.CONV)
+    matmul = sum(t.op.flops * t.op.count for t in times if t.op.kind == OpClass.MATMUL)
+    return "tf32" if conv > matmul else "fp32"
+
+
 def _total(times: list[OpTime]) -> float:
     return sum(t.seconds for t in times)
 
@@ -123,6 +135,11 @@ def _notes(opts: Options, gpu: Gpu, unaligned: int) -> list[str]:
     notes = []
     if opts.baseline == "tf32" and gpu.tf32 is None:
         notes.append(f"{gpu.name} has no TF32 Tensor Cores: the baseline runs as FP32")
+    elif opts.baseline == "pytorch" and gpu.tf32 is not None:
+        notes.append(
+            "baseline: stock PyTorch, matmuls in strict FP32 and convolutions in TF32 "
+            "(--baseline tf32 for NGC containers, TensorFlow or JAX)"
+        )
     if opts.precision == "fp8":
         notes.append(
             "FP8 is assumed for Linear-layer GEMMs only (Transformer Engine style); "

@@ -46,7 +46,9 @@ class Prediction(BaseModel):
     )
     model: str
     gpu: str = Field(description="the gpu_specs.csv row used")
-    baseline: str = Field(description="fp32 or tf32")
+    baseline: str = Field(
+        description="pytorch (stock: matmuls strict FP32, convolutions TF32), fp32 or tf32"
+    )
     precision: str = Field(description="fp16, bf16 or fp8")
     batch: int
     batch_amp: int
@@ -178,7 +180,9 @@ def slack_line(ratio: float, model: str, gpu: str, fp32_time: str | None) -> str
 
 
 def render_text(p: Prediction) -> str:
-    base, mixed = p.baseline.upper(), p.precision.upper()
+    # Stock PyTorch's baseline is neither plain FP32 nor TF32: its convolutions run TF32.
+    base = "FP32/TF32" if p.baseline == "pytorch" else p.baseline.upper()
+    mixed = p.precision.upper()
     batches = f"{p.batch}" + (f" / {p.batch_amp}" if p.batch_amp != p.batch else "")
     ratio = f"{p.ratio:.2f}x (range {p.ratio_low:.2f}-{p.ratio_high:.2f})"
     steps = f"{p.baseline_step_ms:.1f} ms {base} -> {p.mixed_step_ms:.1f} ms {mixed}"

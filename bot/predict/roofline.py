@@ -36,9 +36,14 @@ class OpTime:
 
 
 def math_mode(op: Op, baseline: str, precision: str | None) -> str:
-    """The math mode a Tensor Core class op runs in: fp32, tf32, fp16, bf16 or fp8."""
+    """The math mode a Tensor Core class op runs in: fp32, tf32, fp16, bf16 or fp8. The
+    "pytorch" baseline is stock PyTorch's: matmuls in strict FP32
+    (``torch.backends.cuda.matmul.allow_tf32`` is False since 1.12), cuDNN convolutions in
+    TF32 (``torch.backends.cudnn.allow_tf32`` is True)."""
     if op.dtype in SIXTEEN_BIT:
         return "fp8" if precision == "fp8" and op.name in FP8_GEMMS else op.dtype
+    if baseline == "pytorch":
+        return "tf32" if op.kind == OpClass.CONV else "fp32"
     return baseline
 
 
@@ -67,6 +72,13 @@ def op_time(op: Op, gpu: Gpu, factors: Factors, baseline: str, precision: str | 
         efficiency = factors.compute(op.kind, _group(mode), gpu.size_tflops)
         if mode != "fp32" and not op.aligned:
             efficiency *= factors.unaligned
+        if mode == "tf32":
+            # TF32 only allows Tensor Cores: where they are no faster than the CUDA cores
+            # (GeForce Ampere/Ada: TF32 Tensor rate = FP32 rate) the libraries' heuristics
+            # keep the faster kernel, so a TF32 baseline is never slower than strict FP32.
+            simt = factors.compute(op.kind, "simt", gpu.size_tflops)
+            if gpu.fp32 * simt > peak * efficiency:
+                peak, efficiency = gpu.fp32, simt
         if mode == "fp8":
             bytes_moved /= 2
     else:

@@ -743,11 +743,6 @@ class _Words:
                 return _("nothing specific is known, so the typical range %(span)s applies") % {
                     "span": self.fmt.span(TYPICAL_LOW, TYPICAL_HIGH)
                 }
-            case "wide_setups":
-                return _(
-                    "measured setups like this one vary too widely for a range narrower than "
-                    "the typical %(span)s, so the range includes it"
-                ) % {"span": self.fmt.span(TYPICAL_LOW, TYPICAL_HIGH)}
         return self.echo(str(factor.code))
 
     def run_evidence(self, run: str) -> str:

@@ -202,8 +202,6 @@ def read_words(tokens: list[Token], ctx: Context) -> None:
     words = [t.text for t in tokens if t.kind == WORD]
     ctx.family = _family(tokens, words)
     ctx.run = _run(tokens)
-    if "ngc" in words and ctx.baseline is None:
-        ctx.baseline = "tf32"  # NVIDIA's NGC containers run FP32 matmuls in TF32
     for i, word in enumerate(words):
         _precision_and_baseline(words, i, ctx)
         if ctx.framework is None:
@@ -213,6 +211,8 @@ def read_words(tokens: list[Token], ctx: Context) -> None:
         opt = OPTIMIZERS.get(word)
         if opt and ctx.optimizer in (None, "sgd"):
             ctx.optimizer = "sgd_momentum" if word == "sgd" and "momentum" in words else opt
+    if "ngc" in words and ctx.baseline is None:
+        ctx.baseline = "tf32"  # NVIDIA's NGC containers run FP32 matmuls in TF32
     if ctx.optimizer is None:
         ctx.optimizer = _other_optimizer(tokens)
     elif ctx.optimizer == "adam" and (variant := _adam_variant(tokens)):

@@ -81,3 +81,21 @@ def test_published_batches_are_said_as_theirs_never_as_the_users():
     assert "batch 8 in FP32 vs 16" not in text
     bert = ask("BERT on V100, 10 hours fp32")["text"]
     assert "the published runs used batch" in bert
+
+
+def test_the_baseline_is_the_one_the_framework_really_runs():
+    """Stock PyTorch runs BERT's matmuls in strict FP32 on A100; an NGC container, and
+    TensorFlow, in TF32; with nothing said TF32 is assumed and the other figure given."""
+    torch = ask("what speedup for BERT on A100 with PyTorch?")
+    ngc = ask("what speedup for BERT on A100 with PyTorch in the NGC container?")
+    tf = ask("what speedup for BERT on A100 with TensorFlow?")
+    unsaid = ask("what speedup for BERT on A100?")
+    assert torch["baseline"] == "fp32" and ngc["baseline"] == tf["baseline"] == "tf32"
+    assert torch["ratio"] > 1.8 * ngc["ratio"]
+    assert "strict FP32" in torch["text"] and "as fast as a TF32 baseline" in ngc["text"]
+    assert unsaid["baseline"] == "tf32" and "against strict FP32 it would be" in unsaid["text"]
+    # A conv net's baseline under stock PyTorch is TF32 (cuDNN convolutions).
+    assert ask("ResNet-50 on A100 with PyTorch, speedup?")["baseline"] == "tf32"
+    # Before Ampere there is no TF32 to speak of.
+    v100 = ask("what speedup for BERT on V100 with PyTorch?")
+    assert v100["baseline"] == "fp32" and "TF32" not in v100["text"]

@@ -21,6 +21,7 @@ def test_ask_json_answers_one_message(mpbot) -> None:
         "ratio",
         "ratio_low",
         "ratio_high",
+        "projects",
         "mp_hours",
         "mp_hours_low",
         "mp_hours_high",

@@ -301,7 +301,6 @@ FACTOR_PARAMS = {
     Factor.PRECISION: [{"precision": "bf16", "supported": 1}, {"precision": "fp8", "supported": 0}],
     Factor.FAMILY_PRIOR: [{"family": "speech_recognition"}, {"family": "graph"}],
     Factor.TYPICAL: [{}],
-    Factor.WIDE_SETUPS: [{}],
     Factor.FRAMEWORK: [{"framework": "PyTorch", "matched": 1}, {"framework": "JAX", "matched": 0}],
     Factor.MEMORY_BOUND: [{"shift": 0.7}],
     Factor.UNKNOWN_GPU: [{"gpu": "RTX 9999"}],

@@ -53,7 +53,7 @@ def test_a_daily_price_in_arabic_is_spread_over_its_hours(bot):
 def test_ratio_question_in_english(bot):
     message = _answer(bot, "what speedup should I expect for BERT on A100?")
     shown = message["text"] + block_text(message)
-    assert "BERT on A100" in shown and f"{_bert_a100()}× as fast as FP32" in shown
+    assert "BERT on A100" in shown and f"{_bert_a100()}× as fast as a TF32 baseline" in shown
     assert "published measurements" in shown and "/mpestimate 36h A100 BERT" in shown
     actions = [b["action_id"] for b in buttons(message)]
     # No FP32 time, so no ratio buttons; the experiment and the details still help.
