@@ -25,6 +25,7 @@ from bot.slack.identity import BotIdentity
 from bot.slack.installations import RememberedInstallations
 from bot.slack.listeners import Handoff, InPool
 from bot.store import Store
+from bot.store.tokens import cipher_for
 
 EVENTS_PATH = "/slack/events"
 INSTALL_PATH = "/slack/install"
@@ -65,6 +66,7 @@ def create_app(settings: Settings, store: Store, handoff: Handoff | None = None)
                     client_id=settings.slack_client_id, engine=store.engine
                 ),
                 store.gate,
+                cipher_for(settings),  # tokens encrypted at rest
             ),
             state_store=SQLAlchemyOAuthStateStore(
                 expiration_seconds=OAUTH_STATE_TTL_S, engine=store.engine
