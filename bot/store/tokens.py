@@ -56,6 +56,7 @@ class TokenCipher:
     def __init__(self, keys: list[bytes]) -> None:
         if not keys:
             raise ValueError("at least one key")
+        self._first = Fernet(keys[0])
         self._fernet = MultiFernet([Fernet(key) for key in keys])
 
     @classmethod
@@ -95,13 +96,20 @@ class TokenCipher:
             ) from None
 
     def reseal(self, value: str | None) -> str | None:
-        """``value`` encrypted with the first key (plain text encrypted too)."""
+        """``value`` encrypted with the first key (plain text encrypted too); unchanged
+        when it already is, so a rotation run twice changes nothing the second time."""
         if value is None:
             return None
         if not value.startswith(PREFIX):
             return self.seal(value)
+        sealed = value.removeprefix(PREFIX).encode()
         try:
-            return PREFIX + self._fernet.rotate(value.removeprefix(PREFIX).encode()).decode()
+            self._first.decrypt(sealed)
+            return value
+        except InvalidToken:
+            pass
+        try:
+            return PREFIX + self._fernet.rotate(sealed).decode()
         except InvalidToken:
             raise TokenKeyError(
                 "a stored Slack token cannot be decrypted with TOKEN_ENCRYPTION_KEYS"
