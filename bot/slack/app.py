@@ -16,7 +16,6 @@ from concurrent.futures import ThreadPoolExecutor
 from slack_bolt import App, BoltRequest, BoltResponse
 from slack_bolt.oauth.oauth_settings import OAuthSettings
 from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
-from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 
 from bot.settings import Settings
 from bot.slack import rooms
@@ -25,6 +24,7 @@ from bot.slack.identity import BotIdentity
 from bot.slack.installations import RememberedInstallations
 from bot.slack.listeners import Handoff, InPool
 from bot.store import Store
+from bot.store.oauth_states import PurgedOAuthStates
 from bot.store.tokens import cipher_for
 
 EVENTS_PATH = "/slack/events"
@@ -68,7 +68,7 @@ def create_app(settings: Settings, store: Store, handoff: Handoff | None = None)
                 store.gate,
                 cipher_for(settings),  # tokens encrypted at rest
             ),
-            state_store=SQLAlchemyOAuthStateStore(
+            state_store=PurgedOAuthStates(
                 expiration_seconds=OAUTH_STATE_TTL_S, engine=store.engine
             ),
             install_path=INSTALL_PATH,
