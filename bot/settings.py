@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import Annotated
 
 import platformdirs
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.files import private_folder
 
 DEFAULT_SLACK_API_URL = "https://slack.com/api/"
 
@@ -31,9 +33,12 @@ MOST_DEFAULT_WORKERS = 4
 def default_database_url() -> str:
     """A SQLite file in the user's data directory (``platformdirs``), created on
     first use: local data must not land in whatever directory the user stands in."""
-    folder = Path(platformdirs.user_data_dir("mpestimate", appauthor=False))
-    folder.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{folder / 'mpbot.db'}"
+    return f"sqlite:///{private_folder(data_folder()) / 'mpbot.db'}"
+
+
+def data_folder() -> Path:
+    """The user's data directory for the bot (``platformdirs``): 0700 once the bot made it."""
+    return Path(platformdirs.user_data_dir("mpestimate", appauthor=False))
 
 
 def default_work_processes() -> int:
@@ -48,7 +53,7 @@ def default_work_processes() -> int:
 
 def default_job_spool_dir() -> Path:
     """Beside the default database, in the user's data directory (not created here)."""
-    return Path(platformdirs.user_data_dir("mpestimate", appauthor=False)) / "spool"
+    return data_folder() / "spool"
 
 
 class LogFormat(StrEnum):
@@ -78,6 +83,9 @@ class Settings(BaseSettings):
     slack_client_id: str | None = None
     slack_client_secret: SecretStr | None = None
     slack_api_url: str = DEFAULT_SLACK_API_URL
+    # Fernet keys for the bot tokens stored in OAuth mode, comma-separated, the
+    # newest first (bot.store.tokens). Required with a shared database.
+    token_encryption_keys: SecretStr | None = None
     database_url: SecretStr = Field(default_factory=lambda: SecretStr(default_database_url()))
     log_level: LogLevel = LogLevel.INFO
     log_format: LogFormat = LogFormat.TEXT
@@ -137,6 +145,7 @@ class Settings(BaseSettings):
         "slack_app_token",
         "slack_client_id",
         "slack_client_secret",
+        "token_encryption_keys",
         mode="before",
     )
     @classmethod
@@ -159,6 +168,36 @@ class Settings(BaseSettings):
         if value is not None and not value.get_secret_value().startswith("xapp-"):
             raise ValueError("must be an app-level token starting with xapp-")
         return value
+
+    @field_validator("token_encryption_keys")
+    @classmethod
+    def _fernet_keys(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None:
+            return value
+        from cryptography.fernet import Fernet  # only when set: the console never needs it
+
+        keys = [key.strip() for key in value.get_secret_value().split(",") if key.strip()]
+        try:
+            for key in keys:
+                Fernet(key)
+        except ValueError:
+            raise ValueError(
+                "must be Fernet keys (32 url-safe base64 bytes each), comma-separated"
+            ) from None
+        if not keys:
+            raise ValueError("must name at least one key")
+        return value
+
+    @model_validator(mode="after")
+    def _keys_for_a_shared_database(self) -> Settings:
+        """A generated key lives on one machine's disk: replicas sharing a database
+        need the same key, from the settings."""
+        shared = not self.database_url.get_secret_value().startswith("sqlite")
+        if self.oauth_enabled and shared and self.token_encryption_keys is None:
+            raise ValueError(
+                "TOKEN_ENCRYPTION_KEYS must be set in OAuth mode with a shared database"
+            )
+        return self
 
     @field_validator("slack_api_url")
     @classmethod
@@ -204,7 +243,7 @@ def load_settings(**overrides: object) -> Settings:
         return Settings(**overrides)
     except ValidationError as error:
         problems = [
-            f"{'.'.join(str(part) for part in e['loc']).upper()}: {_reason(e)}"
+            ": ".join(filter(None, [".".join(str(p) for p in e["loc"]).upper(), _reason(e)]))
             for e in error.errors(include_input=False, include_url=False)
         ]
         raise SettingsError("invalid settings: " + "; ".join(problems)) from None

@@ -56,6 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
     serve.add_argument("--port", type=int, default=3000, help="port to listen on (default 3000)")
     sub.add_parser("socket", help="run the Slack app in Socket Mode (needs SLACK_APP_TOKEN)")
+    sub.add_parser(
+        "rotate-token-key",
+        help="re-encrypt the stored Slack tokens with the first of TOKEN_ENCRYPTION_KEYS",
+    )
 
     return parser
 
@@ -116,6 +120,10 @@ def _run(argv: Sequence[str] | None) -> int:
         from bot.slack.cli import run_socket
 
         return run_socket()
+    if args.command == "rotate-token-key":
+        from bot.store.rotate import run_rotate
+
+        return run_rotate()
     return 2
 
 

@@ -55,6 +55,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.files import private_folder
+
 try:
     import fcntl
 except ImportError:  # Windows: no lock; every journal found is taken for a dead worker's
@@ -105,7 +107,7 @@ class SentJournal:
         self._running: Counter[int] = Counter()
         self._fd: int | None = None
         try:
-            directory.mkdir(parents=True, exist_ok=True)
+            private_folder(directory)
             self._fd = self._open(self._generation)
         except OSError as error:
             self._give_up(error)

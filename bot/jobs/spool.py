@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bot.files import open_private, private_folder
+
 SUFFIX = ".job"
 # Written but not yet renamed: never acked (the ack waits for the rename).
 TEMPORARY = ".tmp"
@@ -78,8 +80,8 @@ class Spool:
         temporary = final.with_suffix(TEMPORARY)
         self.hold(job.key)  # before the rename: no replay may see it unheld
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            with open(temporary, "w", encoding="utf-8") as file:
+            private_folder(self.directory)
+            with open_private(temporary) as file:  # 0600: a job holds its response_url
                 file.write(text)
                 file.flush()
                 os.fsync(file.fileno())

@@ -11,7 +11,9 @@ the ``messages`` domain never sweeps these strings in; extract this domain with:
 
 Everything returned is Slack mrkdwn: echoed user text (free-text model names)
 is escaped, Latin runs in Arabic lines are isolated, and the recorder is shown
-as a ``<@U…>`` mention on purpose: history says who measured what.
+as a ``<@U…>`` mention on purpose: history says who measured what. It pings
+nobody: in a channel a records command is answered to the asker alone
+(ephemeral, which notifies no one), and in a DM the recorders are not members.
 """
 
 from __future__ import annotations

@@ -16,7 +16,6 @@ from concurrent.futures import ThreadPoolExecutor
 from slack_bolt import App, BoltRequest, BoltResponse
 from slack_bolt.oauth.oauth_settings import OAuthSettings
 from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
-from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 
 from bot.settings import Settings
 from bot.slack import rooms
@@ -25,6 +24,8 @@ from bot.slack.identity import BotIdentity
 from bot.slack.installations import RememberedInstallations, StoredAuthorize
 from bot.slack.listeners import Handoff, InPool
 from bot.store import Store
+from bot.store.oauth_states import PurgedOAuthStates
+from bot.store.tokens import cipher_for
 
 EVENTS_PATH = "/slack/events"
 INSTALL_PATH = "/slack/install"
@@ -59,6 +60,7 @@ def create_app(settings: Settings, store: Store, handoff: Handoff | None = None)
         installations = RememberedInstallations(
             SQLAlchemyInstallationStore(client_id=settings.slack_client_id, engine=store.engine),
             store.gate,
+            cipher_for(settings),  # tokens encrypted at rest
         )
         # From the stored installation: no auth.test between a request and its ack.
         options["authorize"] = StoredAuthorize(installations, options["client"])
@@ -67,7 +69,7 @@ def create_app(settings: Settings, store: Store, handoff: Handoff | None = None)
             client_secret=client_secret,
             scopes=list(BOT_SCOPES),
             installation_store=installations,
-            state_store=SQLAlchemyOAuthStateStore(
+            state_store=PurgedOAuthStates(
                 expiration_seconds=OAUTH_STATE_TTL_S, engine=store.engine
             ),
             install_path=INSTALL_PATH,

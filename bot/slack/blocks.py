@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from bot.conversation import Turn
 from bot.models import Kind, Lang, Reply
+from bot.rendering.reply import escape
 from bot.slack import labels
 from bot.slack.asks import Ask
 
@@ -46,7 +47,9 @@ def reply_message(turn: Turn, ask: Ask, *, shareable: bool = False) -> dict:
     buttons = _buttons(turn, ask, shareable=shareable)
     if buttons:
         blocks.append({"type": "actions", "elements": buttons})
-    return {"text": reply.text, "blocks": blocks}
+    # The fallback is the console's plain text, where user text stays as typed; Slack
+    # reads <!channel> and <@U…> in it too (notifications, screen readers): escaped whole.
+    return {"text": escape(reply.text), "blocks": blocks}
 
 
 def details_message(reply: Reply) -> dict:
@@ -67,7 +70,7 @@ def with_language_notice(message: dict, lang: Lang) -> dict:
 
 
 def text_message(mrkdwn: str, plain: str | None = None) -> dict:
-    return {"text": plain or mrkdwn, "blocks": [_section(mrkdwn)]}
+    return {"text": escape(plain) if plain else mrkdwn, "blocks": [_section(mrkdwn)]}
 
 
 def _buttons(turn: Turn, ask: Ask, *, shareable: bool) -> list[dict]:

@@ -90,6 +90,9 @@ SLACK_TYPES: dict[str, type | tuple[type, ...]] = {
     "action_id": str,
     "block_id": str,
 }
+# With every connection slot taken, a request slower than this (or a connection
+# idle as long) gives its slot up: Slack's arrive whole in milliseconds.
+CROWDED_S = 1.0
 # A body Bolt's readers fail on raises one of these (they index without checking).
 UNREADABLE = (KeyError, IndexError, TypeError, AttributeError, ValueError, RecursionError)
 log = logging.getLogger(__name__)
@@ -272,24 +275,35 @@ def _reject(
     return [body]
 
 
-def channel_class(request_deadline_s: float, linger_s: float) -> type[HTTPChannel]:
-    """waitress's connection, with the two guards nginx has and waitress has not.
+def channel_class(
+    request_deadline_s: float, linger_s: float, crowded_s: float = CROWDED_S
+) -> type[HTTPChannel]:
+    """waitress's connection, with the guards nginx has and waitress has not.
 
     - A request deadline: its header and body must arrive within
       ``request_deadline_s`` of its first byte. waitress only closes a
       connection *idle* for ``channel_timeout``, so a client sending a header
       line or a few body bytes every few seconds held its connection (one of
       ``connection_limit``) for ever; 1,100 of them stopped every command.
+    - When the server holds ``connection_limit`` connections (it accepts no
+      more), every connection not being answered whose request has taken
+      longer than ``crowded_s`` (or that has been idle as long) is closed:
+      Slack's request arrives whole in milliseconds, so what a new one waits
+      for is at most about ``crowded_s``, however many slow clients came first.
     - A lingering close: after refusing a body it did not read (413), waitress
       closed the socket with the client still sending, and the kernel answered
       the unread bytes with a reset that destroyed the 413 on its way. Here the
       write side is shut after the answer and what the client still sends is
       read and dropped, for at most ``linger_s``, before the close.
+
+    A connection is closed the way waitress closes one itself (``will_close``,
+    acted on by its loop), except from its own read, where waitress closes at once.
     """
 
     class EdgeChannel(HTTPChannel):
         _began: float | None = None
         _linger_until: float | None = None
+        _lingered = False
         _refused_unread = False
 
         def received(self, data: bytes) -> bool:
@@ -297,11 +311,7 @@ def channel_class(request_deadline_s: float, linger_s: float) -> type[HTTPChanne
             if self.request is None:
                 self._began = now
             elif self._began is not None and now - self._began > request_deadline_s:
-                log.warning(
-                    "closed a connection from %s: request not complete within %s s",
-                    self.addr[0] if self.addr else "?",
-                    request_deadline_s,
-                )
+                _closed.count("request not complete within the deadline")
                 self.handle_close()
                 return False
             taken = super().received(data)
@@ -315,9 +325,10 @@ def channel_class(request_deadline_s: float, linger_s: float) -> type[HTTPChanne
             super().service()
 
         def handle_close(self) -> None:
-            if self._refused_unread and self._linger_until is None and self.connected:
+            if self._refused_unread and not self._lingered and self.connected:
                 with contextlib.suppress(OSError):
                     self.socket.shutdown(socket.SHUT_WR)
+                    self._lingered = True
                     self._linger_until = time.monotonic() + linger_s
                     self.will_close = self.close_when_flushed = False
                     return
@@ -331,17 +342,56 @@ def channel_class(request_deadline_s: float, linger_s: float) -> type[HTTPChanne
             except OSError:
                 data = b""
             if not data or time.monotonic() > self._linger_until:
+                self._linger_until = None
                 super().handle_close()
 
         def readable(self) -> bool:
-            if self._linger_until is None:
-                return super().readable()
-            if time.monotonic() > self._linger_until:  # a client gone silent meanwhile
-                super().handle_close()
+            now = time.monotonic()
+            if self._linger_until is not None:
+                if now <= self._linger_until:
+                    return True
+                self._linger_until = None  # a client gone silent meanwhile
+                self.will_close = True
                 return False
-            return True
+            if self._crowded() and self._stalled(now):
+                _closed.count("server full and the request slow or the connection idle")
+                self.will_close = True
+                return False
+            return super().readable()
 
         def writable(self) -> bool:
             return self._linger_until is None and super().writable()
 
+        def _crowded(self) -> bool:
+            """As waitress counts it: every socket it polls (its own listener too)."""
+            return len(self._map) >= self.adj.connection_limit
+
+        def _stalled(self, now: float) -> bool:
+            if self.requests or self.will_close or self.total_outbufs_len:
+                return False  # being answered, or closing already
+            if self._began is not None:
+                return now - self._began > crowded_s
+            return time.time() - self.last_activity > crowded_s
+
     return EdgeChannel
+
+
+class _ClosedTally:
+    """Connections the edge closed, logged as one line a second at most (not one each)."""
+
+    def __init__(self) -> None:
+        self._counts: dict[str, int] = {}
+        self._logged_at = 0.0
+
+    def count(self, reason: str) -> None:
+        self._counts[reason] = self._counts.get(reason, 0) + 1
+        now = time.monotonic()
+        if now - self._logged_at >= 1.0:
+            said = "; ".join(f"{n} ({why})" for why, n in self._counts.items())
+            log.warning("closed slow or idle connections: %s", said)
+            self._counts.clear()
+            self._logged_at = now
+
+
+# Only waitress's loop thread closes connections, so no lock is needed.
+_closed = _ClosedTally()

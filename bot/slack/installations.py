@@ -11,6 +11,9 @@ the database that answers (a token rotated or revoked elsewhere is seen at
 once); while it does not, the remembered installation answers (degraded,
 logged). A workspace never read since this process started cannot be served
 until the database is back.
+
+Tokens are encrypted on their way to the database and decrypted on their way
+back (:mod:`bot.store.tokens`); what is remembered here is decrypted.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.oauth.installation_store import Bot, Installation, InstallationStore
 
 from bot.store.gate import Gate
+from bot.store.tokens import TokenCipher, TokenKeyError
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -47,9 +51,10 @@ REFUSED_TOKEN = frozenset(
 class RememberedInstallations(InstallationStore):
     """``store`` behind ``gate``, with the last answer per workspace kept (see the module)."""
 
-    def __init__(self, store: InstallationStore, gate: Gate) -> None:
+    def __init__(self, store: InstallationStore, gate: Gate, tokens: TokenCipher) -> None:
         self.store = store
         self.gate = gate
+        self.tokens = tokens
         self._memory: dict[tuple, object] = {}
         self._lock = threading.Lock()
 
@@ -58,11 +63,11 @@ class RememberedInstallations(InstallationStore):
         return self.store.logger
 
     def save(self, installation: Installation) -> None:
-        self.store.save(installation)
+        self.store.save(self.tokens.sealed(installation))
         self._forget(installation.enterprise_id, installation.team_id)
 
     def save_bot(self, bot: Bot) -> None:
-        self.store.save_bot(bot)
+        self.store.save_bot(self.tokens.sealed(bot))
         self._forget(bot.enterprise_id, bot.team_id)
 
     def find_bot(
@@ -123,6 +128,12 @@ class RememberedInstallations(InstallationStore):
 
     def _read(self, key: tuple, read: Callable[[], T]) -> T:
         found = self.gate.run("installation read", read, _UNANSWERED)
+        if found is not _UNANSWERED:
+            try:
+                found = self.tokens.unsealed(found)
+            except TokenKeyError as error:  # a key missing from the settings: said, not raised
+                log.error("installation for %s unreadable: %s", key[1:3], error)
+                found = None
         with self._lock:
             if found is _UNANSWERED:
                 remembered = self._memory.get(key)

@@ -137,6 +137,8 @@ def configure_logging(settings: Settings) -> None:
         )
         if value is not None
     ]
+    if settings.token_encryption_keys is not None:  # each key alone, as a log might show one
+        secrets += settings.token_encryption_keys.get_secret_value().split(",")
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(ScrubbingFormatter(secrets, settings.log_format is LogFormat.JSON))
     handler.addFilter(first_line_of_bolt_suggestions)

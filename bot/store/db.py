@@ -14,6 +14,7 @@ import logging
 import math
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -25,10 +26,12 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+from bot.files import private_sqlite
 from bot.models import Lang
 from bot.settings import Settings
 from bot.store.gate import Gate
 from bot.store.schema import processed_events, thread_estimates, user_prefs
+from bot.store.tokens import TokenCipher, cipher_for
 from bot.store.writes import sqlite_file
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -100,6 +103,9 @@ def make_engine(url: str, limits: DatabaseLimits = DatabaseLimits()) -> Engine:
         parsed = parsed.set(drivername="postgresql+psycopg")
     if parsed.get_backend_name() == "sqlite":
         engine = create_engine(parsed, connect_args={"timeout": limits.sqlite_busy_timeout_s})
+        file = sqlite_file(engine)
+        if file is not None:  # 0600 before SQLite creates it (or its -wal and -shm)
+            private_sqlite(file)
         event.listen(engine, "connect", _sqlite_pragmas(limits))
         return engine
     options = (
@@ -134,10 +140,15 @@ def _sqlite_pragmas(limits: DatabaseLimits):
     return on_connect
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest revision (safe with several replicas starting)."""
+def migrate(engine: Engine, tokens: Callable[[], TokenCipher] | None = None) -> None:
+    """Bring the schema to the newest revision (safe with several replicas starting).
+
+    ``tokens`` gives the cipher for stored Slack tokens, asked only by a
+    migration that has tokens to encrypt (else the environment's settings decide).
+    """
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["tokens"] = tokens
     with engine.begin() as connection:
         if engine.dialect.name == "postgresql":
             connection.execute(
@@ -158,14 +169,18 @@ def connect(url: str, limits: DatabaseLimits = DatabaseLimits()) -> Store:
     return Store(engine, limits)
 
 
-def connect_or_degrade(url: str, limits: DatabaseLimits = DatabaseLimits()) -> Store:
+def connect_or_degrade(
+    url: str,
+    limits: DatabaseLimits = DatabaseLimits(),
+    tokens: Callable[[], TokenCipher] | None = None,
+) -> Store:
     """As :func:`connect`, but a database that cannot be reached does not stop the start.
 
     The bot answers without it (degraded); each health check tries the
     migration again, so the schema is in place as soon as the database is.
     """
     engine = make_engine(url, limits)
-    store = Store(engine, limits, migrated=False)
+    store = Store(engine, limits, migrated=False, tokens=tokens)
     if not store.ping():
         log.error("database unreachable at startup; serving degraded until it answers")
     return store
@@ -173,7 +188,11 @@ def connect_or_degrade(url: str, limits: DatabaseLimits = DatabaseLimits()) -> S
 
 def open_store(settings: Settings) -> Store:
     """The app's store: bounded waits from the settings, and no start blocked by the database."""
-    return connect_or_degrade(settings.database_url.get_secret_value(), DatabaseLimits.of(settings))
+    return connect_or_degrade(
+        settings.database_url.get_secret_value(),
+        DatabaseLimits.of(settings),
+        lambda: cipher_for(settings),
+    )
 
 
 @dataclass
@@ -200,9 +219,15 @@ class Store:
     """
 
     def __init__(
-        self, engine: Engine, limits: DatabaseLimits = DatabaseLimits(), *, migrated: bool = True
+        self,
+        engine: Engine,
+        limits: DatabaseLimits = DatabaseLimits(),
+        *,
+        migrated: bool = True,
+        tokens: Callable[[], TokenCipher] | None = None,
     ) -> None:
         self.engine = engine
+        self.tokens = tokens
         self.limits = limits
         self.gate = Gate(limits.budget_s, limits.retry_after_s)
         self._inserts = itertools.count(1)
@@ -226,7 +251,7 @@ class Store:
     def _probe(self) -> bool:
         """A real write (dropping expired event ids): a read-only database fails it too."""
         if not self._migrated:
-            migrate(self.engine)
+            migrate(self.engine, self.tokens)
             self._migrated = True
         file = sqlite_file(self.engine)
         if file is not None and not file.exists():  # deleted under us: open connections hide it

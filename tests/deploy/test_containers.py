@@ -47,6 +47,7 @@ SETTINGS = {
     "LOG_LEVEL",
     "LOG_FORMAT",
     "WORK_PROCESSES",
+    "TOKEN_ENCRYPTION_KEYS",
 }
 COMPOSE_ONLY = {"POSTGRES_PASSWORD"}
 PLACEHOLDER = "REPLACE-ME"
@@ -433,9 +434,17 @@ def load_k8s() -> dict[str, dict]:
     return objects
 
 
-def _container(deployment: dict) -> dict:
-    (container,) = deployment["spec"]["template"]["spec"]["containers"]
+PROXY_PORT = 8080
+
+
+def _container(deployment: dict, name: str = "bot") -> dict:
+    containers = deployment["spec"]["template"]["spec"]["containers"]
+    (container,) = [c for c in containers if c["name"] == name]
     return container
+
+
+def _ports(container: dict) -> dict:
+    return {p.get("name"): p["containerPort"] for p in container.get("ports", [])}
 
 
 def k8s_problems(objects: dict[str, dict]) -> list[str]:
@@ -454,15 +463,16 @@ def k8s_problems(objects: dict[str, dict]) -> list[str]:
         problems.append("Service selects no bot pods")
 
     container = _container(deployment)
-    ports = {p.get("name"): p["containerPort"] for p in container.get("ports", [])}
+    ports = _ports(container)
+    proxy_ports = _ports(_container(deployment, "proxy"))
     for probe, path in PROBE_PATHS.items():
         get = container.get(probe, {}).get("httpGet", {})
         port = ports.get(get.get("port"), get.get("port"))
         if get.get("path") != path or port != PORT:
             problems.append(f"{probe} must GET {path} on container port {PORT}")
-    for port in service["spec"]["ports"]:
-        if ports.get(port["targetPort"], port["targetPort"]) != PORT:
-            problems.append("Service targetPort is not the container port")
+    for port in service["spec"]["ports"]:  # Slack reaches the bot through the proxy
+        if proxy_ports.get(port["targetPort"], port["targetPort"]) != PROXY_PORT:
+            problems.append("Service targetPort is not the proxy's port")
     resources = container.get("resources", {})
     if not (resources.get("requests", {}).get("cpu") and resources.get("limits", {}).get("memory")):
         problems.append("container needs CPU requests (for the HPA) and a memory limit")
@@ -557,7 +567,7 @@ def _set(path: str, value):
             "livenessProbe",
         ),
         (_set("Service.spec.selector", {"app": "other"}), "selects no bot pods"),
-        (_set("Service.spec.ports.0.targetPort", 8080), "targetPort"),
+        (_set("Service.spec.ports.0.targetPort", 3000), "targetPort"),
         (_set("Deployment.spec.template.spec.securityContext", {}), "runAsNonRoot"),
         (
             _set(

@@ -231,14 +231,59 @@ def test_record_and_history_in_a_dm_and_a_mention(bot):
         "event_ts": "1700000001.000100",
     }
     bot.client.event(mention, event_id="EvRec2")
-    posts = bot.slack.wait(lambda: slackmsg.posts(bot), 2)
-    history = posts[-1].body
+    # In a channel only the asker sees it: a history names its recorders.
+    (private,) = bot.slack.wait(lambda: bot.slack.api("chat.postEphemeral"))
+    assert len(slackmsg.posts(bot)) == 1  # the DM's confirmation only
+    history = private.body
+    assert history["user"] == "U0BOB" and history["channel"] == "C0GENERAL"
     assert history["thread_ts"] == "1700000001.000100"
     assert "#1 · *2.21×* · A100 · BERT" in history["text"]
-    # A history posted in the channel is never replaced for everyone by one person's click.
+    # Its buttons answer the one who clicked, privately.
     button = next(b["accessory"] for b in history["blocks"] if "accessory" in b)
     before = len(bot.slack.responses())
-    bot.client.click(button, response_url=bot.slack.response_url(), user="U0BOB", ephemeral=False)
+    bot.client.click(button, response_url=bot.slack.response_url(), user="U0BOB", ephemeral=True)
     refused = bot.slack.wait(bot.slack.responses, before + 1)[-1].body
-    assert refused["replace_original"] is False and refused["response_type"] == "ephemeral"
+    assert refused["response_type"] == "ephemeral"
     assert refused["text"].startswith("Only the person who recorded #1")
+
+
+PINGS = ("<!channel>", "<!here>", "<!everyone>", "<@U0BOB>", "<!subteam^S0ALL>")
+
+
+def _everything_sent(bot) -> str:
+    return json.dumps([call.body for call in bot.slack.calls], ensure_ascii=False)
+
+
+def test_names_typed_in_the_modal_never_ping_in_any_rendering(bot):
+    """The confirmation, the history and an estimate that uses the records: blocks and
+    the fallback ``text`` (what a notification shows) alike."""
+    for name in PINGS:
+        sent = bot.client.interact(
+            _submission("en", gpu="A100", model=f"my {name} net", fp32="420ms", mixed="190ms")
+        )
+        assert sent.status == 200
+    bot.slack.wait(lambda: slackmsg.posts(bot), len(PINGS))
+    history = command(bot, "history")
+    estimate = command(bot, "100 hours on A100 for my net")
+    assert "team" in estimate["text"].lower()  # the records were used
+    assert "&lt;!channel&gt;" in history["text"] and "&lt;@U0BOB&gt;" in estimate["text"]
+    everything = _everything_sent(bot)
+    for name in PINGS:
+        assert name not in everything, name
+
+
+def test_history_in_a_channel_is_private_and_pings_nobody(bot):
+    for user in ("U0BOB", "U0CAROL", "U0DAVE"):
+        command(bot, "record T4 ratio 1.9", user=user)
+    mention = slackmsg.mention_event("history", ts="1700000002.000100")
+    assert bot.client.event(mention, event_id="EvHist").status == 200
+    (private,) = bot.slack.wait(lambda: bot.slack.api("chat.postEphemeral"))
+    assert private.body["user"] == "U0ALICE" and "<@U0BOB>" in private.body["text"]
+    assert not slackmsg.posts(bot)  # nothing in the channel for everyone
+
+
+def test_records_commands_in_a_dm_are_posted_there(bot):
+    dm = slackmsg.dm_event("history")
+    bot.client.event(dm, event_id="EvDmHist")
+    (post,) = bot.slack.wait(lambda: slackmsg.posts(bot))
+    assert post.body["channel"] == "D0ALICE" and not bot.slack.api("chat.postEphemeral")

@@ -13,6 +13,7 @@ from slack_sdk.models.blocks import Block
 from bot.conversation import Turn
 from bot.models import Advice, Channel, Intent, Kind, Lang, Query, Reply
 from bot.rendering.i18n import locales_dir
+from bot.rendering.reply import escape
 from bot.slack import labels
 from bot.slack.asks import MAX_VALUE_CHARS, Ask
 from bot.slack.blocks import details_message, reply_message, text_message, with_language_notice
@@ -63,7 +64,7 @@ def _turn(summary: str, notes: list[str], details: list[str], kind: Kind) -> Tur
 def test_any_reply_fits_slacks_limits(summary, notes, details, kind, asked):
     turn = _turn(summary, notes, details, kind)
     message = reply_message(turn, Ask(asked, Channel.COMMAND), shareable=True)
-    assert message["text"] == summary
+    assert message["text"] == escape(summary)  # the fallback: plain text, escaped
     _assert_fits(message)
     for lang in Lang:
         _assert_fits(with_language_notice(message, lang))

@@ -84,7 +84,12 @@ class Conversations:
             lang = self.languages.preferred(client, team, event.get("user"))
             recorded = self.records.command(text, client, context)
             if recorded is not None:  # record / history / delete
-                post(recorded)
+                if channel is Channel.DM:
+                    post(recorded)
+                else:  # only the asker sees it: a history names up to 10 recorders
+                    client.chat_postEphemeral(
+                        channel=where, user=event.get("user"), thread_ts=place.reply_ts, **recorded
+                    )
                 return
             thread = self.threads.recall(team, where, place.key)
             hours = thread.fp32_hours if thread else None
