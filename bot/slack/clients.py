@@ -32,7 +32,7 @@ from bot.slack.listeners import Given, run_logged
 from bot.slack.logs import remember_response_url
 
 # The Web API calls that are answers (the outbox's too, bot.slack.outbox).
-ANSWER_METHODS = frozenset({"chat.postMessage"})
+ANSWER_METHODS = frozenset({"chat.postMessage", "chat.postEphemeral"})
 # What Slack answers when it may take the same post later (the rest: it took it, or never will).
 RETRYABLE_STATUSES = frozenset({408, 429})
 # Slack's error for a call with no token: ours is missing (OAuth: the installation store
