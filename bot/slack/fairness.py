@@ -40,14 +40,11 @@ class Bucket:
     tokens: float
     at: float
 
-    def take(self, moment: float) -> float:
-        """0 if a token was taken; else the seconds until one will be there."""
+    def wait(self, moment: float) -> float:
+        """0 if a token is there now; else the seconds until one will be."""
         self.tokens = min(self.burst, self.tokens + (moment - self.at) * self.per_s)
         self.at = moment
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return 0.0
-        return (1 - self.tokens) / self.per_s
+        return 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.per_s
 
 
 class IntakeLimits:
@@ -60,16 +57,20 @@ class IntakeLimits:
         self._swept = time.monotonic()
 
     def admit(self, team: str | None, user: str | None) -> float:
-        """0 when the request may be answered; else how long its user should wait."""
+        """0 when the request may be answered (a token of each bucket taken); else how
+        long its user should wait (nothing taken: a flooder refused by their own
+        limit does not spend their workspace's)."""
         moment = time.monotonic()
         with self._lock:
             self._sweep(moment)
-            team_wait = self._bucket(("team", team), self._team, moment).take(moment)
-            if team_wait:
-                return team_wait
-            if user is None:
-                return 0.0
-            return self._bucket(("user", team, user), self._user, moment).take(moment)
+            buckets = [self._bucket(("team", team), self._team, moment)]
+            if user is not None:
+                buckets.append(self._bucket(("user", team, user), self._user, moment))
+            wait = max(bucket.wait(moment) for bucket in buckets)
+            if not wait:
+                for bucket in buckets:
+                    bucket.tokens -= 1
+            return wait
 
     def turn(self, team: str | None, user: str | None) -> float:
         """The job's place in the claim order (seconds, wall clock)."""

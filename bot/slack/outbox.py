@@ -191,7 +191,6 @@ class Postman:
             "expires_at": scope.created_at + life,
         }
         seq = next(scope.seq)
-        wait_s = self._pace(kind, target, message, scope)
         if scope.first_run and not scope.deferred:
             # Nothing to find from an earlier run: send first, store what came of it
             # (one write instead of two on the way of every answer).
@@ -205,6 +204,7 @@ class Postman:
                 seq=seq,
                 **values,
             )
+            wait_s = self._pace(kind, target, message, scope)
             if wait_s:
                 scope.deferred = True
                 return self._paced(unsaved, wait_s, scope), None
@@ -220,6 +220,7 @@ class Postman:
             return (Outcome.REFUSED if refused else Outcome.SENT), row.result
         if not row.ours:  # another worker is sending it, or an earlier answer is still due
             return Outcome.LATER, None
+        wait_s = self._pace(kind, target, message, scope)
         if wait_s:
             return self._paced(row, wait_s, None), None
         return self.deliver(row)

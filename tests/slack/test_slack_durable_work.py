@@ -424,7 +424,14 @@ def test_an_answer_slack_took_is_not_sent_again(slack, replicas, sqlite_url, sig
     slack.script["/api/chat.postMessage"] = [(0, {}, b"")]
     assert _send(client, slack, range(2)) == [200, 200]
     assert client.event(dm_event("100 2"), event_id="EvTaken").status == 200
-    time.sleep(FAST["slack_timeout_s"] + 4)  # well past every retry today's code made
+    # Each taken once (on a loaded machine the workers may take a while to start)...
+    slack.wait(lambda: [c for c in slack.calls if c.path.startswith("/h")], count=2, timeout=60)
+    slack.wait(
+        lambda: [c for c in slack.calls if c.path == "/api/chat.postMessage"],
+        timeout=60,
+    )
+    # ...and not again, well past every retry today's code made.
+    time.sleep(FAST["slack_timeout_s"] + 4)
     taken = Counter(call.path.split("/")[1] for call in slack.calls if call.path.startswith("/h"))
     assert taken == Counter({_hook(0): 1, _hook(1): 1})
     assert len([c for c in slack.calls if c.path == "/api/chat.postMessage"]) == 1

@@ -119,3 +119,61 @@ def test_one_user_flooding_a_channel_leaves_another_users_answers_under_a_second
     assert "slow down" in log
     assert "faster than I can answer everyone fairly" in notices[0].body["text"]
     assert p99 < P99_LIMIT_S, waits
+
+
+ARABIC_COMMAND = "التدريب يستغرق ١٠٠ ساعة ونسبة التسريع ٢"
+
+
+def test_past_the_user_and_workspace_limits_each_request_is_told_to_slow_down_in_its_language(
+    slack, sqlite_url, signed_client, tmp_path
+):
+    # Bursts and nothing after (one a minute): the commands below come a few ms apart.
+    limits = {
+        "user_requests_burst": 2,
+        "team_requests_burst": 4,
+        "user_requests_per_minute": 1,
+        "team_requests_per_minute": 1,
+    }
+    with replicas_in(slack.url, tmp_path, FAST | limits, workers=2) as replica:
+        client = signed_client(replica(sqlite_url).url)
+        # An Arabic speaker sends 3 commands at once: 2 answers, then a slow down.
+        for index in range(3):
+            hook = f"ar{index}"
+            client.command(ARABIC_COMMAND, response_url=slack.response_url(hook), user="UARAB")
+        # Others in the same workspace: its burst (4) is spent by the 2nd of them (the
+        # slowed-down request spent none of it).
+        for index in range(3):
+            hook = f"en{index}"
+            client.command("100 2", response_url=slack.response_url(hook), user=f"UEN{index}")
+        replies = {
+            hook: slack.wait(lambda hook=hook: slack.responses(hook))[0].body["text"]
+            for hook in ("ar0", "ar1", "ar2", "en0", "en1", "en2")
+        }
+    assert "50" in replies["ar0"] or "٥٠" in replies["ar0"]
+    assert "انتظر دقيقة" in replies["ar2"]  # Babel's (CLDR's) words for 1 minute
+    assert "50" in replies["en0"] and "50" in replies["en1"]
+    assert "faster than I can answer everyone fairly" in replies["en2"]
+    assert "wait 1 minute" in replies["en2"]
+
+
+def test_a_pace_file_that_cannot_be_used_leaves_posts_unpaced_and_says_so(tmp_path, caplog):
+    from bot.slack.pacing import ChannelPacer
+
+    (tmp_path / "spool").write_text("")  # where the folder should be, a file
+    pacer = ChannelPacer(tmp_path / "spool")
+    assert [pacer.reserve("C1", "U1") for _ in range(10)] == [0.0] * 10
+    assert caplog.text.count("posts not paced per channel") == 1
+
+
+def test_paced_slots_leave_room_for_another_user_in_a_flooded_channel():
+    from bot.slack.pacing import CHANNEL_BURST, CHANNEL_WINDOW_S, first_slot
+
+    taken: list[tuple[str, float]] = []
+    for _ in range(10):
+        taken.append(("UFLOOD", first_slot(taken, "UFLOOD", 0.0)))
+    slots = sorted(at for _, at in taken)
+    for begin in slots:  # the channel's limit, in every window
+        assert len([at for at in slots if begin <= at < begin + CHANNEL_WINDOW_S]) <= 2
+    assert CHANNEL_BURST == 3
+    for moment in (0.1, 1.0, 3.4, 7.0):
+        assert first_slot(taken, "UOTHER", moment) == moment  # at once
