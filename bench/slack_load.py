@@ -1,10 +1,12 @@
-"""Time to answer on loopback: ``mpbot serve`` beside two bare Bolt apps, in one run.
+"""Time to answer on loopback: ``mpbot serve`` beside three bare Bolt apps, in one run.
 
-Four processes: the real ``mpbot serve`` (its HTTP process verifies, commits
+Five processes: the real ``mpbot serve`` (its HTTP process verifies, commits
 each command's job and acks; its worker processes claim the jobs and answer),
 two bare Bolt apps on the same server stack (sync App on waitress) that ack and
-then answer on the ``response_url`` from a Bolt lazy listener, and a stand-in
-for Slack (Web API and ``response_url``). One bare app ("bare same") answers
+then answer on the ``response_url`` from a Bolt lazy listener, a bare async
+Bolt app ("async same": AsyncApp on uvicorn, an ASGI server, answering what
+mpbot answers from an async lazy listener), and a stand-in for Slack (Web API
+and ``response_url``). One bare app ("bare same") answers
 what mpbot answers (the core's reply as the same Block Kit message): Bolt doing
 our job without the durable work, so mpbot against it is the price of the jobs,
 the outbox, the spool and the journal. The other ("bare fixed") answers a fixed
@@ -15,8 +17,10 @@ sent -> answer received, the delay a user sees, not only the ack.
 Two loads per app: paced (``--rate`` commands/s, open loop, as Slack sends
 them) and capacity (``--clients`` closed-loop clients sending as fast as the
 acks come back; answers/s counted until the last answer arrives). Targets
-(issue 11): paced p99 time to answer < 250 ms; answer capacity >= 0.7x the
-bare app answering the same; every ack < 3 s; every command answered. Beside
+(issue 20): paced p99 time to answer < 250 ms; answer capacity >= 0.8x the
+bare async app answering the same; every ack < 3 s; every command answered.
+mpbot runs with its fair-sharing limits raised out of the way (the bench's 16
+users send 150 commands/s). Beside
 the capacity, the CPU each answer cost (the server process and its children,
 from ``/proc``): on a shared machine it moves far less than the wall-clock rate.
 
@@ -71,12 +75,14 @@ ASKS = (
 )
 TOKEN = "xoxb-bench-0000-token"
 TARGET_PACED_P99_MS = 250.0
-TARGET_CAPACITY_RATIO = 0.7
+TARGET_CAPACITY_RATIO = 0.8
 TARGET_ACK_MAX_S = 3.0
 USERS = 16
-# The baselines: Bolt's floor (a fixed text), and Bolt answering what mpbot answers.
+# The baselines: Bolt's floor (a fixed text), Bolt answering what mpbot answers, and
+# an async Bolt app (AsyncApp on uvicorn) answering the same: the target's baseline.
 BARE = "bare fixed"
 SAME = "bare same"
+ASYNC = "async same"
 
 
 # -- the processes under test ------------------------------------------------
@@ -135,6 +141,44 @@ def serve_bare(port: int, same_answer: bool) -> None:
     waitress.serve(
         SlackRequestHandler(app), host="127.0.0.1", port=port, threads=THREADS, _quiet=True
     )
+
+
+def serve_bare_async(port: int) -> None:
+    """A bare async Bolt app (AsyncApp on uvicorn, an ASGI server) answering what mpbot
+    answers: ack, then the core's reply as Block Kit from an async lazy listener,
+    sent with Bolt's own ``respond`` (aiohttp). The core is CPU work with no I/O,
+    so it runs on the event loop, as such an app would write it."""
+    import uvicorn
+    from slack_bolt.adapter.asgi.async_handler import AsyncSlackRequestHandler
+    from slack_bolt.async_app import AsyncApp
+    from slack_bolt.authorization import AuthorizeResult
+
+    from bot.models import Channel
+    from bot.slack.asks import Ask
+    from bot.slack.blocks import reply_message
+
+    async def authorize(**_: object) -> AuthorizeResult:
+        return AuthorizeResult(
+            enterprise_id=None,
+            team_id="T0BENCH",
+            bot_token=TOKEN,
+            bot_user_id="U0BOT",
+            bot_id="B0BOT",
+        )
+
+    app = AsyncApp(signing_secret=SECRET, authorize=authorize, process_before_response=True)
+
+    async def ack_now(ack) -> None:
+        await ack()
+
+    async def answer(respond, command: dict) -> None:
+        text = command.get("text") or ""
+        turn = Ask(text, Channel.COMMAND).answer()
+        message = reply_message(turn, Ask(text, Channel.COMMAND, turn.reply.lang), shareable=True)
+        await respond(**message, response_type="ephemeral")
+
+    app.command("/mpestimate")(ack=ack_now, lazy=[answer])
+    uvicorn.run(AsyncSlackRequestHandler(app), host="127.0.0.1", port=port, log_level="warning")
 
 
 def serve_fake_slack(port: int) -> None:
@@ -434,16 +478,21 @@ def main() -> int:
     parser.add_argument("--database-url", help="mpbot's DATABASE_URL (default: a fresh SQLite)")
     parser.add_argument("--serve-bare", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--same-answer", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--serve-async", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--serve-fake-slack", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_bare:
         serve_bare(args.serve_bare, args.same_answer)
+        return 0
+    if args.serve_async:
+        serve_bare_async(args.serve_async)
         return 0
     if args.serve_fake_slack:
         serve_fake_slack(args.serve_fake_slack)
         return 0
 
     fake_port, bot_port, bare_port, same_port = free_port(), free_port(), free_port(), free_port()
+    async_port = free_port()
     fake = f"http://127.0.0.1:{fake_port}"
     workdir = tempfile.mkdtemp(prefix="mpbot-bench-")
     env = {
@@ -454,6 +503,12 @@ def main() -> int:
         "DATABASE_URL": args.database_url or f"sqlite:///{workdir}/bench.db",
         "JOB_SPOOL_DIR": f"{workdir}/spool",
         "LOG_LEVEL": "WARNING",
+        # The bench's 16 users send 150 commands/s: the intake limits (fair sharing)
+        # would answer most with "slow down". Their buckets still run, out of the way.
+        "USER_REQUESTS_BURST": "1000000",
+        "USER_REQUESTS_PER_MINUTE": "1000000000",
+        "TEAM_REQUESTS_BURST": "1000000",
+        "TEAM_REQUESTS_PER_MINUTE": "1000000000",
     }
     for name in ("SLACK_APP_TOKEN", "SLACK_CLIENT_ID", "SLACK_CLIENT_SECRET"):
         env.pop(name, None)
@@ -466,16 +521,19 @@ def main() -> int:
         subprocess.Popen(
             [sys.executable, me, "--serve-bare", str(same_port), "--same-answer"], env=env
         ),
+        subprocess.Popen([sys.executable, me, "--serve-async", str(async_port)], env=env),
     ]
     try:
         wait_up(fake_port)
         wait_up(bot_port, "/healthz")
         wait_up(bare_port)
         wait_up(same_port)
+        wait_up(async_port)
         time.sleep(3.0)  # mpbot's worker processes finish starting
         apps = {
             BARE: ("bare", bare_port, processes[2].pid),
             SAME: ("same", same_port, processes[3].pid),
+            ASYNC: ("async", async_port, processes[4].pid),
             "mpbot": ("bot", bot_port, processes[1].pid),
         }
         rounds = take_turns(apps, fake, fake_port, args)
@@ -529,15 +587,16 @@ def report(rounds: list[dict], args) -> int:
                 f"{c['acks_per_s']:>8.0f}{c['ack_max_s']:>8.2f}s{c['answers_per_s']:>10.0f}"
                 f"{c['tta_p99_ms']:>9.0f}ms{c['cpu_ms']:>9.2f}ms{c['cpu_workers_ms']:>9.2f}ms"
             )
-    ratio = against(rounds, SAME)
-    against(rounds, BARE)  # printed beside it
+    ratio = against(rounds, ASYNC)
+    against(rounds, SAME)  # printed beside it
+    against(rounds, BARE)
     ours = [results["mpbot"] for results in rounds]
     paced_p99 = max(row["paced"]["tta_p99_ms"] for row in ours)
     ack_max = max(row[phase]["ack_max_s"] for row in ours for phase in ("paced", "capacity"))
     checks = {
         f"paced p99 time to answer < {TARGET_PACED_P99_MS:g} ms (every round)": paced_p99
         < TARGET_PACED_P99_MS,
-        f"answer capacity >= {TARGET_CAPACITY_RATIO}x {SAME} (median)": ratio
+        f"answer capacity >= {TARGET_CAPACITY_RATIO}x {ASYNC} (median)": ratio
         >= TARGET_CAPACITY_RATIO,
         f"every ack < {TARGET_ACK_MAX_S:g} s": ack_max < TARGET_ACK_MAX_S,
         "every command acked and answered": all(

@@ -138,6 +138,12 @@ class Settings(BaseSettings):
     job_spool_dir: Path = Field(default_factory=default_job_spool_dir)
     # SIGTERM: finish or hand back the work within this (the pod's grace period less a margin).
     shutdown_grace_s: Seconds = 25.0
+    # Fair sharing at intake, per replica (bot.slack.fairness): past these a request is
+    # answered with a translated "slow down", never dropped. A burst, then a rate.
+    user_requests_burst: Positive = 10
+    user_requests_per_minute: Positive = 20
+    team_requests_burst: Positive = 300
+    team_requests_per_minute: Positive = 600
 
     @field_validator(
         "slack_bot_token",

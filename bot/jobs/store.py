@@ -20,6 +20,7 @@ from sqlalchemy import (
     bindparam,
     delete,
     exists,
+    func,
     insert,
     or_,
     select,
@@ -39,6 +40,8 @@ CHUNK = 500
 # A spooled job's key is recorded as taken beside Slack's event ids (and
 # forgotten with them, after two hours): prefixed, so the two never meet.
 SPOOL_KEY_PREFIX = "spool:"
+# A job's place in the claim order, in its request (seconds; set at intake).
+TURN = "turn"
 
 
 @dataclass(frozen=True)
@@ -137,7 +140,7 @@ class JobStore:
         return self.writes.run(write, timeout, attempt)
 
     def claim(self, worker: str, limit: int, lease_s: float) -> list[ClaimedJob]:
-        """Up to ``limit`` free jobs, oldest first, leased to ``worker`` for ``lease_s``."""
+        """Up to ``limit`` free jobs, in turn order (else oldest first), leased to ``worker`` for ``lease_s``."""
         moment = now()
         values = {
             "moment": moment,
@@ -186,9 +189,12 @@ class JobStore:
 
     def _claim_statement(self):
         """The claim, built once (building it cost more than running it on SQLite)."""
+        # Fair: in turn order (bot.slack.fairness), so one user's backlog waits behind
+        # everyone else's next job; jobs with no turn (older ones) first.
+        turn = func.coalesce(jobs.c.request[TURN].as_float(), 0.0)
         free = (
             _free(select(jobs.c.id), jobs.c.lease_until, bindparam("moment"))
-            .order_by(jobs.c.id)
+            .order_by(turn, jobs.c.id)
             .limit(bindparam("limit"))
         )
         return (
@@ -273,9 +279,15 @@ class OutboxStore:
         return _row(found, ours=taken is not None)
 
     def add(
-        self, row: OutboxRow, *, result: dict | None = None, next_at: datetime | None = None
+        self,
+        row: OutboxRow,
+        *,
+        result: dict | None = None,
+        next_at: datetime | None = None,
+        attempts: int = 1,
     ) -> None:
-        """Store an answer a job's first run tried without staging: taken (``result``), or due again."""
+        """Store an answer a job's first run tried without staging: taken (``result``), or
+        due again (``next_at``; ``attempts`` 0: not tried yet, its slot is later)."""
         moment = now()
 
         def write(connection: Connection):
@@ -291,7 +303,7 @@ class OutboxStore:
                     created_at=moment,
                     expires_at=row.expires_at,
                     next_at=next_at or moment,
-                    attempts=1,
+                    attempts=attempts,
                     done_at=None if next_at else moment,
                     result=result,
                 )

@@ -18,6 +18,7 @@ from slack_bolt import App
 from bot.jobs import JobStore, Spool
 from bot.settings import Settings
 from bot.slack.app import create_app
+from bot.slack.fairness import IntakeLimits
 from bot.slack.listeners import InPool
 from bot.slack.replay import SpoolReplay
 from bot.slack.workers import JobIntake, WorkerPool
@@ -41,7 +42,12 @@ class DurableIntake:
         )
         spool = Spool(settings.job_spool_dir)
         self.intake = JobIntake(
-            JobStore(self.store.engine), fallback, self.workers.wake, self.store.gate, spool
+            JobStore(self.store.engine),
+            fallback,
+            self.workers.wake,
+            self.store.gate,
+            spool,
+            IntakeLimits(settings),
         )
         self.app: App = create_app(settings, self.store, self.intake)
         self._replay = SpoolReplay(settings, self.app, self.intake, spool)

@@ -29,6 +29,11 @@ SHARE_BUTTON = "Share in channel"
 NEW_ESTIMATE = "New estimate"
 APOLOGY = "Sorry, something went wrong on my side. Please try again in a minute."
 EXPIRED = "This button no longer works. Please ask again."
+# A request past the intake limits (bot.slack.fairness); {wait}: Babel's "30 seconds".
+SLOW_DOWN = (
+    "You're sending me requests faster than I can answer everyone fairly, so I didn't "
+    "answer this one. Please wait {wait}, then ask again."
+)
 SHARED_BY = "Shared by {user}"
 ADMIN_CHECK_FAILED = (
     "I couldn't confirm with Slack that you are a workspace admin, so #{record} was not "

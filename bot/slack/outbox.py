@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -43,11 +44,14 @@ from bot.jobs.store import now
 from bot.settings import Settings
 from bot.slack.clients import ANSWER_METHODS, AnswerClient, count_send, webhook_client
 from bot.slack.logs import remember_response_url
+from bot.slack.pacing import SLEEP_MAX_S, ChannelPacer
 
 # Slack: a response_url takes answers for 30 minutes after the command.
 RESPONSE_URL_LIFE = timedelta(minutes=30)
 RESPONSE_URL = "response_url"
 API = "api"
+# Posts paced per channel (bot.slack.pacing).
+PACED_METHOD = "chat.postMessage"
 # Used when a 429 comes without a usable Retry-After.
 DEFAULT_RETRY_AFTER_S = 1.0
 log = logging.getLogger(__name__)
@@ -79,6 +83,8 @@ class JobScope:
     # records them all at once (a finished job is never run again); anything else
     # this job writes to the outbox first writes them (see Postman.record_taken).
     taken: list[tuple[OutboxRow, dict | None]] = field(default_factory=list)
+    # Whose request it answers: a user's posts in a channel are paced (bot.slack.pacing).
+    user_id: str | None = None
 
 
 _scope: ContextVar[JobScope | None] = ContextVar("mpbot_job", default=None)
@@ -156,10 +162,12 @@ class Postman:
         token_for: TokenFor,
         worker: str,
         journal: SentJournal,
+        pacer: ChannelPacer | None = None,
     ) -> None:
         self.settings = settings
         self.outbox = outbox
         self.journal = journal
+        self.pacer = pacer
         self.token_for = token_for
         self.worker = worker
         self._backoff = BackoffRetryIntervalCalculator(backoff_factor=settings.outbox_backoff_s)
@@ -196,6 +204,10 @@ class Postman:
                 seq=seq,
                 **values,
             )
+            wait_s = self._pace(kind, target, message, scope)
+            if wait_s:
+                scope.deferred = True
+                return self._paced(unsaved, wait_s, scope), None
             outcome, result = self.deliver(unsaved, scope)
             scope.deferred = outcome is Outcome.LATER
             return outcome, result
@@ -208,7 +220,31 @@ class Postman:
             return (Outcome.REFUSED if refused else Outcome.SENT), row.result
         if not row.ours:  # another worker is sending it, or an earlier answer is still due
             return Outcome.LATER, None
+        wait_s = self._pace(kind, target, message, scope)
+        if wait_s:
+            return self._paced(row, wait_s, None), None
         return self.deliver(row)
+
+    def _pace(self, kind: str, target: str, message: dict, scope: JobScope) -> float:
+        """Seconds until this post's slot in its channel (0: now; only posts are paced)."""
+        if self.pacer is None or kind != API or target != PACED_METHOD:
+            return 0.0
+        wait_s = self.pacer.reserve(message.get("channel"), scope.user_id)
+        if wait_s <= SLEEP_MAX_S:
+            time.sleep(wait_s)  # near: on time from this thread
+            return 0.0
+        return wait_s
+
+    def _paced(self, row: OutboxRow, wait_s: float, scope: JobScope | None) -> Outcome:
+        """The post waits in the outbox for its slot; the delivery loop sends it then."""
+        if scope is not None:
+            self.record_taken(scope)  # before this row, so a run again skips them
+        moment = now() + timedelta(seconds=wait_s)
+        if row.id is None:
+            self.outbox.add(row, next_at=moment, attempts=0)
+        else:
+            self.outbox.retry_at(row.id, moment)
+        return Outcome.LATER
 
     @property
     def event_window(self) -> timedelta:

@@ -44,8 +44,11 @@ from bot.jobs import ClaimedJob, JobStore, OutboxStore, SentJournal, Spool, Spoo
 from bot.jobs.sent_journal import journal_workers, take_over
 from bot.settings import Settings
 from bot.slack.clients import DirectSends, counting, retry_handlers, run_counting_sends
+from bot.slack.fairness import TURN_KEY, IntakeLimits
 from bot.slack.listeners import Given, InPool, run_logged, work_name
 from bot.slack.outbox import JobScope, OutboxClient, Postman, in_job
+from bot.slack.pacing import ChannelPacer
+from bot.slack.rooms.limits import SLOW_DOWN_WORK, WAIT_KEY
 from bot.store.gate import Gate
 from bot.store.writes import COMMIT_WAIT_S, Attempt
 
@@ -114,12 +117,14 @@ class JobIntake:
         wake: Callable[[], None] = lambda: None,
         gate: Gate | None = None,
         spool: Spool | None = None,
+        limits: IntakeLimits | None = None,
     ) -> None:
         self.jobs = jobs
         self.fallback = fallback
         self.wake = wake
         self.gate = gate
         self.spool = spool
+        self.limits = limits
         self.works: dict[str, Callable[..., None]] = {}
 
     def register(self, work: Callable[..., None]) -> None:
@@ -128,8 +133,9 @@ class JobIntake:
             self.fallback.register(work)
 
     def __call__(self, work: Callable[..., None], given: Given) -> None:
-        name = work_name(work)
         request = job_request(given)
+        work = self._fair(work, request, given)
+        name = work_name(work)
         try:
             committed = self._commit(name, request)
         except SQLAlchemyError as error:
@@ -154,6 +160,28 @@ class JobIntake:
         done = self.fallback.submit(work, replace(given, client=client), run_counting_sends)
         if kept is not None and self.spool is not None:
             done.add_done_callback(settle(self.spool, kept.key, name))
+
+    def _fair(self, work: Callable[..., None], request: dict, given: Given) -> Callable[..., None]:
+        """The request's turn in the claim order, and its work: the "slow down" reply
+        when its user or workspace is past the intake limits (:mod:`bot.slack.fairness`)."""
+        if self.limits is None:
+            return work
+        context = request["context"]
+        team, user = context.get("team_id"), context.get("user_id")
+        request[TURN_KEY] = self.limits.turn(team, user)
+        slow_down = self.works.get(SLOW_DOWN_WORK)
+        wait = self.limits.admit(team, user)
+        if not wait or slow_down is None:
+            return work
+        log.info(
+            "user %s of team %s past the intake limits: %s answered with slow down (%.0f s)",
+            user,
+            team,
+            work_name(work),
+            wait,
+        )
+        context[WAIT_KEY] = given.context[WAIT_KEY] = wait
+        return slow_down
 
     def _commit(self, name: str, request: dict) -> bool:
         if self.gate is None:
@@ -464,7 +492,12 @@ class JobRunner:
         # What Slack took, on disk at once: read by whoever takes over if this process dies.
         self.journal = SentJournal(settings.job_spool_dir, self.name)
         self.postman = Postman(
-            settings, OutboxStore(engine), self.token_for, self.name, self.journal
+            settings,
+            OutboxStore(engine),
+            self.token_for,
+            self.name,
+            self.journal,
+            ChannelPacer(settings.job_spool_dir),
         )
         self.pool = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="mpbot-job")
         self._busy = 0
@@ -592,6 +625,7 @@ class JobRunner:
                 context.get("enterprise_id"),
                 self.postman,
                 first_run=job.attempts == 1,
+                user_id=context.get("user_id"),
             )
             with self._lock:
                 self._running.add(scope)

@@ -70,6 +70,10 @@ class FakeSlack:
     outage: tuple | None = None
     # Seconds to wait before answering (and recording) calls whose path starts so.
     hold: dict[str, float] = field(default_factory=dict)
+    # (posts, seconds): chat.postMessage past that many per channel in that window
+    # gets 429 with Retry-After: 1, as Slack rate-limits a channel (about 1/s, bursts allowed).
+    channel_limit: tuple[int, float] | None = None
+    _channel_posts: dict[str, list[float]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     url: str = ""
 
@@ -104,6 +108,8 @@ class FakeSlack:
             for suffix, queue in self.script.items():
                 if path.endswith(suffix) and queue:
                     return queue.pop(0)
+            if path == "/api/chat.postMessage" and self._over_channel_limit(body):
+                return 429, {"Retry-After": "1"}, b'{"ok": false, "error": "ratelimited"}'
         if path.startswith("/api/"):
             method = path.removeprefix("/api/")
             result: dict = {"ok": True}
@@ -126,6 +132,22 @@ class FakeSlack:
                 }
             return 200, {"Content-Type": "application/json"}, json.dumps(result).encode()
         return 200, {"Content-Type": "text/plain"}, b"ok"
+
+    def _over_channel_limit(self, body: dict) -> bool:
+        """Whether this post is one too many for its channel (and if not, count it)."""
+        if self.channel_limit is None:
+            return False
+        posts, window = self.channel_limit
+        moment = time.monotonic()
+        recent = [
+            at
+            for at in self._channel_posts.get(body.get("channel", ""), [])
+            if at > moment - window
+        ]
+        if len(recent) >= posts:
+            return True
+        self._channel_posts[body.get("channel", "")] = [*recent, moment]
+        return False
 
 
 def _handler(slack: FakeSlack) -> type[BaseHTTPRequestHandler]:

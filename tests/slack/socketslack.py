@@ -197,12 +197,18 @@ def command(text: str, response_url: str, user: str = "U0ALICE") -> dict:
     }
 
 
-def mention(text: str, ts: str, event_id: str = "Ev0SOCKET1", user: str = "U0ALICE") -> dict:
+def mention(
+    text: str,
+    ts: str,
+    event_id: str = "Ev0SOCKET1",
+    user: str = "U0ALICE",
+    channel: str = "C0GENERAL",
+) -> dict:
     return {
         "token": "legacy-verification-token",
         "team_id": TEAM,
         "api_app_id": "A0APP",
-        "event": mention_event(text, ts=ts, user=user),
+        "event": mention_event(text, ts=ts, user=user, channel=channel),
         "type": "event_callback",
         "event_id": event_id,
         "event_time": int(time.time()),

@@ -73,6 +73,9 @@ def _send_all(slack, socket_slack, session) -> None:
                     ts=_thread(index),
                     event_id=f"Ev{index:04d}",
                     user=f"W{index:04d}",
+                    # Each in its own channel: Slack takes about a post a second per
+                    # channel, and the answers are paced so (bot.slack.pacing).
+                    channel=f"C{index:04d}",
                 ),
             },
         )

@@ -13,16 +13,17 @@ imports another; they share the kit.
 | :mod:`.actions` | buttons under a reply |
 | :mod:`.home` | App Home, its *New estimate* button and modal |
 | :mod:`.records` | history paging, delete, the "Record my result" modal |
+| :mod:`.limits` | a request past the intake limits: "slow down" |
 """
 
 from __future__ import annotations
 
 from slack_bolt import App
 
-from bot.slack.rooms import actions, commands, events, home, records
+from bot.slack.rooms import actions, commands, events, home, limits, records
 from bot.slack.rooms.kit import Kit
 
-ROOMS = (commands, events, actions, home, records)
+ROOMS = (commands, events, actions, home, records, limits)
 
 
 def register(app: App, kit: Kit) -> None:
