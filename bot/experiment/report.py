@@ -267,17 +267,18 @@ def noise_warning(run: Run | None) -> Note | None:
     )
 
 
-def record_problem(line: str, device: str) -> str | None:
+def record_problem(line: str, device: str, ratio: float) -> str | None:
     """Why the bot's ``record`` command would not store ``line``; None when it would.
 
     The line is read and validated by the bot's own record reader and rules, so
     the report never offers a paste line that ``record`` refuses (a CPU ratio of
-    0.08, say), and ``--post`` stores exactly what pasting would.
+    0.08, say), and ``--post`` stores exactly what pasting would. ``ratio`` is the
+    measured one, for saying so.
     """
     if device != "cuda":
         return (
-            "measured on CPU, which is no valid measurement to record: CPU ratios do not "
-            "predict GPU ratios; run it on the GPU you train on"
+            "measured on CPU, and CPU ratios do not predict GPU ratios; "
+            "run it on the GPU you train on"
         )
     from bot.records.ratio import PLAUSIBLE_HIGH, PLAUSIBLE_LOW, RecordReason, validate
     from bot.understanding.record_command import read_record
@@ -286,8 +287,8 @@ def record_problem(line: str, device: str) -> str | None:
     reasons = draft if isinstance(draft, tuple) else validate(draft).reasons
     if RecordReason.IMPLAUSIBLE in reasons:
         return (
-            f"the ratio is outside {PLAUSIBLE_LOW:g}-{PLAUSIBLE_HIGH:g}, what the bot's record "
-            "command accepts as a measurement: check the run before recording it"
+            f"the ratio {ratio:.2f}x is outside {PLAUSIBLE_LOW:g}-{PLAUSIBLE_HIGH:g}, what the "
+            "bot's record command accepts; check the run before recording it"
         )
     if reasons:
         return f"the bot's record command refuses it ({', '.join(reasons)})"
@@ -412,5 +413,5 @@ def render_text(report: Report) -> str:
     if report.record_line is not None:
         lines += ["", "paste into Slack to record it for your team:", report.record_line]
     else:
-        lines += ["", f"not a measurement to record: {report.record_refused}"]
+        lines += ["", f"not a valid measurement to record: {report.record_refused}"]
     return "\n".join(lines)

@@ -94,7 +94,7 @@ def run(opts: Options, progress: Progress | None = None) -> Report:
     line = record_line(
         name if size in (None, "full") else f"{name}-{size}", env, mixed_run, base_run, opts.gpus
     )
-    refused = record_problem(line, env.device)
+    refused = record_problem(line, env.device, ratio.ratio)
     return Report(
         model=name,
         size=size,

@@ -134,7 +134,7 @@ def _experiment_paste_line() -> str:
 
     base, mixed = run("fp32", 0.1234), run("bf16", 0.0602)
     line = record_line("ResNet-50", env, mixed, base, 8)
-    assert record_problem(line, env.device) is None
+    assert record_problem(line, env.device, 0.1234 / 0.0602) is None
     report = Report(
         model="ResNet-50",
         size="full",

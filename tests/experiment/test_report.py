@@ -190,7 +190,7 @@ def gpu_report(base_s: list[float], mixed_s: list[float], env: Environment = H10
     ratio = ratio_stats(base.time, mixed.time)
     loss = loss_agreement(base.losses, mixed.losses)
     line = record_line("ResNet-50", env, mixed, base, 8)
-    refused = record_problem(line, env.device)
+    refused = record_problem(line, env.device, ratio.ratio)
     return Report(
         model="ResNet-50",
         size="full",
@@ -226,7 +226,7 @@ def test_the_report_offers_a_line_the_record_command_accepts():
     [
         (CPU, [0.010, 0.010], [0.011, 0.011], "measured on CPU"),
         # A ratio of 0.08 (a broken run): the record command refuses it as implausible.
-        (H100, [0.008, 0.008], [0.100, 0.100], "the ratio is outside 0.2-20"),
+        (H100, [0.008, 0.008], [0.100, 0.100], "the ratio 0.08x is outside 0.2-20"),
     ],
 )
 def test_a_run_record_would_refuse_gets_no_paste_line_and_says_why(env, base_s, mixed_s, why):
@@ -236,7 +236,7 @@ def test_a_run_record_would_refuse_gets_no_paste_line_and_says_why(env, base_s, 
     assert report.record_line is None and why in report.record_refused
     text = render_text(report)
     assert pasted_line(text) is None and "/mpestimate record" not in text
-    assert f"not a measurement to record: {report.record_refused}" in text
+    assert f"not a valid measurement to record: {report.record_refused}" in text
 
 
 def test_a_noisy_run_is_warned_about():

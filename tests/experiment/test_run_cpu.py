@@ -80,7 +80,7 @@ def test_text_report_has_the_table_ratio_and_says_a_cpu_run_is_not_recorded(caps
         "projected: 48 h in fp32",
         "loss agreement",
         "CPU ratios do not predict GPU ratios",
-        "not a measurement to record: measured on CPU",
+        "not a valid measurement to record: measured on CPU",
     ):
         assert expected in out
     assert "/mpestimate record" not in out
