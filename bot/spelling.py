@@ -33,7 +33,7 @@ def as_written(message: str, said: str) -> str:
     if not target:
         return said
     words = message.split()[:MAX_WORDS]
-    normalised = [_SPACE.sub("", normalise(w)) for w in words]
+    normalised = _normalised_words(message, words)
     span = len(said.split()) + EXTRA_WORDS
     for i in range(len(words)):
         joined = ""
@@ -47,6 +47,15 @@ def as_written(message: str, said: str) -> str:
         if inside is not None:
             return inside
     return said
+
+
+def _normalised_words(message: str, words: list[str]) -> list[str]:
+    """Each word of ``message`` normalised: from one pass over the whole message when
+    normalising kept the words apart as they were (the usual case), else word by word."""
+    whole = normalise(message).split()
+    if len(whole) == len(message.split()):
+        return whole[: len(words)]
+    return [_SPACE.sub("", normalise(w)) for w in words]
 
 
 def _inside_word(word: str, normalised: str, target: str) -> str | None:
