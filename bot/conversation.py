@@ -51,9 +51,11 @@ def answer(
     ``preferred_lang`` decides the language of messages without words (bare
     numbers). ``thread_fp32_hours`` is the FP32 time of an earlier answer in
     the same thread, so "and with ratio 2.5?" can be answered as a follow-up;
-    ``thread_setup`` (see :func:`thread_memory`) is what the thread named before, so
-    "it takes 36 hours" after "what speedup for BERT on A100?" is about BERT and
-    "and on 4 GPUs?" after "36h, ratio 2" keeps the ratio.
+    ``thread_setup`` (see :func:`bot.follow_up.thread_memory`) is what the thread named
+    before, so "it takes 36 hours" after "what speedup for BERT on A100?" is about BERT
+    and "and on 4 GPUs?" after "36h, ratio 2" keeps the ratio. Both apply only to a
+    real follow-up: a message that asks its own question starts afresh
+    (:func:`bot.follow_up.with_thread`).
     ``team_records`` are the workspace's own measurements (any order); the
     prediction picks those matching the question's setup and puts them before
     published figures.
@@ -170,6 +172,7 @@ def to_json(turn: Turn) -> dict:
         "baseline": a.baseline or q.baseline,
         "framework": q.framework,
         "notes": list(a.notes),
+        "carried": list(q.carried),
         "factors": [f.model_dump() for f in a.factors],
         "memory": a.memory.model_dump(mode="json") if a.memory else None,
         "cost": _cost_json(a),

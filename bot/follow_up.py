@@ -2,11 +2,12 @@
 
 A thread (or the console session) keeps the setup of the question before; the
 next message inherits it only when it is a real follow-up: an elliptical
-message ("and on H100?", "what about 8 GPUs?", "it takes 36 hours") that
-leans on what was said. A message that states its own question (two of its
-subject, GPU, time and ratio, e.g. "GPT-2 on RTX 3090, training takes 2
-days") starts afresh: nothing from before leaks into it, and the thread then
-remembers that question alone. A follow-up also keeps the kind of question it
+message ("and on H100?", "what about 8 GPUs?", "it takes 36 hours on A100")
+that leans on what was said. A message that asks its own question starts
+afresh, so nothing from before leaks into it and the thread then remembers
+that question alone: it names the job (a model or task) with a GPU, a time or
+a ratio ("GPT-2 on RTX 3090, training takes 2 days"), or gives both a time and
+a ratio ("30 hours, ratio 2"); unless it opens as a follow-up ("and ..."). A follow-up also keeps the kind of question it
 follows: after a memory question, "and on H100?" asks about memory again.
 
 What was carried over is named on the query (``Query.carried``), so the reply
@@ -57,10 +58,6 @@ SUPERSEDES = {
     "params": ("model",),
     "gpu": ("gpu_memory_gb",),
 }
-
-# A message naming at least this many of its subject (model or task family),
-# GPU, FP32 time and ratio asks its own question.
-OWN_QUESTION_PARTS = 2
 
 # Thread memory key for the kind of question the thread is about.
 KIND_KEY = "kind"
@@ -120,8 +117,9 @@ def asks_its_own_question(query: Query, text: str) -> bool:
         return False
     if query.intent is Intent.MEMORY:
         return query.params is not None or query.model is not None
-    parts = (query.model or query.family, query.gpu, query.fp32, query.ratio)
-    return sum(part is not None for part in parts) >= OWN_QUESTION_PARTS
+    subject = query.model is not None or query.family is not None
+    more = any(part is not None for part in (query.gpu, query.fp32, query.ratio))
+    return (subject and more) or (query.fp32 is not None and query.ratio is not None)
 
 
 def about_the_job(query: Query) -> bool:

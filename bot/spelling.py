@@ -33,20 +33,37 @@ def as_written(message: str, said: str) -> str:
     if not target:
         return said
     words = message.split()[:MAX_WORDS]
-    normalised = [_SPACE.sub("", normalise(w)) for w in words]
+    normalised = _normalised_words(message, words)
     span = len(said.split()) + EXTRA_WORDS
     for i in range(len(words)):
         joined = ""
         for j in range(i, min(i + span, len(words))):
+            if not normalised[j].strip(_EDGE):
+                break  # markup ("<@U1>", ":rocket:") is never quoted back
             joined += normalised[j]
             if joined.strip(_EDGE) == target:
-                return " ".join(words[i : j + 1]).strip(_EDGE)
+                return _quotable(" ".join(words[i : j + 1]).strip(_EDGE), said)
             if not target.startswith(joined.lstrip(_EDGE)):
                 break
         inside = _inside_word(words[i], normalised[i], target)
         if inside is not None:
-            return inside
+            return _quotable(inside, said)
     return said
+
+
+def _quotable(written: str, said: str) -> str:
+    """What the user wrote, unless it holds Slack's control characters (a mention, a
+    link): then the reader's form, which never can ping anyone."""
+    return said if any(c in written for c in "<>&") else written
+
+
+def _normalised_words(message: str, words: list[str]) -> list[str]:
+    """Each word of ``message`` normalised: from one pass over the whole message when
+    normalising kept the words apart as they were (the usual case), else word by word."""
+    whole = normalise(message).split()
+    if len(whole) == len(message.split()):
+        return whole[: len(words)]
+    return [_SPACE.sub("", normalise(w)) for w in words]
 
 
 def _inside_word(word: str, normalised: str, target: str) -> str | None:

@@ -115,3 +115,12 @@ def test_replies_carry_no_rule_names_or_normalised_spellings(text):
     for word in respelled:
         if not word.isascii():
             assert word not in words, word  # e.g. "ساعه" for "ساعة"
+
+
+@pytest.mark.parametrize(
+    "text", ["<!channel> <@U0BOB> 100 2", "100 <@U0BOB> hours ratio 2", "&lt;@U1&gt; 36h, 2x"]
+)
+def test_what_was_read_never_quotes_a_mention_back(text):
+    turn = answer(text, Channel.DM)
+    said = "\n".join([turn.reply.text, *turn.reply.details, *turn.reply.notes])
+    assert "<@" not in said and "<!" not in said and "&lt;@" not in said

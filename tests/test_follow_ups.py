@@ -263,3 +263,31 @@ def test_a_new_memory_question_does_not_inherit_the_old_setup():
     _, turn = _turns(MEMORY_QUESTION, "memory for 13B with sgd")
     got = to_json(turn)
     assert got["kind"] == "memory" and got["gpu"] is None and turn.query.params == 13e9
+
+
+@pytest.mark.parametrize(
+    ("text", "fresh"),
+    [
+        ("resnet50, 20 hours", True),  # a job with a time
+        ("what speedup for ResNet-50 on V100?", True),  # a job with a GPU
+        ("30 hours, ratio 2", True),  # a whole estimate
+        ("it takes 36 hours on A100", False),  # the time the bot asked for
+        ("on H100 with ratio 2", False),
+        ("and resnet50 on V100, 20 hours?", False),  # opens as a follow-up
+        ("وعلى V100 مع ResNet-50؟", False),
+        ("ResNet-50 على V100 ياخذ ٢٠ ساعة", True),
+    ],
+)
+def test_what_asks_its_own_question(text, fresh):
+    turn = answer(text, Channel.MENTION, thread_fp32_hours=36.0, thread_setup=SAR_SETUP)
+    assert (turn.query.carried == []) is fresh, turn.query.carried
+    assert (to_json(turn)["cost"] is None) is fresh
+
+
+SAR_SETUP = {
+    "gpu": "A100",
+    "model": "BERT",
+    "num_gpus": 4,
+    "time_unit": "hours",
+    "price": {"amount": 12.0, "currency": "SAR", "period_hours": 1.0},
+}

@@ -8,6 +8,10 @@ output line, in order, so answers can be zipped back to their questions.
 ``record``/``history``/``delete N`` are answered as in Slack, for the local
 workspace (:mod:`bot.cli.local`); with ``--json`` they print one object each
 too, with ``kind`` ``record``, ``history`` or ``error``.
+
+``--explain`` prints, instead of the answer, what the reader saw and chose
+with the names of its rules (:mod:`bot.understanding.explain`): for the text,
+or for each stdin line, each explanation followed by an empty line.
 """
 
 from __future__ import annotations
@@ -24,8 +28,12 @@ from bot.models import Channel, Lang
 _JSON_START = ('"', "{")
 
 
-def run_ask(text: str | None, channel: Channel, lang: Lang | None, *, as_json: bool) -> int:
+def run_ask(
+    text: str | None, channel: Channel, lang: Lang | None, *, as_json: bool, explain: bool = False
+) -> int:
     """With ``text`` answer it; otherwise answer each stdin line, in order."""
+    if explain:
+        return _explain(text, channel, lang)
     team = LocalTeam.open()
     if text is not None:
         answer = _answer(team, text, channel, lang, as_json)
@@ -42,6 +50,25 @@ def run_ask(text: str | None, channel: Channel, lang: Lang | None, *, as_json: b
         # One line per input: a plain answer's lines are joined into one.
         print(answer if as_json else for_terminal(" ".join(answer.splitlines()), sys.stdout))
         sys.stdout.flush()
+    return status
+
+
+def _explain(text: str | None, channel: Channel, lang: Lang | None) -> int:
+    """What the reader saw and chose, for ``text`` or for each stdin line."""
+    from bot.understanding.explain import explain
+
+    if text is not None:
+        print(explain(text, channel, lang), flush=True)
+        return 0
+    status = 0
+    for raw in sys.stdin:
+        message, where, problem = read_line(raw.rstrip("\r\n"), channel)
+        if problem is not None:
+            print(_error_line(problem, as_json=False), flush=True)
+            status = 1
+        else:
+            print(explain(message, where, lang), flush=True)
+        print(flush=True)
     return status
 
 

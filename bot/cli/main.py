@@ -31,7 +31,11 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--json", action="store_true", help="print one JSON object per answer")
     ask.add_argument("--channel", choices=[c.value for c in Channel], default=Channel.DM.value)
     ask.add_argument("--lang", choices=[lang.value for lang in Lang], default=None)
-    ask.add_argument("--explain", action="store_true", help="print what was read as what")
+    ask.add_argument(
+        "--explain",
+        action="store_true",
+        help="print what was read as what, with the reader's rules (for each stdin line too)",
+    )
     ask.add_argument(
         "text",
         nargs="*",
@@ -98,12 +102,7 @@ def _run(argv: Sequence[str] | None) -> int:
 
         lang = Lang(args.lang) if args.lang else None
         text = " ".join(args.text) if args.text else None
-        if args.explain and text is not None:
-            from bot.understanding.explain import explain
-
-            print(explain(text, Channel(args.channel), lang))
-            return 0
-        return run_ask(text, Channel(args.channel), lang, as_json=args.json)
+        return run_ask(text, Channel(args.channel), lang, as_json=args.json, explain=args.explain)
     if args.command == "experiment":
         from bot.experiment.cli import run_experiment
 

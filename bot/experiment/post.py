@@ -3,20 +3,22 @@
 The record is made from the very ``/mpestimate record`` line the report
 prints, read by the bot's own record reader and validated by the bot's own
 rules, so posting stores exactly what pasting the line into Slack would.
-CPU measurements are refused: CPU ratios do not predict GPU ratios, and the
-team's later estimates would trust them. Nothing is ever reported as saved
+A run the report offers no line for is refused with the report's reason
+(:func:`bot.experiment.report.record_problem`): a CPU run, since CPU ratios do
+not predict GPU ratios and the team's later estimates would trust them, or a
+ratio the record command would refuse. Nothing is ever reported as saved
 unless the store returned the new record.
 """
 
 from __future__ import annotations
 
-from bot.experiment.report import Report
-
-RECORD_PREFIX = "/mpestimate record"
+from bot.experiment.report import RECORD_PREFIX, Report
 
 
 def post(report: Report, team_id: str | None, user_id: str) -> tuple[bool, str]:
     """(saved, message). The database URL is never echoed: it may hold a password."""
+    if report.record_line is None:  # a CPU run, or a ratio the record command refuses
+        return False, f"not saved: {report.record_refused}"
     from bot.settings import SettingsError, load_settings
 
     try:
@@ -31,11 +33,6 @@ def post(report: Report, team_id: str | None, user_id: str) -> tuple[bool, str]:
     url = settings.database_url.get_secret_value()
     if not team_id:
         return False, "not saved: --post needs --team (the Slack workspace id, e.g. T0123ABCD)"
-    if report.environment.device != "cuda":
-        return False, (
-            "not saved: CPU measurements are not recorded, since CPU ratios do not "
-            "predict GPU ratios; run it on the GPU you train on"
-        )
     from sqlalchemy.exc import SQLAlchemyError
 
     from bot.records.ratio import validate

@@ -21,6 +21,11 @@ SCHEMA_VERSION = 1
 MAX_MODEL_CHARS = 60  # what the bot's record reader keeps of a free model name
 # Above this median relative difference the two runs are not training alike.
 LOSS_DISAGREEMENT = 0.05
+# Above this spread ((max - min) / median of the repeats' step times) a run is
+# noisy: its ratio's range is wide, and a single figure from it misleads.
+NOISY_SPREAD = 0.10
+# What the record line starts with, as the bot's record command reads it.
+RECORD_PREFIX = "/mpestimate record"
 
 
 class TimeStats(BaseModel):
@@ -167,6 +172,7 @@ class WarningCode(StrEnum):
     CPU_BOUND = "cpu_bound"
     RATIO_BELOW_ONE = "ratio_below_one"
     CPU_NOT_GPU = "cpu_not_gpu"
+    NOISY = "noisy"
     LOSS_DISAGREES = "loss_disagrees"
     SCALER_SKIPS = "scaler_skips"
     MEMORY_PROCESS_WIDE = "memory_process_wide"
@@ -200,12 +206,20 @@ class Report(BaseModel):
     projection: Projection | None = None
     max_batch: MaxBatch | None = None
     warnings: list[Note] = Field(default_factory=list)
-    record_line: str = Field(description="ready to paste into Slack")
+    record_line: str | None = Field(
+        description="ready to paste into Slack or the console; null when the bot's record "
+        "command would refuse it (see record_refused)"
+    )
+    record_refused: str | None = Field(
+        None, description="why the run gives no record line: why it is not a valid measurement"
+    )
 
 
-def ratio_warnings(ratio: RatioStats, loss: LossAgreement, mixed: Run) -> list[Note]:
+def ratio_warnings(
+    ratio: RatioStats, loss: LossAgreement, mixed: Run, baseline: Run | None = None
+) -> list[Note]:
     """The guide's warnings that follow from the numbers alone."""
-    notes: list[Note] = []
+    notes: list[Note] = [note for run in (baseline, mixed) if (note := noise_warning(run))]
     if ratio.ratio < 1:
         notes.append(
             Note(
@@ -239,6 +253,48 @@ def ratio_warnings(ratio: RatioStats, loss: LossAgreement, mixed: Run) -> list[N
     return notes
 
 
+def noise_warning(run: Run | None) -> Note | None:
+    """A run whose repeats disagree by more than :data:`NOISY_SPREAD`."""
+    if run is None or run.time.spread <= NOISY_SPREAD:
+        return None
+    return Note(
+        code=WarningCode.NOISY,
+        message=(
+            f"the {run.precision} step times varied by {run.time.spread:.1%} between repeats "
+            f"(more than {NOISY_SPREAD:.0%}): the ratio is uncertain; stop other work on the "
+            "machine, or measure longer with more --steps and --repeats"
+        ),
+    )
+
+
+def record_problem(line: str, device: str, ratio: float) -> str | None:
+    """Why the bot's ``record`` command would not store ``line``; None when it would.
+
+    The line is read and validated by the bot's own record reader and rules, so
+    the report never offers a paste line that ``record`` refuses (a CPU ratio of
+    0.08, say), and ``--post`` stores exactly what pasting would. ``ratio`` is the
+    measured one, for saying so.
+    """
+    if device != "cuda":
+        return (
+            "measured on CPU, and CPU ratios do not predict GPU ratios; "
+            "run it on the GPU you train on"
+        )
+    from bot.records.ratio import PLAUSIBLE_HIGH, PLAUSIBLE_LOW, RecordReason, validate
+    from bot.understanding.record_command import read_record
+
+    draft = read_record(line.removeprefix(RECORD_PREFIX))
+    reasons = draft if isinstance(draft, tuple) else validate(draft).reasons
+    if RecordReason.IMPLAUSIBLE in reasons:
+        return (
+            f"the ratio {ratio:.2f}x is outside {PLAUSIBLE_LOW:g}-{PLAUSIBLE_HIGH:g}, what the "
+            "bot's record command accepts; check the run before recording it"
+        )
+    if reasons:
+        return f"the bot's record command refuses it ({', '.join(reasons)})"
+    return None
+
+
 def canonical_gpu(device_name: str) -> str:
     """The bot's name for a GPU ("NVIDIA H200" -> "H200"; A100 is never read as A10)."""
     upper = device_name.upper()
@@ -265,7 +321,7 @@ def record_line(model: str, env: Environment, mixed: Run, baseline: Run, gpus: i
         else "model=" + re.sub(r"[^\w.:-]+", "-", model)[:MAX_MODEL_CHARS]
     )
     return (
-        f"/mpestimate record {gpu} {name} {gpus} GPU{'s' if gpus > 1 else ''} "
+        f"{RECORD_PREFIX} {gpu} {name} {gpus} GPU{'s' if gpus > 1 else ''} "
         f"{baseline.precision} {baseline.time.median_s * 1e3:.2f}ms "
         f"{mixed.precision} {mixed.time.median_s * 1e3:.2f}ms"
     )
@@ -354,5 +410,8 @@ def render_text(report: Report) -> str:
         lines.append("")
         lines.append("warnings:")
         lines += [f"  - {note.message}" for note in report.warnings]
-    lines += ["", "paste into Slack to record it for your team:", report.record_line]
+    if report.record_line is not None:
+        lines += ["", "paste into Slack to record it for your team:", report.record_line]
+    else:
+        lines += ["", f"not a valid measurement to record: {report.record_refused}"]
     return "\n".join(lines)

@@ -35,6 +35,7 @@ from bot.experiment.report import (
     ratio_stats,
     ratio_warnings,
     record_line,
+    record_problem,
 )
 from bot.experiment.timing import (
     Plan,
@@ -87,7 +88,13 @@ def run(opts: Options, progress: Progress | None = None) -> Report:
     )
     progress.close()
 
-    notes = _setup_warnings(env, opts, odd, base_run) + ratio_warnings(ratio, loss, mixed_run)
+    notes = _setup_warnings(env, opts, odd, base_run) + ratio_warnings(
+        ratio, loss, mixed_run, base_run
+    )
+    line = record_line(
+        name if size in (None, "full") else f"{name}-{size}", env, mixed_run, base_run, opts.gpus
+    )
+    refused = record_problem(line, env.device, ratio.ratio)
     return Report(
         model=name,
         size=size,
@@ -100,13 +107,8 @@ def run(opts: Options, progress: Progress | None = None) -> Report:
         projection=project(opts.fp32_time.hours, ratio) if opts.fp32_time else None,
         max_batch=max_batch,
         warnings=notes,
-        record_line=record_line(
-            name if size in (None, "full") else f"{name}-{size}",
-            env,
-            mixed_run,
-            base_run,
-            opts.gpus,
-        ),
+        record_line=None if refused else line,
+        record_refused=refused,
     )
 
 

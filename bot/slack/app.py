@@ -10,8 +10,10 @@ served the same load equally fast, so nothing was gained by going async.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 
 from slack_bolt import App, BoltRequest, BoltResponse
 from slack_bolt.oauth.oauth_settings import OAuthSettings
@@ -85,10 +87,28 @@ def create_app(settings: Settings, store: Store, handoff: Handoff | None = None)
         identity.start()
     # One pool runs all after-ack work in this process (Bolt's listener pool).
     pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="mpbot-work")
-    app = App(**options, listener_executor=pool)
+    with _bolt_blind_to_token_env():
+        app = App(**options, listener_executor=pool)
     app.use(answer_each_event_once(store))
     rooms.register(app, rooms.Kit.build(settings, store, handoff or InPool(pool)))
     return app
+
+
+# What Bolt reads from the environment on its own when not given it. The bot
+# gives Bolt a client and an authorizer (or OAuth) instead, read once from
+# the settings, so Bolt's own look would only find a token it then skips, with
+# a warning at every start, in every process ("`token` will be unused").
+BOLT_ENV_TOKENS = ("SLACK_BOT_TOKEN",)
+
+
+@contextmanager
+def _bolt_blind_to_token_env() -> Iterator[None]:
+    """Build the app without Bolt seeing ``SLACK_BOT_TOKEN`` (put back right after)."""
+    hidden = {name: os.environ.pop(name) for name in BOLT_ENV_TOKENS if name in os.environ}
+    try:
+        yield
+    finally:
+        os.environ.update(hidden)
 
 
 def answer_each_event_once(store: Store) -> Callable:

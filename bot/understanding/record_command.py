@@ -58,7 +58,7 @@ Command = RecordCommand | HistoryCommand | DeleteCommand
 
 def read_command(text: str) -> Command | None:
     """The records command in ``text``, or None when it is not one (then it is a question)."""
-    clean = normalise_command(text)
+    clean = _as_typed(text)
     lang = Lang.AR if _ARABIC_LETTER.search(clean) else Lang.EN
     if m := _HISTORY.match(clean):
         return HistoryCommand(lang=lang, page=max(1, int(m["page"] or 1)))
@@ -78,11 +78,19 @@ def is_delete_without_id(text: str) -> bool:
     Only the keyword with at most one more word, so that a sentence that opens
     with "remove" is still read as a question.
     """
-    clean = normalise_command(text)
+    clean = _as_typed(text)
     return _DELETE.match(clean) is None and _DELETE_NEAR_MISS.match(clean) is not None
 
 
 _ARABIC_LETTER = re.compile(r"[\u0621-\u064A]")
+# "/mpestimate record ...": the slash command typed or pasted as a message (the line
+# ``mpbot experiment`` prints, pasted into a DM, a thread or the console).
+_SLASH_COMMAND = re.compile(r"^/mpestimate(?:\s+|$)", re.IGNORECASE)
+
+
+def _as_typed(text: str) -> str:
+    """The command's words, without the slash command they may be typed after."""
+    return _SLASH_COMMAND.sub("", normalise_command(text), count=1)
 
 # --- keywords ----------------------------------------------------------------------
 

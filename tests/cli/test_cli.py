@@ -141,3 +141,16 @@ def _bert_a100() -> str:
     from bot.advice.prediction import Setup, predict
 
     return f"{predict(Setup(gpu='A100', model='BERT')).ratio:.2f}"
+
+
+def test_ask_explain_explains_each_stdin_line(mpbot) -> None:
+    """``--explain`` names the reader's rules for each stdin line too (it used to be ignored)."""
+    done = mpbot("ask", "--explain", stdin='36h 2x\n{"text": "٣٦ ساعة ٢"}\n')
+    assert done.returncode == 0, done.stderr
+    first, second, *_ = done.stdout.split("\n\n")
+    assert "fp32 = 36 h (rule duration, from '36h')" in first
+    assert "ratio = 2 (rule ratio_marker, from '2x')" in first
+    assert "fp32 = 36 h (rule duration" in second and "ratio = 2" in second
+    # The answer itself never names rules: that is what --explain is for.
+    plain = mpbot("ask", "36h 2x").stdout
+    assert "(rule " not in plain and "I read “36h” as the FP32 time" in plain

@@ -94,3 +94,73 @@ def test_json_lines_keep_one_line_per_input(mpbot) -> None:
     out = mpbot("ask", "--json", stdin="\n".join(lines) + "\n").stdout.splitlines()
     kinds = [json.loads(line)["kind"] for line in out]
     assert kinds == ["record", "history", "error", "estimate"]
+
+
+def _experiment_paste_line() -> str:
+    """The line ``mpbot experiment`` prints for pasting, rendered by the report's own code."""
+    from bot.experiment.report import (
+        Environment,
+        Report,
+        Run,
+        StepCounts,
+        loss_agreement,
+        ratio_stats,
+        record_line,
+        record_problem,
+        render_text,
+        time_stats,
+    )
+
+    env = Environment(
+        device="cuda",
+        device_name="NVIDIA H100 80GB HBM3",
+        capability="9.0",
+        torch_version="2.13.0",
+        memory_measure="cuda_max_memory_allocated",
+    )
+
+    def run(precision: str, seconds: float) -> Run:
+        steps = StepCounts(warmup=1, timed=2, repeats=1)
+        time = time_stats([seconds])
+        return Run(
+            precision=precision,
+            batch=32,
+            steps=steps,
+            time=time,
+            samples_per_s=32 / seconds,
+            peak_memory_bytes=None,
+            losses=[1.0],
+        )
+
+    base, mixed = run("fp32", 0.1234), run("bf16", 0.0602)
+    line = record_line("ResNet-50", env, mixed, base, 8)
+    assert record_problem(line, env.device, 0.1234 / 0.0602) is None
+    report = Report(
+        model="ResNet-50",
+        size="full",
+        parameters=1,
+        environment=env,
+        baseline=base,
+        mixed=mixed,
+        ratio=ratio_stats(base.time, mixed.time),
+        loss=loss_agreement(base.losses, mixed.losses),
+        record_line=line,
+    )
+    lines = render_text(report).splitlines()
+    return lines[lines.index("paste into Slack to record it for your team:") + 1]
+
+
+def test_the_experiments_paste_line_is_recorded_by_ask_and_the_console(mpbot) -> None:
+    """Exactly as printed, ``/mpestimate`` included (issue 21)."""
+    line = _experiment_paste_line()
+    assert line.startswith("/mpestimate record H100 ResNet-50 8 GPUs")
+    stored = ask_json(mpbot, line)
+    assert stored["kind"] == "record", stored
+    assert stored["ratio"] == pytest.approx(0.1234 / 0.0602)
+    assert (stored["gpu"], stored["model"]) == ("H100", "ResNet-50")
+
+    console = mpbot("console", stdin=f"{line}\nhistory\n").stdout
+    assert console.count("H100") >= 2 and "ResNet-50" in console
+    assert ask_json(mpbot, "history")["total"] == 2  # one from ask, one from the console
+    plain = mpbot("ask", line).stdout
+    assert "2.05" in plain and ask_json(mpbot, "history")["total"] == 3

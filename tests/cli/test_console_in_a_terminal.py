@@ -74,10 +74,29 @@ class Terminal:
         os.write(self.master, keys.encode())
 
     def at_prompt(self, after: int = 0) -> None:
-        """Wait for the prompt, then a moment for readline to take the terminal: a
-        key typed in the same instant can be lost (a person is never that fast)."""
+        """Wait for the prompt, then until the console waits for a key (see :meth:`idle`)."""
         self.read_until("> ", after=after)
-        time.sleep(0.3)
+        self.idle()
+
+    def idle(self, timeout: float = 30) -> None:
+        """Until the console sleeps waiting for input, however loaded the machine is.
+
+        A key typed while readline is still between reading one key and waiting
+        for the next can be lost: CPython's readline checks for Ctrl-C's signal
+        only when its wait is interrupted, so a SIGINT that lands just before the
+        wait goes unseen (a person is never that fast). The process's state in
+        ``/proc`` says when it waits; elsewhere a pause stands in for it.
+        """
+        stat = Path(f"/proc/{self.process.pid}/stat")
+        if not stat.exists():
+            time.sleep(0.3)
+            return
+        deadline, asleep = time.monotonic() + timeout, 0
+        while asleep < 3 and time.monotonic() < deadline:
+            state = stat.read_text().rsplit(")", 1)[1].split()[0]
+            asleep = asleep + 1 if state == "S" else 0
+            time.sleep(0.02)
+        assert asleep >= 3, f"the console never waited for input (state {state})"
 
     def finish(self, timeout: float = 30) -> tuple[int, str]:
         status = self.process.wait(timeout=timeout)
@@ -118,6 +137,7 @@ def test_ctrl_c_leaves_cleanly(terminal):
     terminal.at_prompt()
     terminal.type("100 2")  # half-typed line, then Ctrl-C
     terminal.read_until("100 2", after=terminal.seen.index(b"> "))
+    terminal.idle()  # readline echoed the keys and waits for the next one
     terminal.type("\x03")
     status, screen = terminal.finish()
     assert status == 0 and "Traceback" not in screen and "KeyboardInterrupt" not in screen

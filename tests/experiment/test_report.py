@@ -166,3 +166,83 @@ def test_parse_duration(text, hours):
 def test_parse_duration_rejects_with_a_usage_error(text):
     with pytest.raises(argparse.ArgumentTypeError):
         parse_duration(text)
+
+
+H100 = Environment(
+    device="cuda",
+    device_name="NVIDIA H100 80GB HBM3",
+    capability="9.0",
+    torch_version="2.13.0",
+    tf32_matmul=False,
+    tf32_cudnn=False,
+    memory_measure="cuda_max_memory_allocated",
+)
+CPU = Environment(
+    device="cpu", device_name="Xeon", torch_version="2.13.0", memory_measure="peak_rss"
+)
+
+
+def gpu_report(base_s: list[float], mixed_s: list[float], env: Environment = H100):
+    """A whole report as the runner builds it, from plain numbers (no torch)."""
+    from bot.experiment.report import Report, record_problem
+
+    base, mixed = _run("fp32", base_s), _run("bf16", mixed_s)
+    ratio = ratio_stats(base.time, mixed.time)
+    loss = loss_agreement(base.losses, mixed.losses)
+    line = record_line("ResNet-50", env, mixed, base, 8)
+    refused = record_problem(line, env.device, ratio.ratio)
+    return Report(
+        model="ResNet-50",
+        size="full",
+        parameters=25_557_032,
+        environment=env,
+        baseline=base,
+        mixed=mixed,
+        ratio=ratio,
+        loss=loss,
+        warnings=ratio_warnings(ratio, loss, mixed, base),
+        record_line=None if refused else line,
+        record_refused=refused,
+    )
+
+
+def pasted_line(text: str) -> str | None:
+    """The line the text report offers for pasting, as a user copies it."""
+    lines = text.splitlines()
+    marker = "paste into Slack to record it for your team:"
+    return lines[lines.index(marker) + 1] if marker in lines else None
+
+
+def test_the_report_offers_a_line_the_record_command_accepts():
+    from bot.experiment.report import render_text
+
+    report = gpu_report([0.1234, 0.1240], [0.0602, 0.0610])
+    assert pasted_line(render_text(report)) == report.record_line
+    assert report.record_line.startswith("/mpestimate record H100 ResNet-50 8 GPUs fp32 ")
+
+
+@pytest.mark.parametrize(
+    ("env", "base_s", "mixed_s", "why"),
+    [
+        (CPU, [0.010, 0.010], [0.011, 0.011], "measured on CPU"),
+        # A ratio of 0.08 (a broken run): the record command refuses it as implausible.
+        (H100, [0.008, 0.008], [0.100, 0.100], "the ratio 0.08x is outside 0.2-20"),
+    ],
+)
+def test_a_run_record_would_refuse_gets_no_paste_line_and_says_why(env, base_s, mixed_s, why):
+    from bot.experiment.report import render_text
+
+    report = gpu_report(base_s, mixed_s, env)
+    assert report.record_line is None and why in report.record_refused
+    text = render_text(report)
+    assert pasted_line(text) is None and "/mpestimate record" not in text
+    assert f"not a valid measurement to record: {report.record_refused}" in text
+
+
+def test_a_noisy_run_is_warned_about():
+    """39.5% between the fastest and slowest repeat: the ratio is uncertain."""
+    noisy = gpu_report([0.100, 0.1395, 0.105], [0.050, 0.051, 0.0505])
+    (note,) = [n for n in noisy.warnings if n.code is WarningCode.NOISY]
+    assert "fp32" in note.message and "37.6%" in note.message
+    steady = gpu_report([0.100, 0.102, 0.101], [0.050, 0.051, 0.0505])
+    assert WarningCode.NOISY not in {n.code for n in steady.warnings}

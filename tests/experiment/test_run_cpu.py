@@ -57,7 +57,8 @@ def test_json_report_structure_and_arithmetic(capsys):
     assert report.baseline.scaler_final_scale is None  # no GradScaler for bf16
     codes = {note.code for note in report.warnings}
     assert {WarningCode.CPU_NOT_GPU, WarningCode.DIMS_NOT_MULTIPLE_OF_8} <= codes
-    assert report.record_line.startswith("/mpestimate record CPU model=MLP-tiny 1 GPU fp32 ")
+    # A CPU run is no measurement the bot's record command should store: no paste line.
+    assert report.record_line is None and "measured on CPU" in report.record_refused
 
 
 def test_fp16_uses_a_grad_scaler_and_reports_it(capsys):
@@ -67,7 +68,7 @@ def test_fp16_uses_a_grad_scaler_and_reports_it(capsys):
     assert report.baseline.scaler_skipped_steps is None
 
 
-def test_text_report_has_the_table_ratio_and_paste_line(capsys):
+def test_text_report_has_the_table_ratio_and_says_a_cpu_run_is_not_recorded(capsys):
     assert main(["experiment", *QUICK, "--model", "resnet50", "--fp32-time", "2d"]) == 0
     out = capsys.readouterr().out
     for expected in (
@@ -79,9 +80,10 @@ def test_text_report_has_the_table_ratio_and_paste_line(capsys):
         "projected: 48 h in fp32",
         "loss agreement",
         "CPU ratios do not predict GPU ratios",
-        "/mpestimate record CPU model=ResNet-50-tiny",
+        "not a valid measurement to record: measured on CPU",
     ):
         assert expected in out
+    assert "/mpestimate record" not in out
 
 
 def test_unknown_model_is_a_usage_error(capsys):
@@ -187,38 +189,49 @@ def test_out_of_memory_in_the_main_run_is_a_clear_error(capsys):
 
 
 def test_post_never_claims_success_it_did_not_have(capsys, monkeypatch):
-    monkeypatch.delenv("DATABASE_URL", raising=False)
-    assert main(["experiment", *QUICK, "--model", "mlp", "--post"]) == 1
-    captured = capsys.readouterr()
-    assert "/mpestimate record" in captured.out
-    assert "not saved: --post needs DATABASE_URL" in captured.err
     monkeypatch.setenv("DATABASE_URL", "postgresql://user:secret@db/mpestimate")
-    assert main(["experiment", *QUICK, "--model", "mlp", "--post"]) == 1
-    assert "not saved: --post needs --team" in capsys.readouterr().err
     assert main(["experiment", *QUICK, "--model", "mlp", "--post", "--team", "T1"]) == 1
-    err = capsys.readouterr().err
-    assert "not saved: CPU measurements are not recorded" in err and "secret" not in err
+    captured = capsys.readouterr()
+    assert "/mpestimate record" not in captured.out  # a CPU run has no line to paste or post
+    assert "not saved: measured on CPU" in captured.err and "secret" not in captured.err
 
-
-@pytest.mark.parametrize("source", ["environment", ".env"])
-def test_post_saves_a_gpu_result_through_the_bots_store(capsys, monkeypatch, tmp_path, source):
     from bot.experiment.post import post
+
+    report = _gpu_report(capsys)
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    saved, message = post(report, "T1", "U1")
+    assert not saved and "not saved: --post needs DATABASE_URL" in message
+    monkeypatch.setenv("DATABASE_URL", "postgresql://user:secret@db/mpestimate")
+    saved, message = post(report, None, "U1")
+    assert not saved and "not saved: --post needs --team" in message
+
+
+def _gpu_report(capsys):
+    """A CPU run's report dressed as an A100 run (2.1x), as a GPU run would report it."""
     from bot.experiment.report import record_line, time_stats
-    from bot.store import connect
-    from bot.store.records import list_records
 
     report = _json_run(capsys, "--model", "mlp")
     env = report.environment.model_copy(update={"device": "cuda", "device_name": "NVIDIA A100"})
     base = report.baseline.model_copy(update={"time": time_stats([0.042])})
     mixed = report.mixed.model_copy(update={"time": time_stats([0.020])})
-    gpu_report = report.model_copy(
+    return report.model_copy(
         update={
             "environment": env,
             "baseline": base,
             "mixed": mixed,
             "record_line": record_line("BERT", env, mixed, base, 8),
+            "record_refused": None,
         }
     )
+
+
+@pytest.mark.parametrize("source", ["environment", ".env"])
+def test_post_saves_a_gpu_result_through_the_bots_store(capsys, monkeypatch, tmp_path, source):
+    from bot.experiment.post import post
+    from bot.store import connect
+    from bot.store.records import list_records
+
+    gpu_report = _gpu_report(capsys)
     url = f"sqlite:///{tmp_path / 'bot.db'}"
     if source == "environment":
         monkeypatch.setenv("DATABASE_URL", url)

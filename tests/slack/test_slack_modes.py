@@ -93,3 +93,26 @@ def test_log_lines_never_carry_response_urls():
     line = formatter.format(record)
     assert "AbCdEf123" not in line and "hooks.slack.com" not in line
     assert line.count(REDACTED) == 2 and line.endswith("&x=1")
+
+
+def test_the_app_starts_without_bolts_unused_token_warning(database_url, monkeypatch, caplog):
+    """Bolt would read SLACK_BOT_TOKEN itself and warn that it skips it, at every start of
+    every process; the app gives Bolt its client and authorizer, so nothing is skipped."""
+    import logging
+
+    monkeypatch.setenv("SLACK_BOT_TOKEN", "xoxb-from-the-environment")
+    settings = Settings(
+        _env_file=None,
+        slack_bot_token="xoxb-1-test",
+        slack_signing_secret="s" * 32,
+        database_url=database_url,
+    )
+    with caplog.at_level(logging.WARNING):
+        for _ in range(3):
+            create_app(settings, connect(database_url))
+    assert not [
+        r for r in caplog.records if "unused" in r.getMessage() or "ignored" in r.getMessage()
+    ]
+    import os
+
+    assert os.environ["SLACK_BOT_TOKEN"] == "xoxb-from-the-environment"  # put back

@@ -81,3 +81,29 @@ def test_ratio_buttons_keep_the_setup_named_in_the_slash_command(bot):
     again = bot.slack.wait(lambda: bot.slack.responses("ratio"), 2)[-1]
     assert "about *12 hours*" in again.body["blocks"][0]["text"]["text"]
     assert "ResNet-50 on V100" in again.body["text"]
+
+
+def test_a_thread_carries_only_to_real_follow_ups_and_says_what_it_carried(bot):
+    """Issue 21: a new question in the thread is not priced in the old one's SAR."""
+    root = "1700000800.000100"
+    _say(bot, dm_event("BERT on A100, 30 hours on 4 GPUs at SAR 12/h", ts=root), "Th21a")
+    follow = _say(bot, dm_event("and with bf16?", ts="1700000800.000200", thread_ts=root), "Th21b")
+    assert "Carried over from earlier:" in follow["text"] and "4 GPUs" in follow["text"]
+    assert "SAR" in follow["text"]
+    fresh = dm_event(
+        "GPT-2 on RTX 3090, training takes 2 days. what would bf16 give?",
+        ts="1700000800.000300",
+        thread_ts=root,
+    )
+    new = _say(bot, fresh, "Th21c")
+    assert "SAR" not in new["text"] and "Carried over" not in new["text"]
+    assert "GPT-2 on RTX 3090" in new["text"]
+
+
+def test_a_follow_up_to_a_memory_question_asks_about_memory(bot):
+    root = "1700000900.000100"
+    _say(bot, dm_event("how much memory for llama 7B with adam on A100 80GB?", ts=root), "Th21d")
+    reply = _say(bot, dm_event("and on H100?", ts="1700000900.000200", thread_ts=root), "Th21e")
+    assert "7B parameters with Adam" in reply["text"] and "H100" in reply["text"]
+    more = _say(bot, dm_event("and on 8 of them?", ts="1700000900.000300", thread_ts=root), "Th21f")
+    assert "7B parameters with Adam" in more["text"] and "8 GPUs" in more["text"]
