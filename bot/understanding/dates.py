@@ -40,6 +40,8 @@ def _date_or_clock(tokens: list[Token], i: int) -> list[int]:
         j += 2
     if seps == {"-"} and len(chain) < 2:
         return []
+    if seps == {"/"} and len(chain) == 1 and is_time_unit(at(tokens, chain[0] + 1)):
+        return []  # "40/50 hours", "٤٠/٥٠ ساعة": two times offered, read by the durations
     return chain
 
 

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.understanding.alternatives import JOINERS as ALTERNATIVES
+from bot.understanding.alternatives import offered_between, partner_after, partner_before
 from bot.understanding.candidates import TIME, Candidate
 from bot.understanding.dates import elapsed_clock
 from bot.understanding.lexicon import (
     AR_UNIT_ABBREVIATIONS,
     AR_UNITS,
     ARABIZI_UNITS,
+    COUNT_NOUNS,
     EN_UNITS,
     FRACTIONS,
     QUESTION_WORDS,
@@ -25,7 +28,7 @@ from bot.understanding.lexicon import (
     has_prefix_article,
     lookup,
 )
-from bot.understanding.nearby import at, text_at
+from bot.understanding.nearby import at, text_at, word_in
 from bot.understanding.other_durations import (
     epoch_time,
     epochs_listed,
@@ -40,6 +43,8 @@ from bot.understanding.words import table
 RANGE_JOINERS = table("RANGE_JOINERS")
 COMPOUND_JOINERS = table("COMPOUND_JOINERS")
 UNIT_ORDER = ("sec", "min", "h", "d", "w", "mo", "y")
+# What joins a number to the duration after it: a range, an alternative, "40/50 hours".
+_PARTNER_JOINERS = RANGE_JOINERS | ALTERNATIVES | {"/"}
 
 
 @dataclass
@@ -189,6 +194,8 @@ def _word_piece(tokens: list[Token], i: int) -> Piece | None:
         unit = unit_of(tokens[i + 1])
         if unit and unit[1] == 0:
             return 1.0, unit[0], i + 2, False
+    if unit and _bare_singular(tokens, i):
+        return 1.0, unit[0], i + 1, False
     frac = _fraction(tok)
     if frac is None or i + 1 >= len(tokens):
         return None
@@ -198,9 +205,26 @@ def _word_piece(tokens: list[Token], i: int) -> Piece | None:
     return (frac, unit[0], k + 1, False) if unit and not _asked(tokens, i) else None
 
 
+def _bare_singular(tokens: list[Token], i: int) -> bool:
+    """ "week 2", "day 1.5": a singular English unit opening a clause, a bare number
+    after it, is one of that unit (as "أسبوع ٢" is), the number left to the ratio."""
+    tok, nxt, prev = tokens[i], at(tokens, i + 1), at(tokens, i - 1)
+    return (
+        tok.script != ARABIC
+        and len(tok.text) > 2
+        and not tok.text.endswith("s")
+        and (prev is None or prev.is_boundary)
+        and nxt is not None
+        and nxt.kind == NUM
+        and not nxt.suffix
+        and not nxt.role
+    )
+
+
 def _asked(tokens: list[Token], i: int) -> bool:
-    """ "كم دقيقة", "how many hours": a unit asked about, not a value."""
-    return any(t.text in QUESTION_WORDS for t in tokens[max(0, i - 2) : i] if t.kind == WORD)
+    """ "كم دقيقة", "how many hours", "بكم ساعة", "لكم يوم": a unit asked about, not a
+    value (a question word with its clitics, "بكم", "وكم", is still one)."""
+    return any(word_in(t, QUESTION_WORDS) for t in tokens[max(0, i - 2) : i])
 
 
 def _with_fraction(tokens: list[Token], j: int, value: float) -> tuple[float, int]:
@@ -288,13 +312,17 @@ class _DurationScan:
             self._add(Quantity(tokens[k].value, smallest, k, k + 1, excluded=q.excluded))
         self._join_range(i, q)
         self._add(q)
+        after = _alternative_after(tokens, q, self.taken)
+        if after is not None:
+            self._add(after)
         return j
 
     def _join_range(self, i: int, q: Quantity) -> None:
         """ "يوم أو يومين", "a week or 2 weeks": two candidates, both as written;
         "100 or 200 hours", "12-15 h": the first number shares the unit."""
         prev = self.found[-1] if self.found else None
-        if prev is not None and prev.end == i - 1 and text_at(self.tokens, i - 1) in RANGE_JOINERS:
+        joiners = _PARTNER_JOINERS
+        if prev is not None and prev.end < i and offered_between(self.tokens, prev.end, i, joiners):
             prev.strong = q.strong = True
         partner = _range_partner(self.tokens, i, q.unit, self.taken)
         if partner is not None:
@@ -362,15 +390,36 @@ def _multiplier(tokens: list[Token], i: int) -> tuple[int, float] | None:
 
 
 def _range_partner(tokens: list[Token], i: int, unit: str, taken: set[int]) -> Quantity | None:
-    """ "100 or 200 hours", "12-15 h": the first number shares the unit."""
+    """ "100 or 200 hours", "12-15 h", "٤٠ ولا ٥٠ ساعة", "either 2 or 3 days": the first
+    number shares the unit (rule ``alternatives``)."""
     if i < 2 or tokens[i].kind != NUM:
         return None
-    joiner, first = tokens[i - 1], tokens[i - 2]
+    joiner = tokens[i - 1]
     between = i >= 3 and tokens[i - 3].text in ("between", "بين") and joiner.text in ("and", "و")
-    if not (joiner.text in RANGE_JOINERS or between):
+    k = i - 2 if between else partner_before(tokens, i, _PARTNER_JOINERS)
+    if k is None:
         return None
-    if first.kind != NUM or first.role or first.suffix or i - 2 in taken:
+    first = tokens[k]
+    if first.kind != NUM or first.role or first.suffix or k in taken:
         return None
-    q = Quantity(first.value, unit, i - 2, i - 1)
-    q.excluded = excluded(tokens, i - 2, i - 1)
+    q = Quantity(first.value, unit, k, k + 1)
+    q.excluded = excluded(tokens, k, k + 1)
     return q
+
+
+def _alternative_after(tokens: list[Token], q: Quantity, taken: set[int]) -> Quantity | None:
+    """ "takes 40 hours, or maybe 50", "٤٠ ساعة أو يمكن ٥٠": a bare number offered
+    as an alternative after a duration shares its unit (rule ``alternatives``).
+    A number with a unit or a counted noun after it is a reading of its own."""
+    k = partner_after(tokens, q.end)
+    if k is None or k in taken:
+        return None
+    tok, nxt = tokens[k], at(tokens, k + 1)
+    if tok.role or tok.suffix or (nxt is not None and nxt.kind == WORD and _counts(nxt)):
+        return None
+    return Quantity(tok.value, q.unit, k, k + 1, excluded=q.excluded)
+
+
+def _counts(tok: Token) -> bool:
+    """A word after a number that says what it counts (a unit, "epochs", "GPUs")."""
+    return unit_of(tok) is not None or word_in(tok, COUNT_NOUNS) is not None

@@ -8,6 +8,7 @@ a labelled one ("النسبة ٢ أو ٣", "ratio 2 on V100 vs 3 on A100") share
 
 from __future__ import annotations
 
+from bot.understanding.alternatives import JOINERS as ALTERNATIVES
 from bot.understanding.candidates import RATIO, TIME, Candidate
 from bot.understanding.durations import Quantity, unit_of
 from bot.understanding.lexicon import RATIO_LABELS, TIME_LABELS
@@ -85,8 +86,10 @@ def _shared_label(
     stands between them."""
     tok = tokens[j]
     kind = said[j][0] if j in said else tok.role
+    joiners = _JOINERS | ALTERNATIVES
+    if j and tokens[j - 1].text in _BETWEEN:
+        joiners |= {"and", "و"}
     between = {t.text for t in tokens[j + 1 : i]}
-    joiners = _JOINERS | ({"and", "و"} if j and tokens[j - 1].text in _BETWEEN else set())
     if kind in ("ratio", "time") and not tok.suffix and between & joiners:
         return (kind, "h")
     return None

@@ -77,38 +77,9 @@ EN_NUMBERS: dict[str, int] = mapping("EN_NUMBERS")
 EN_SCALES: dict[str, int] = mapping("EN_SCALES")
 DETERMINERS = table("DETERMINERS")
 
-AR_NUMBERS: dict[str, int] = {}
-for _value, _words in {
-    0: "صفر",
-    1: "واحد واحده",
-    2: "اثنين اثنان اتنين تنين جوج زوج زوز",  # جوج/زوج/زوز: Maghrebi
-    3: "ثلاث ثلاثه تلات تلاته",
-    4: "اربع اربعه ربعه",  # ربعه: Maghrebi
-    5: "خمس خمسه",
-    6: "ست سته",
-    7: "سبع سبعه",
-    8: "ثمان ثماني ثمانيه تمن تماني تمانيه",
-    9: "تسع تسعه",
-    10: "عشر عشره",
-    11: "احدعش حداشر",
-    12: "اثناعشر اتناشر",
-    15: "خمستاشر",
-    20: "عشرين عشرون",
-    30: "ثلاثين ثلاثون تلاتين",
-    40: "اربعين اربعون",
-    50: "خمسين خمسون",
-    60: "ستين ستون",
-    70: "سبعين سبعون",
-    80: "ثمانين ثمانون تمانين",
-    90: "تسعين تسعون",
-    100: "مئه مائه ميه مايه",
-    200: "مئتين مئتان ميتين متين",
-    300: "ثلاثمئه ثلاثمائه تلتميه",
-    1000: "الف",
-    2000: "الفين الفان",
-}.items():
-    for _w in _words.split():
-        AR_NUMBERS[_w] = _value
+AR_NUMBERS: dict[str, int] = {
+    word: int(value) for value, words in mapping("AR_NUMBER_WORDS").items() for word in words
+}
 AR_COUNT_OR_SHARE: dict[str, int] = mapping("AR_COUNT_OR_SHARE")
 AR_COUNTED_PLURALS = frozenset(
     [_w for _w, (_u, _n) in AR_UNITS.items() if _n == 0]
@@ -133,6 +104,14 @@ FRACTIONS: dict[str, float] = {
     "thirds": 1 / 3,
     "ارباع": 0.25,
     "اثلاث": 1 / 3,
+    # With "its": "بيصير نصه" (becomes its half), "ربعه", "تلته".
+    "نصه": 0.5,
+    "نصها": 0.5,
+    "نصفه": 0.5,
+    "نصفها": 0.5,
+    "ربعه": 0.25,
+    "ثلثه": 1 / 3,
+    "تلته": 1 / 3,
 }
 
 INFINITY_WORDS = table("INFINITY_WORDS")
@@ -168,13 +147,13 @@ TIMES_WORDS = mapping("TIMES_WORDS")
 MULTIPLE_WORDS = mapping("MULTIPLE_WORDS")
 MULTIPLE_PLURALS = table("MULTIPLE_PLURALS")
 DIVIDE_WORDS = table("DIVIDE_WORDS")
-HALVING_WORDS = table("HALVING_WORDS")
+HALVING_WORDS = table("HALVING_WORDS") | table("HALVING_VERBS")
 FOLD_WORDS = table("FOLD_WORDS")
 
 PCT_FASTER = table("PCT_FASTER")
 PCT_SLOWER = table("PCT_SLOWER")
-PCT_LESS = table("PCT_LESS")
-PCT_REMAIN = table("PCT_REMAIN")
+PCT_LESS = table("PCT_LESS") | table("PCT_LESS_DIALECT")
+PCT_REMAIN = table("PCT_REMAIN") | table("PCT_REMAIN_DIALECT")
 PCT_MORE = table("PCT_MORE")
 PERCENT_WORDS = table("PERCENT_WORDS")
 

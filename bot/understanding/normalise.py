@@ -26,6 +26,15 @@ _BARE_URL = re.compile(r"(?:https?://|www\.)\S+")
 # Rule ``identifier_underscores``: "wide_resnet50_2", "vit_b_16" are one name
 # (an underscore between letters or digits joins, elsewhere it is Slack italics).
 _NAME_UNDERSCORE = re.compile(r"(?<=[0-9a-z])_(?=[0-9a-z])")
+# Rule ``config_key``: the key of a `key: value` line, as configs and logs print
+# them ("train_time: 36h", "fp32_hours = 36", "time_amp: 6h"), is words: its
+# underscores are spaces, so "fp32 hours: 36" labels the 36. Only a key (after a
+# line start or a separator, before ":" or "="); a value keeps its underscores.
+# Keys start only after a separator, and "_" splits the parts, so each character
+# is tried once.
+_CONFIG_KEY = re.compile(
+    r"(?:^|(?<=[\s,;{`*>\-]))[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?=[ \t]*[:=])", re.MULTILINE
+)
 _ENTITY = re.compile(r"&(amp|lt|gt);")
 _HEART = re.compile(r"<3+")
 # Slack strike-through ("~100h~", and "~~100h~~" as people type it): a value
@@ -204,6 +213,7 @@ def normalise(text: str) -> str:
     text = text.lower()
     text = _BARE_URL.sub(" ", text)
     text = _EMOJI_CODE.sub(" ", text)
+    text = _CONFIG_KEY.sub(lambda m: m.group(0).replace("_", " "), text)
     text = _NAME_UNDERSCORE.sub("-", text)
     text = text.translate(_TABLE)
     text = _GPU_HOURS.sub(r"gpu-\1", text)

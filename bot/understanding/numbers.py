@@ -30,6 +30,7 @@ from bot.understanding.tokens import ARABIC, LATIN, NUM, WORD, Token
 from bot.understanding.words import table
 
 _ARABIZI_DIGITS = table("ARABIZI_DIGITS")
+_UNBOUNDED = table("UNBOUNDED_WORDS")
 # What a lone digit may carry glued after it and still be a number ("3days", "8gpus",
 # "2fold", "7b", "3rd"): every short suffix, and these longer words.
 _NUMBER_SUFFIXES = EN_UNITS.keys() | COUNT_NOUNS | FOLD_WORDS | {"times", "gpu", "gpus"}
@@ -64,7 +65,7 @@ def _read_words(tokens: list[Token], i: int) -> tuple[float, int] | None:
     """Read a spelled number starting at ``i``; return (value, next index).
 
     Parts add up while they get smaller ("one hundred twenty four") or, in
-    Arabic order, when a unit comes before its ten ("خمسة وعشرين");
+    Arabic order, when a unit comes before its ten ("خمسة وعشرين", "ثلاثة عشر");
     "hundred"/"thousand" multiply what came before.
     """
     start = _first_word(tokens, i)
@@ -83,6 +84,8 @@ def _read_words(tokens: list[Token], i: int) -> tuple[float, int] | None:
             current *= 100
         elif value < last or (last < 10 and value >= 20 and value % 10 == 0 and value < 100):
             current += value
+        elif value == 10 and 2 < last < 10 and j == i and current == last:
+            current += value  # "ثلاثة عشر" = 13: a unit then the ten, no joiner
         else:
             break
         last, i = value, j + 1
@@ -242,7 +245,7 @@ def _special(tokens: list[Token], i: int) -> tuple[float, int] | None:
     text = tokens[i].text
     if text in NAN_WORDS:
         return math.nan, i + 1
-    if text in INFINITY_WORDS:
+    if text in INFINITY_WORDS or text in _UNBOUNDED or lookup(text, _UNBOUNDED):
         return math.inf, i + 1
     # ما لا نهايه / لا نهايه / لا نهائي
     j = i

@@ -25,6 +25,7 @@ _EACH_WORDS = table("EACH_WORDS")
 _DEADLINE_MARKERS = table("DEADLINE_MARKERS")
 _OBLIGATIONS = table("OBLIGATIONS")
 _HEDGES = table("HEDGES")
+_TAKING = table("DURATION_VERBS") - {"long", "time", "الوقت", "مده"}
 
 
 def epochs_listed(tokens: list[Token], first: int, end: int) -> bool:
@@ -171,7 +172,8 @@ def _excluded_by_words_before(tokens: list[Token], start: int, end: int) -> bool
         tok = tokens[j]
         if tok.is_boundary or (tok.kind == NUM and tok.role != "price"):
             return None
-        run_named = run_named or (tok.kind == WORD and _cue(tok, _RUN_WORDS))
+        # "at $2/hr takes 3 days": the verb of taking says the time is the job's own.
+        run_named = run_named or (tok.kind == WORD and _cue(tok, _RUN_WORDS | _TAKING))
         if tok.text in ("each", "every", "per", "كل") and text_at(tokens, j + 1) in WHOLE_RUN_NOUNS:
             return None  # "each run takes 8 hours": the time of the whole job
         if tok.kind == WORD and _cue(tok, DURATION_EXCLUDERS_BEFORE):

@@ -228,7 +228,8 @@ class _Reading:
             ctx.params = self._large_bare_number()
         if names.gpu is None:
             common["gpu_memory_gb"] = memory_size_alone(self.tokens)
-        return Query(intent=Intent.MEMORY, params=ctx.params, optimizer=ctx.optimizer, **common)
+        common["params"] = ctx.params
+        return Query(intent=Intent.MEMORY, optimizer=ctx.optimizer, **common)
 
     # ------------------------------------------------------------ passes
     @staticmethod
@@ -282,6 +283,8 @@ class _Reading:
             "batch_amp": ctx.batch_amp,
             "price": ctx.price,
             "dimensions": ctx.dimensions,
+            # "7B at $2/hr takes 3 days": the size rides along an estimate as the model's.
+            "params": ctx.params,
         }
 
     # ------------------------------------------------------------ decision

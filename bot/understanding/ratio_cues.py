@@ -230,15 +230,25 @@ def fraction_of(tok: Token | None) -> float | None:
     return FRACTIONS.get(tok.text)
 
 
+def slowdown(value: float) -> float:
+    """Rule ``stated_slowdown``: the ratio of a multiple said with a slowdown cue.
+
+    "2x slower" multiplies the time (ratio 0.5); "0.9x slower", "أبطأ ٠٫٩ مرة",
+    "slowed to 0.9x" already state the speed, below 1, so they stay 0.9: a factor
+    below 1 said of a slowdown is never turned into a speed-up.
+    """
+    return value if 0 < value < 1 else 1 / value
+
+
 def of_speed(tokens: list[Token], value: float, end: int) -> tuple[float, int]:
     """ "2x" is a speed-up, but "2x slower" / "2x longer" / "2x as long" multiply the time."""
     _, after = clause_around(tokens, end - 1, 0, 2)
     after = _until_question(after)
     if value and any(_slow_cue(t, p) for t, p in zip(after, [tokens[end - 1], *after])):
-        return 1 / value, end
+        return slowdown(value), end
     start = next((k for k in range(end - 1, -1, -1) if tokens[k].kind == NUM), end - 1)
     if value and _slowed_by(tokens, start):
-        return 1 / value, end
+        return slowdown(value), end
     return value, end
 
 

@@ -10,8 +10,11 @@ Numbers labelled by "ratio"/"النسبة" are read by the grammar in parse.py.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
+from bot.understanding.alternatives import JOINERS as ALTERNATIVES
+from bot.understanding.alternatives import partner_before
 from bot.understanding.candidates import RATIO, Candidate
 from bot.understanding.lexicon import (
     DIVIDE_WORDS,
@@ -33,6 +36,7 @@ from bot.understanding.ratio_cues import (
     of_speed,
     percent_to_ratio,
     slash_fraction,
+    slowdown,
     speed_direction,
     with_half,
 )
@@ -41,6 +45,7 @@ from bot.understanding.tokens import ARABIC, NUM, SYM, WORD, Token
 from bot.understanding.words import table
 
 _PRECISION_NOUNS = table("PRECISION_NOUNS")
+_RANGE = frozenset(["-", "to", "الي"])  # "2-3x", "2 to 3x": a range gives two candidates
 
 
 @dataclass
@@ -183,12 +188,12 @@ def _times_word_after(tokens: list[Token], i: int) -> Found | None:
         return _NONE
     value, end = with_half(tokens, i + 2, tokens[i].value)
     sign = speed_direction(tokens, i, end, default=plural)
-    return (value if sign > 0 else 1 / value if value else 0.0, end) if sign else _NONE
+    return (value if sign > 0 else slowdown(value) if value else 0.0, end) if sign else _NONE
 
 
 def _halving(tokens: list[Token], i: int) -> Found | None:
-    """ "halves the time", "ينصف"."""
-    return (2.0, i + 1) if tokens[i].text in HALVING_WORDS else None
+    """ "halves the time", "ينصف", "الـ amp ينص الوقت", "وتنصّف" (with its clitics)."""
+    return (2.0, i + 1) if has_cue(tokens[i], HALVING_WORDS) else None
 
 
 def _times_word(tokens: list[Token], i: int) -> Found | None:
@@ -202,7 +207,7 @@ def _times_word(tokens: list[Token], i: int) -> Found | None:
     if base == 1 and value == 1:
         return _NONE
     sign = speed_direction(tokens, i, end, default=False)
-    return (value if sign > 0 else 1 / value, end) if sign else _NONE
+    return (value if sign > 0 else slowdown(value), end) if sign else _NONE
 
 
 def _multiple_word(tokens: list[Token], i: int) -> Found | None:
@@ -227,8 +232,18 @@ def _fraction_word(tokens: list[Token], i: int) -> Found | None:
     return (percent_to_ratio(frac * 100, meaning), i + 1) if meaning in (LESS, REMAIN) else None
 
 
+def _unbounded_speed(tokens: list[Token], i: int) -> Found | None:
+    """Rule ``unbounded_speed``: "infinitely faster", "أسرع بشكل لانهائي": an infinite
+    number said of speed is an infinite ratio (refused as ``not_finite``)."""
+    if not math.isinf(tokens[i].value):
+        return None
+    sign = speed_direction(tokens, i, i + 1, default=False)
+    return (math.inf if sign > 0 else 0.0, i + 1) if sign else None
+
+
 # Rule ``ratio_marker``: what makes a number, or a word, a ratio, tried in order.
 _NUMBER_MARKERS = (
+    _unbounded_speed,
     _glued_marker,
     _divided_by,
     _marker_word_after,
@@ -240,12 +255,12 @@ _WORD_MARKERS = (_halving, _times_word, _multiple_word, _fraction_word)
 
 
 def _partner(tokens: list[Token], i: int, taken: set[int]) -> RatioCand | None:
-    """ "2-3x", "2 or 3x": the first number is a ratio candidate too."""
-    if i < 2 or i - 2 in taken:
+    """ "2-3x", "2 or 3x", "١٫٥ ولا ٢ مرة": the first number is a ratio candidate too
+    (rule ``alternatives``)."""
+    k = partner_before(tokens, i, _RANGE | ALTERNATIVES) if i >= 2 else None
+    if k is None or k in taken:
         return None
-    joiner, first = tokens[i - 1], tokens[i - 2]
-    if joiner.text not in ("-", "or", "to", "او", "الي") or first.kind != NUM or first.role:
+    first = tokens[k]
+    if first.kind != NUM or first.role or first.suffix:
         return None
-    if first.suffix:
-        return None
-    return RatioCand(first.value, i - 2, first.text)
+    return RatioCand(first.value, k, first.text)

@@ -175,7 +175,9 @@ def _unit_suffix(tokens: list[Token], i: int) -> Decision:
     "8x A100"), "1st" a date, "80gb" a memory size, "$1.5k" a price, "7b"
     parameters, "8gpus" a count."""
     suffix = tokens[i].suffix.lstrip("-")
-    counted = _count_after(tokens, i + 1) if suffix == "x" else None
+    # "8x A100" counts cards; "0.9x on P100", "1.5x on V100" are ratios: no count is a fraction.
+    whole = float(tokens[i].value).is_integer()
+    counted = _count_after(tokens, i + 1) if suffix == "x" and whole else None
     if suffix in EN_UNITS or (suffix == "x" and not counted):
         return ""
     if suffix in ORDINAL_SUFFIXES:
@@ -334,6 +336,8 @@ def _count_after(tokens: list[Token], j: int) -> tuple[str, Claims] | None:
     for k, tok in enumerate(tokens[j : j + 2], start=j):
         if tok.role == "gpu":
             return "gpus", {}
+        if tok.text in ("on", "with", "using", "علي", "مع"):
+            break  # "2x on A100", "2x with amp": said of a setup, not counting it
         if tok.kind == NUM and tok.glued:
             return "count", {k: "count"}
         noun = word_in(tok, COUNT_NOUNS)

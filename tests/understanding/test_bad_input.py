@@ -121,6 +121,12 @@ _STRESS = {
     "number_words": lambda n: "and a half " * (n // 11),
     "many_candidates": lambda n: "".join(f"{i}h " for i in range(n // 7)),
     "many_ratios": lambda n: "".join(f"ratio {i} " for i in range(n // 10)),
+    # Issue 21's paths: alternatives with softeners, `key: value` lines and long
+    # underscore runs (rule config_key), dialect teens and halving verbs.
+    "alternatives": lambda n: "40 ساعة ولا يمكن 50 or maybe " * (n // 30),
+    "config_keys": lambda n: "train_time_of_run: 36h\n" * (n // 23),
+    "underscore_run": lambda n: "a_" * (n // 2) + ": 1",
+    "dialect_values": lambda n: "تلتاشر ساعة والـ amp ينص الوقت " * (n // 32),
 }
 
 
