@@ -17,6 +17,7 @@ from bot.understanding.alternatives import JOINERS as ALTERNATIVES
 from bot.understanding.alternatives import partner_before
 from bot.understanding.candidates import RATIO, Candidate
 from bot.understanding.lexicon import (
+    COUNT_NOUNS,
     DIVIDE_WORDS,
     FOLD_WORDS,
     HALVING_WORDS,
@@ -26,6 +27,7 @@ from bot.understanding.lexicon import (
     TIMES_WORDS,
     lookup,
 )
+from bot.understanding.nearby import is_time_unit
 from bot.understanding.ratio_cues import (
     LESS,
     REMAIN,
@@ -241,6 +243,33 @@ def _unbounded_speed(tokens: list[Token], i: int) -> Found | None:
     return (math.inf if sign > 0 else 0.0, i + 1) if sign else None
 
 
+_FASTER_BY = table("FASTER_BY_CUES")
+_FASTER_FILLERS = table("FASTER_BY_FILLERS")
+
+
+def _faster_by(tokens: list[Token], i: int) -> Found | None:
+    """Rule ``faster_by``: "amp is faster by 1.5", "speeds it up by 1.8", "أسرع بـ١٫٥",
+    "بيسرّع التدريب ١٫٥": a bare number above 1 right after a comparative of speed
+    (fillers between) is the ratio. A unit, percentage or counted noun after it
+    makes it something else, read by its own rule."""
+    tok, nxt = tokens[i], _next(tokens, i)
+    if tok.suffix or tok.value <= 1 or (nxt is not None and nxt.kind == WORD and _counted(nxt)):
+        return None
+    for k in range(i - 1, max(-1, i - 5), -1):
+        before = tokens[k]
+        if before.kind != WORD:
+            return None
+        if has_cue(before, _FASTER_BY):
+            return tok.value, i + 1
+        if not has_cue(before, _FASTER_FILLERS):
+            return None
+    return None
+
+
+def _counted(tok: Token) -> bool:
+    return has_cue(tok, COUNT_NOUNS) or is_time_unit(tok) or has_cue(tok, PERCENT_WORDS)
+
+
 # Rule ``ratio_marker``: what makes a number, or a word, a ratio, tried in order.
 _NUMBER_MARKERS = (
     _unbounded_speed,
@@ -249,6 +278,7 @@ _NUMBER_MARKERS = (
     _marker_word_after,
     _share_of_time,
     _percentage,
+    _faster_by,
     _times_word_after,
 )
 _WORD_MARKERS = (_halving, _times_word, _multiple_word, _fraction_word)

@@ -252,8 +252,19 @@ WEEK_AND_RATIO = [
     ("اسبوعين ٢", "command", 336, 2, None, None),
 ]
 
+FASTER_BY = [
+    ("التدريب ١٠ ساعات والـ amp اسرع ب ١٫٥", "dm", 10, 1.5, None, None),
+    ("التدريب ١٠ ساعات والـ amp أسرع بـ١٫٥", "dm", 10, 1.5, None, None),
+    ("التدريب ١٠ ساعات والـ amp بيسرع ١٫٥", "dm", 10, 1.5, None, None),
+    ("training 10h, amp faster by 1.5", "dm", 10, 1.5, None, None),
+    ("training 10h, amp speeds it up by 1.5", "dm", 10, 1.5, None, None),
+    ("training 10h, amp is faster by 40%", "dm", 10, 1.4, None, None),
+    ("amp is faster on 8 GPUs, training 10h", "dm", 10, None, None, None),
+]
+
 CLASSES = (
-    ALTERNATIVES
+    FASTER_BY
+    + ALTERNATIVES
     + KAM_WITH_CLITIC
     + NUMBER_WORDS
     + DAYS_AND_HOURS
