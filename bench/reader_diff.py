@@ -38,7 +38,10 @@ READ = r"""
 import json, sys
 from bot.models import Channel
 from bot.understanding import understand
-from bot.understanding.record_command import RecordCommand, read_command
+try:  # the package exports them since the reader's folders (issue 21); older trees do not
+    from bot.understanding import RecordCommand, read_command
+except ImportError:
+    from bot.understanding.record_command import RecordCommand, read_command
 
 
 def record(text):

@@ -8,10 +8,10 @@ from hypothesis import strategies as st
 
 from bot.models import Channel, Intent, Lang, Query
 from bot.understanding import understand
-from bot.understanding.normalise import normalise
-from bot.understanding.numbers import merge_number_words
 from bot.understanding.parse import MAX_CHARS, _Reading
-from bot.understanding.tokens import tokenize
+from bot.understanding.text.normalise import normalise
+from bot.understanding.text.tokens import tokenize
+from bot.understanding.values.numbers import merge_number_words
 
 # Everything Python strings can hold, lone surrogates and control characters included.
 any_text = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF), max_size=300)
