@@ -228,10 +228,15 @@ MODEL_WORD_FAMILIES: dict[str, str] = mapping("MODEL_WORD_FAMILIES")
 _MODEL_SUFFIX_WORDS = table("MODEL_SUFFIX_WORDS")
 
 
+# The longest model stem in MODEL_WORD_FAMILIES: a longer prefix is never looked up,
+# so a 100 KB identifier costs one pass, not one slice per character.
+_LONGEST_MODEL_STEM = max(map(len, MODEL_WORD_FAMILIES), default=0)
+
+
 def model_word_family(word: str) -> str | None:
     """Task family of a well-known model written as one word, else None."""
     squashed = word.replace("-", "").replace("_", "")
-    for end in range(len(squashed), 1, -1):
+    for end in range(min(len(squashed), _LONGEST_MODEL_STEM), 1, -1):
         family = MODEL_WORD_FAMILIES.get(squashed[:end])
         if family is None:
             continue
