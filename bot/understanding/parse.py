@@ -42,7 +42,7 @@ from bot.understanding.resolving.candidates import RATIO, TIME, Candidate
 from bot.understanding.resolving.resolve import resolve
 from bot.understanding.rules.labels import read_labels
 from bot.understanding.rules.names.names import Names, find_names, memory_size_alone
-from bot.understanding.rules.rate.rates import progress_lines, step_rate
+from bot.understanding.rules.rate.rates import progress_lines, progress_readouts, step_rate
 from bot.understanding.rules.ratio.ratios import RatioCand, find_ratios
 from bot.understanding.rules.record.record_command import (
     DeleteCommand,
@@ -209,10 +209,12 @@ class _Reading:
         """Durations, ratios, labelled times and step-rate candidates, progress
         readouts ("100%", "450/1000", "[01:23<01:40]") set aside first."""
         tokens = self.tokens
+        readouts = progress_readouts(tokens)
+        chosen = resolve(readouts).chosen
+        for cand in chosen:
+            cand.mark(tokens)
+        self.offered.extend((c, True) for c in chosen)
         on_progress_lines = progress_lines(tokens)
-        for k in on_progress_lines:
-            if tokens[k].kind == NUM and not tokens[k].role:
-                tokens[k].role = "progress"
         durations = [q for q in find_durations(tokens) if q.start not in on_progress_lines]
         ratios = find_ratios(tokens)
         labelled_times = read_labels(tokens, ratios)

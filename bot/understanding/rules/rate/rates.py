@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.understanding.resolving.candidates import RATIO, TIME, Candidate
+from bot.understanding.resolving.candidates import RATIO, SETUP, TIME, Candidate
 from bot.understanding.rules.rate.rate_precision import is_rate, precision_near
 from bot.understanding.text.tokens import NUM, WORD, Token
 from bot.understanding.values.lexicon import EPOCH_NOUNS, lookup
@@ -147,6 +147,19 @@ def _contrast(rates: list[Candidate]) -> list[Candidate]:
         return rates
     other = "mixed" if "fp32" in marks else "fp32"
     return [c if c.precision else replace(c, precision=other) for c in rates]
+
+
+def progress_readouts(tokens: list[Token]) -> list[Candidate]:
+    """Rule ``progress_readout``: each number on a pasted progress line ("100%",
+    "450/1000", "[01:23<01:40]") is a ``setup`` candidate (role "progress"), set
+    aside before the durations so it is never the FP32 run's time."""
+    return [
+        Candidate(
+            SETUP, k, k + 1, tokens[k].value, "progress_readout", tokens[k].written, role="progress"
+        )
+        for k in sorted(progress_lines(tokens))
+        if tokens[k].kind == NUM and not tokens[k].role
+    ]
 
 
 def progress_lines(tokens: list[Token]) -> set[int]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from bot.understanding.resolving.candidates import COUNT, Candidate
+from bot.understanding.resolving.resolve import resolve
 from bot.understanding.text.tokens import ARABIC, NUM, WORD, Token
 from bot.understanding.values.lexicon import (
     FRAMEWORKS,
@@ -137,19 +139,37 @@ def read_batches(tokens: list[Token], ctx: Context) -> None:
 def _batch_numbers(tokens: list[Token]) -> list[tuple[int, str]]:
     """Rule ``batch_with_precision``: the batch setting, and a second number said of
     the other precision within six tokens ("batch 112 in FP32, 256 with AMP"), with
-    the precision each is said of (marked "batch")."""
-    found: list[tuple[int, str]] = []
-    found_at = 0
+    the precision each is said of. Each is a ``count`` candidate (role "batch",
+    its precision kept); the resolver chooses and only the chosen are marked."""
+    cands = _batch_candidates(tokens)
+    chosen = resolve(cands).chosen
+    for cand in chosen:
+        cand.mark(tokens)
+    return [(int(c.value), c.precision) for c in chosen]
+
+
+def _batch_candidates(tokens: list[Token]) -> list[Candidate]:
+    found: list[Candidate] = []
     for i, tok in enumerate(tokens):
         if tok.kind != NUM or not math.isfinite(tok.value):  # "batch inf" is no batch size
             continue
         labelled = tok.role == "setting" and _after_batch_word(tokens, i)
-        if not labelled and not (found and i - found_at <= 6 and _second_batch(tokens, i)):
+        near = found and i - found[-1].start <= 6 and _second_batch(tokens, i)
+        if not (labelled or near):
             continue
-        found_at = i
-        tok.role = "batch"
-        tok.extra["rule"] = "batch_with_precision"
-        found.append((int(tok.value), _qualifier(tokens, i)))
+        qualifier = _qualifier(tokens, i)
+        found.append(
+            Candidate(
+                COUNT,
+                i,
+                i + 1,
+                float(int(tok.value)),
+                "batch_with_precision",
+                tok.written,
+                precision=qualifier,
+                role="batch",
+            )
+        )
         if len(found) == 2:
             break
     return found
