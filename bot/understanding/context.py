@@ -236,6 +236,7 @@ def _setup_role(
     if (
         not role
         and (sizes_are_params or timed)
+        and float(tokens[i].value).is_integer()  # "72h 1.8 V100": no count is a fraction
         and _gpu_after(tokens, i)
         and not after_ratio_label(tokens, i)
     ):

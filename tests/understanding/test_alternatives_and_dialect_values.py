@@ -262,8 +262,19 @@ FASTER_BY = [
     ("amp is faster on 8 GPUs, training 10h", "dm", 10, None, None, None),
 ]
 
+# A time said "without amp" is the FP32 side of a pair (the rates' precision look-up),
+# and a fractional number before a GPU is a ratio, never a count.
+NEGATED_PAIRS_AND_FRACTIONS = [
+    ("دربت النموذج ١٠ ساعات بدون amp، ومع amp صار ٦ ساعات", "dm", 10, 10 / 6, None, None),
+    ("١٠ ساعات بدون amp و ٦ ساعات مع amp", "dm", 10, 10 / 6, None, None),
+    ("10h without amp, and with amp 6h", "dm", 10, 10 / 6, None, None),
+    ("التدريب ٢٠ ساعة من غير amp و ١٠ ساعات معاه", "dm", 20, 2, None, None),
+    ("72h 1.8 V100 resnet50", "command", 72, 1.8, None, None),
+]
+
 CLASSES = (
-    FASTER_BY
+    NEGATED_PAIRS_AND_FRACTIONS
+    + FASTER_BY
     + ALTERNATIVES
     + KAM_WITH_CLITIC
     + NUMBER_WORDS

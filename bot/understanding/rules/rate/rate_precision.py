@@ -22,22 +22,30 @@ _FP32 = table("FP32")
 _MIXED = table("MIXED")
 
 
+_BARE_ONLY_BEFORE_NOUN = frozenset(["full"])
+
+
+def _noun_after(tokens: list[Token], j: int) -> bool:
+    return in_table(at(tokens, j + 1), "PRECISION_NOUNS")
+
+
 def is_rate(tok: Token) -> bool:
     return tok.kind == NUM and tok.role in (STEP_TIME, THROUGHPUT)
 
 
-def _precision_of(tokens: list[Token], j: int) -> str:
+def precision_of(tokens: list[Token], j: int) -> str:
     """ "fp32" or "mixed" for a precision word at ``j``; "without amp" / "بدون amp" is FP32,
     and so is a negation said alone of the precision named before ("... vs 1.1 it/s without")."""
     tok = tokens[j]
     if tok.kind != WORD:
         return ""
     if in_table(tok, "BARE_NEGATIONS") and not (
-        j + 1 < len(tokens) and _precision_of(tokens, j + 1)
+        j + 1 < len(tokens) and precision_of(tokens, j + 1)
     ):
         return "fp32"  # "1.1 it/s without", "وبدونه ١٫١ it/s": without the mixed precision
     if tok.text in _FP32:
-        return "fp32"
+        # "full precision" is FP32; "the full training is 100 hours" names no precision.
+        return "" if tok.text in _BARE_ONLY_BEFORE_NOUN and not _noun_after(tokens, j) else "fp32"
     if in_table(tok, "WITH_IT"):
         return "mixed"  # "... و١٫١ ثانية معاه": with the mixed precision named before
     if not (tok.text in _MIXED or lookup(tok.text, _MIXED)):
@@ -63,7 +71,7 @@ def _said_before(tokens: list[Token], i: int) -> tuple[str, int]:
         j = i - step
         if j < 0 or tokens[j].is_boundary or is_rate(tokens[j]):
             break
-        if mark := _precision_of(tokens, j):
+        if mark := precision_of(tokens, j):
             return mark, step
         if in_table(tokens[j], "CLAUSE_JOINERS"):
             break
@@ -76,7 +84,7 @@ def _said_after(tokens: list[Token], i: int, within: int) -> str:
         j = i + step
         if j >= len(tokens) or tokens[j].is_boundary or is_rate(tokens[j]):
             break
-        if mark := _precision_of(tokens, j):
+        if mark := precision_of(tokens, j):
             return mark
         if in_table(tokens[j], "CLAUSE_JOINERS"):
             break  # "1s/step - loss: 0.4 and with amp 500ms/step": amp is the next clause's
@@ -95,7 +103,7 @@ def _only_one_on_its_line(tokens: list[Token], i: int) -> str:
     line = range(start, end)
     if sum(is_rate(tokens[j]) for j in line) != 1:
         return ""
-    said = {mark for j in line if (mark := _precision_of(tokens, j))}
+    said = {mark for j in line if (mark := precision_of(tokens, j))}
     return said.pop() if len(said) == 1 else ""
 
 
@@ -103,7 +111,7 @@ def _earlier_on_line(tokens: list[Token], i: int) -> str:
     for j in range(i - 1, max(-1, i - _LINE_SEARCH), -1):
         if is_rate(tokens[j]):
             break
-        if (mark := _precision_of(tokens, j)) and not _trails_rate(tokens, j):
+        if (mark := precision_of(tokens, j)) and not _trails_rate(tokens, j):
             return mark
     return ""
 

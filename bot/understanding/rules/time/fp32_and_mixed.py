@@ -13,12 +13,11 @@ beside a third time said of neither precision measured the ratio of that job.
 
 from __future__ import annotations
 
+from bot.understanding.rules.rate.rate_precision import precision_of
 from bot.understanding.rules.time.durations import Quantity
 from bot.understanding.text.tokens import NUM, Token
-from bot.understanding.text.tokens import word_in as _is
 from bot.understanding.words import table
 
-_MIXED_WORDS = table("MIXED_WORDS")
 _FROM_WORDS = table("FROM_WORDS")
 _TO_WORDS = table("TO_WORDS")
 _LABEL_SIGNS = frozenset(":=")
@@ -58,7 +57,7 @@ def _change_with_mixed(tokens: list[Token], times: list[Quantity]) -> bool:
         any(t.text in _FROM_WORDS for t in before)
         and 0 < len(between) <= 2
         and any(t.text in _TO_WORDS for t in between)
-        and any(_precision_word(t) == "mixed" for t in tokens)
+        and any(_precision_at(tokens, j) == "mixed" for j in range(len(tokens)))
     )
 
 
@@ -69,7 +68,7 @@ def _precision_near(tokens: list[Token], q: Quantity) -> str:
     for step, j in enumerate(range(q.start - 1, max(-1, q.start - 1 - _BEFORE), -1), 1):
         if tokens[j].is_boundary or tokens[j].kind == NUM or tokens[j].text in joiners:
             break
-        mark = _precision_word(tokens[j])
+        mark = _precision_at(tokens, j)
         if mark and all(t.text in _LABEL_SIGNS for t in tokens[j + 1 : q.start]) and step > 1:
             return mark  # "fp32=40h amp=25h", "FP32: 40h": the precision labels its time
         if mark:
@@ -78,13 +77,13 @@ def _precision_near(tokens: list[Token], q: Quantity) -> str:
     for step, tok in enumerate(tokens[q.end : q.end + _AFTER], 1):
         if tok.is_boundary or tok.kind == NUM or step >= best_distance or tok.text in joiners:
             break
-        mark = _precision_word(tok)
+        mark = _precision_at(tokens, q.end + step - 1)
         if mark:
             return mark
     return best
 
 
-def _precision_word(tok: Token) -> str:
-    if tok.text in ("fp32", "tf32"):
-        return "fp32"
-    return "mixed" if _is(tok, _MIXED_WORDS) else ""
+def _precision_at(tokens: list[Token], j: int) -> str:
+    """The precision a word at ``j`` names, read as the rates read it
+    (:func:`precision_of`): "without amp", "بدون amp", "من غير amp" are FP32."""
+    return precision_of(tokens, j)
