@@ -260,6 +260,8 @@ FASTER_BY = [
     ("training 10h, amp speeds it up by 1.5", "dm", 10, 1.5, None, None),
     ("training 10h, amp is faster by 40%", "dm", 10, 1.4, None, None),
     ("amp is faster on 8 GPUs, training 10h", "dm", 10, None, None, None),
+    ("٤٠ ساعة ÷ ١٫٨ كم؟", "dm", 40, 1.8, None, None),
+    ("40h ÷ 1.8", "command", 40, 1.8, None, None),
 ]
 
 # A time said "without amp" is the FP32 side of a pair (the rates' precision look-up),

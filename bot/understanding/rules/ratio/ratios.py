@@ -133,7 +133,9 @@ def _glued_marker(tokens: list[Token], i: int) -> Found | None:
 
 
 def _divided_by(tokens: list[Token], i: int) -> Found | None:
-    """ "divides the time by 3", "يقسم الوقت على ٣"."""
+    """ "divides the time by 3", "يقسم الوقت على ٣", "40h ÷ 1.8"."""
+    if _sign_before(tokens, i, "÷") and not tokens[i].suffix:
+        return tokens[i].value, i + 1
     if not i or tokens[i - 1].text not in ("by", "علي"):
         return None
     before, _ = clause_around(tokens, i - 1, 4, 0)
