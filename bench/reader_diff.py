@@ -9,7 +9,7 @@ exported with ``git archive`` into a temporary folder and run there in a
 subprocess, so it is never kept as code in this tree. Messages come from
 ``tests/data/messages_dev.jsonl`` and from every case table in
 ``tests/understanding`` (module-level lists of tuples whose first two items
-are a message and a channel).
+are a message and a channel, the dimensions' ``examples.py`` rows these import too).
 
     python bench/reader_diff.py [--old main]
 
