@@ -9,7 +9,7 @@ exported with ``git archive`` into a temporary folder and run there in a
 subprocess, so it is never kept as code in this tree. Messages come from
 ``tests/data/messages_dev.jsonl`` and from every case table in
 ``tests/understanding`` (module-level lists of tuples whose first two items
-are a message and a channel).
+are a message and a channel, the dimensions' ``examples.py`` rows these import too).
 
     python bench/reader_diff.py [--old main]
 
@@ -38,7 +38,10 @@ READ = r"""
 import json, sys
 from bot.models import Channel
 from bot.understanding import understand
-from bot.understanding.record_command import RecordCommand, read_command
+try:  # the package exports them since the reader's folders (issue 21); older trees do not
+    from bot.understanding import RecordCommand, read_command
+except ImportError:
+    from bot.understanding.record_command import RecordCommand, read_command
 
 
 def record(text):

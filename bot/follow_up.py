@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 
 from bot.models import HOURS_PER_UNIT, Duration, Intent, Query, Reason, TimeUnit
-from bot.understanding.normalise import normalise
+from bot.understanding.text.normalise import normalise
 
 # What a question says about the training job; a thread remembers these so a
 # follow-up ("it takes 36 hours", "and on H100?") is about the same job.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from bot.models import Query
-from bot.understanding.normalise import normalise
+from bot.understanding.text.normalise import normalise
 
 # Words are looked for in the first this many (a reply quotes what was read,
 # and beyond this the snippet is kept as the reader wrote it).

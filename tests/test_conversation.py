@@ -102,7 +102,7 @@ READ_BY_SAMPLES = [
 def test_replies_carry_no_rule_names_or_normalised_spellings(text):
     """What was read is worded for people in the user's own words; the rules that read
     it are for ``mpbot ask --explain`` (issue 21)."""
-    from bot.understanding.normalise import normalise
+    from bot.understanding.text.normalise import normalise
 
     turn = answer(text, Channel.DM)
     shown = turn.reply.text + "\n".join(turn.reply.details + turn.reply.notes)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from bot.conversation import Turn, answer, to_json
 from bot.models import Channel, Lang
-from bot.understanding.record_command import read_command
+from bot.understanding import read_command
 
 if TYPE_CHECKING:
     from bot.records.models import Record

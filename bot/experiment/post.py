@@ -38,7 +38,7 @@ def post(report: Report, team_id: str | None, user_id: str) -> tuple[bool, str]:
     from bot.records.ratio import validate
     from bot.store import connect
     from bot.store.records import add_record
-    from bot.understanding.record_command import read_record
+    from bot.understanding import read_record
 
     draft = read_record(report.record_line.removeprefix(RECORD_PREFIX))
     if isinstance(draft, tuple):

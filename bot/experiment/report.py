@@ -281,7 +281,7 @@ def record_problem(line: str, device: str, ratio: float) -> str | None:
             "run it on the GPU you train on"
         )
     from bot.records.ratio import PLAUSIBLE_HIGH, PLAUSIBLE_LOW, RecordReason, validate
-    from bot.understanding.record_command import read_record
+    from bot.understanding import read_record
 
     draft = read_record(line.removeprefix(RECORD_PREFIX))
     reasons = draft if isinstance(draft, tuple) else validate(draft).reasons

@@ -2,7 +2,7 @@
 
 ``record ...``, ``history [page]`` and ``delete N`` mean the same in Slack, in
 ``mpbot console`` and in ``mpbot ask``, so the steps they share live here once:
-read the command (:mod:`bot.understanding.record_command`), validate and
+read the command (:func:`bot.understanding.read_command`), validate and
 store, list or delete (:mod:`bot.store.records`), and word the answer in the
 user's language (:mod:`bot.rendering.records`). Each transport only adds its
 own chrome (Slack's buttons and modal, the CLI's plain text and JSON) and says
@@ -36,7 +36,7 @@ from bot.store.records import (
     list_records,
     records_for_team,
 )
-from bot.understanding.record_command import (
+from bot.understanding import (
     DeleteCommand,
     HistoryCommand,
     RecordCommand,

@@ -42,7 +42,7 @@ from bot.rendering.records import RecordWords
 from bot.slack.labels import ADMIN_CHECK_FAILED, label
 from bot.store import Store
 from bot.store.records import DeleteOutcome
-from bot.understanding.record_command import DeleteCommand, read_command
+from bot.understanding import DeleteCommand, read_command
 
 ACTION_RECORD = "mp_record_open"
 ACTION_NEWER = "mp_records_newer"

@@ -14,23 +14,35 @@ import re
 from dataclasses import dataclass, field
 
 from bot.models import Price
-from bot.understanding.candidates import COUNT, MEMORY, PRICE, SETUP, STEP_TIME, VALUE, Candidate
-from bot.understanding.lexicon import (
-    EPOCH_NOUNS,
-    lookup,
+from bot.understanding.resolving.candidates import (
+    COUNT,
+    MEMORY,
+    PRICE,
+    SETUP,
+    STEP_TIME,
+    VALUE,
+    Candidate,
 )
-from bot.understanding.nearby import at, is_duration_at, word_in
-from bot.understanding.prices import after_ratio_label, join_european_amounts, read_price
-from bot.understanding.resolve import resolve
-from bot.understanding.setup_numbers import (
+from bot.understanding.resolving.resolve import resolve
+from bot.understanding.rules.setup.prices import (
+    after_ratio_label,
+    join_european_amounts,
+    read_price,
+)
+from bot.understanding.rules.setup.setup_numbers import (
     AR_PARAM_WORDS,
     PARAM_SUFFIXES,
     RULES,
     Claims,
     classify,
 )
-from bot.understanding.setup_words import read_batches, read_words
-from bot.understanding.tokens import ARABIC, NUM, WORD, Token
+from bot.understanding.rules.setup.setup_words import read_batches, read_words
+from bot.understanding.text.tokens import ARABIC, NUM, WORD, Token
+from bot.understanding.values.lexicon import (
+    EPOCH_NOUNS,
+    lookup,
+)
+from bot.understanding.values.nearby import at, is_duration_at, word_in
 from bot.understanding.words import table
 
 GPU_DUALS = table("GPU_DUALS")
@@ -225,6 +237,7 @@ def _setup_role(
     if (
         not role
         and (sizes_are_params or timed)
+        and float(tokens[i].value).is_integer()  # "72h 1.8 V100": no count is a fraction
         and _gpu_after(tokens, i)
         and not after_ratio_label(tokens, i)
     ):

@@ -9,10 +9,10 @@ the rule that read each (``Query.read_by``). Pure text, for the console.
 from __future__ import annotations
 
 from bot.models import Channel, Lang
-from bot.understanding.candidates import Candidate
 from bot.understanding.parse import understand
-from bot.understanding.rates import step_rate
-from bot.understanding.tokens import NUM, Token
+from bot.understanding.resolving.candidates import Candidate
+from bot.understanding.rules.rate.rates import step_rate
+from bot.understanding.text.tokens import NUM, Token
 
 _SHOWN = ("gpu", "model", "num_gpus", "params", "precision", "small_talk")
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 
 from bot.advice.model_sizes import known_keys, model_size, squash
-from bot.understanding.lexicon import SPEED_CUES, lookup
-from bot.understanding.tokens import NUM, WORD, Token, word_in
+from bot.understanding.text.tokens import NUM, WORD, Token, word_in
+from bot.understanding.values.lexicon import SPEED_CUES, lookup
 from bot.understanding.words import mapping, table
 
 METHODS = mapping("MEMORY_METHODS")

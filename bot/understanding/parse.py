@@ -30,15 +30,40 @@ from bot.models import (
     Reason,
     TimeUnit,
 )
-from bot.understanding.candidates import RATIO, TIME, Candidate
-from bot.understanding.chatter import strip_chatter
 from bot.understanding.context import Context, mark_context
-from bot.understanding.durations import Quantity, find_durations
-from bot.understanding.fp32_and_mixed import fp32_and_mixed, measured_pair_and_job
-from bot.understanding.labels import read_labels
-from bot.understanding.language import detect_language
-from bot.understanding.language_request import language_request
-from bot.understanding.lexicon import (
+from bot.understanding.limits import reason_for, refuse_absurd_setup
+from bot.understanding.memory_words import asks_memory_by_method, catalog_params, memory_setup
+from bot.understanding.questions import (
+    asks_if_it_fits,
+    sized_on_gpu,
+    with_unused,
+    without_numbers,
+)
+from bot.understanding.resolving.candidates import RATIO, TIME, Candidate
+from bot.understanding.resolving.resolve import resolve
+from bot.understanding.rules.labels import read_labels
+from bot.understanding.rules.names.name_rules import SIZES as CARD_SIZES
+from bot.understanding.rules.names.names import Names, find_names, memory_size_alone
+from bot.understanding.rules.rate.rates import progress_lines, progress_readouts, step_rate
+from bot.understanding.rules.ratio.ratios import RatioCand, find_ratios
+from bot.understanding.rules.record.record_command import (
+    DeleteCommand,
+    HistoryCommand,
+    RecordCommand,
+    is_delete_without_id,
+    read_command,
+)
+from bot.understanding.rules.talk.language_request import language_request
+from bot.understanding.rules.talk.small_talk import small_talk_kind
+from bot.understanding.rules.time.durations import Quantity, find_durations
+from bot.understanding.rules.time.fp32_and_mixed import fp32_and_mixed, measured_pair_and_job
+from bot.understanding.rules.time.position import by_position, lone_ratio
+from bot.understanding.text.chatter import strip_chatter
+from bot.understanding.text.language import detect_language
+from bot.understanding.text.normalise import normalise
+from bot.understanding.text.tokens import NUM, WORD, Token, tokenize
+from bot.understanding.text.tokens import word_in as _is
+from bot.understanding.values.lexicon import (
     ARCHITECTURE_MODELS,
     FIT_WORDS,
     MEMORY_WORDS,
@@ -46,33 +71,8 @@ from bot.understanding.lexicon import (
     UNIT_CODES,
     UNIT_HOURS,
 )
-from bot.understanding.limits import reason_for, refuse_absurd_setup
-from bot.understanding.memory_words import asks_memory_by_method, catalog_params, memory_setup
-from bot.understanding.name_rules import SIZES as CARD_SIZES
-from bot.understanding.names import Names, find_names, memory_size_alone
-from bot.understanding.normalise import normalise
-from bot.understanding.numbers import merge_number_words
-from bot.understanding.position import by_position, lone_ratio
-from bot.understanding.questions import (
-    asks_if_it_fits,
-    sized_on_gpu,
-    with_unused,
-    without_numbers,
-)
-from bot.understanding.rate_units import merge_rates
-from bot.understanding.rates import progress_lines, step_rate
-from bot.understanding.ratios import RatioCand, find_ratios
-from bot.understanding.record_command import (
-    DeleteCommand,
-    HistoryCommand,
-    RecordCommand,
-    is_delete_without_id,
-    read_command,
-)
-from bot.understanding.resolve import resolve
-from bot.understanding.small_talk import small_talk_kind
-from bot.understanding.tokens import NUM, WORD, Token, tokenize
-from bot.understanding.tokens import word_in as _is
+from bot.understanding.values.numbers import merge_number_words
+from bot.understanding.values.rate_units import merge_rates
 from bot.understanding.words import table
 
 # Longer messages are refused before any work is done (Slack's own limit for
@@ -213,10 +213,12 @@ class _Reading:
         """Durations, ratios, labelled times and step-rate candidates, progress
         readouts ("100%", "450/1000", "[01:23<01:40]") set aside first."""
         tokens = self.tokens
+        readouts = progress_readouts(tokens)
+        chosen = resolve(readouts).chosen
+        for cand in chosen:
+            cand.mark(tokens)
+        self.offered.extend((c, True) for c in chosen)
         on_progress_lines = progress_lines(tokens)
-        for k in on_progress_lines:
-            if tokens[k].kind == NUM and not tokens[k].role:
-                tokens[k].role = "progress"
         durations = [q for q in find_durations(tokens) if q.start not in on_progress_lines]
         ratios = find_ratios(tokens)
         labelled_times = read_labels(tokens, ratios)
@@ -234,7 +236,8 @@ class _Reading:
         if common["gpu_memory_gb"] is None and (names.gpu is None or size in CARD_SIZES):
             common["gpu_memory_gb"] = size  # with a GPU named, only a size cards are sold in
         common.update(memory_setup(self.tokens, ctx.precision, ctx.baseline))
-        return Query(intent=Intent.MEMORY, params=ctx.params, optimizer=ctx.optimizer, **common)
+        common["params"] = ctx.params
+        return Query(intent=Intent.MEMORY, optimizer=ctx.optimizer, **common)
 
     # ------------------------------------------------------------ passes
     @staticmethod
@@ -289,6 +292,8 @@ class _Reading:
             "price": ctx.price,
             "dimensions": ctx.dimensions,
             "run": ctx.run,
+            # "7B at $2/hr takes 3 days": the size rides along an estimate as the model's.
+            "params": ctx.params,
         }
 
     # ------------------------------------------------------------ decision

@@ -10,7 +10,7 @@ Words: PRECISION_COMPARE_WORDS, LOSS_SCALING_PHRASES, LOSS_SCALING_WORDS.
 
 from __future__ import annotations
 
-from bot.understanding.tokens import WORD, Token, word_in
+from bot.understanding.text.tokens import WORD, Token, word_in
 from bot.understanding.words import mapping, phrases, table
 
 PRECISIONS = mapping("PRECISIONS")

@@ -17,8 +17,10 @@
 from __future__ import annotations
 
 from bot.models import Intent, Query, Reason
-from bot.understanding.durations import unit_of
-from bot.understanding.lexicon import (
+from bot.understanding.precision_question import precision_topic
+from bot.understanding.rules.time.durations import unit_of
+from bot.understanding.text.tokens import ARABIC, NUM, WORD, Token, word_in
+from bot.understanding.values.lexicon import (
     DURATION_VERBS,
     ESTIMATE_CUES,
     FIT_WORDS,
@@ -27,8 +29,6 @@ from bot.understanding.lexicon import (
     RATIO_LABELS,
     SPEED_CUES,
 )
-from bot.understanding.precision_question import precision_topic
-from bot.understanding.tokens import ARABIC, NUM, WORD, Token, word_in
 from bot.understanding.words import phrases, table
 
 UNUSED_SHOWN = 3  # the reply names at most this many unused numbers

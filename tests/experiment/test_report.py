@@ -120,7 +120,7 @@ def test_canonical_gpu_names(name, canonical):
 
 
 def test_record_line_is_read_back_by_the_bots_record_reader():
-    reader = pytest.importorskip("bot.understanding.record_command")
+    reader = pytest.importorskip("bot.understanding")
     env = Environment(
         device="cuda",
         device_name="NVIDIA H100 80GB HBM3",

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from bot.models import Lang
 from bot.records import RecordReason, validate
 from bot.records.models import Measure, StepUnit
-from bot.understanding.record_command import (
+from bot.understanding import (
     DeleteCommand,
     HistoryCommand,
     RecordCommand,

@@ -8,7 +8,7 @@ from bot.models import Lang
 from bot.records import RecordReason
 from bot.records.models import Measure, RecordPage
 from bot.rendering.records import RecordWords
-from bot.understanding.record_command import RecordCommand, read_command
+from bot.understanding import RecordCommand, read_command
 
 FSI, PDI = "\u2068", "\u2069"
 

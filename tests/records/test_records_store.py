@@ -21,7 +21,7 @@ from bot.store.records import (
     list_records,
     records_for_team,
 )
-from bot.understanding.record_command import read_command
+from bot.understanding import read_command
 
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
 

@@ -8,10 +8,10 @@ from hypothesis import strategies as st
 
 from bot.models import Channel, Intent, Lang, Query
 from bot.understanding import understand
-from bot.understanding.normalise import normalise
-from bot.understanding.numbers import merge_number_words
 from bot.understanding.parse import MAX_CHARS, _Reading
-from bot.understanding.tokens import tokenize
+from bot.understanding.text.normalise import normalise
+from bot.understanding.text.tokens import tokenize
+from bot.understanding.values.numbers import merge_number_words
 
 # Everything Python strings can hold, lone surrogates and control characters included.
 any_text = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF), max_size=300)
@@ -121,6 +121,12 @@ _STRESS = {
     "number_words": lambda n: "and a half " * (n // 11),
     "many_candidates": lambda n: "".join(f"{i}h " for i in range(n // 7)),
     "many_ratios": lambda n: "".join(f"ratio {i} " for i in range(n // 10)),
+    # Issue 21's paths: alternatives with softeners, `key: value` lines and long
+    # underscore runs (rule config_key), dialect teens and halving verbs.
+    "alternatives": lambda n: "40 ساعة ولا يمكن 50 or maybe " * (n // 30),
+    "config_keys": lambda n: "train_time_of_run: 36h\n" * (n // 23),
+    "underscore_run": lambda n: "a_" * (n // 2) + ": 1",
+    "dialect_values": lambda n: "تلتاشر ساعة والـ amp ينص الوقت " * (n // 32),
 }
 
 

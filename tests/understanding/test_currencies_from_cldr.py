@@ -11,7 +11,7 @@ from babel.numbers import is_currency
 
 from bot.models import Channel
 from bot.understanding import understand
-from bot.understanding.currencies import CURRENCIES, CURRENCY_QUALIFIERS, UNSAID
+from bot.understanding.rules.setup.currencies import CURRENCIES, CURRENCY_QUALIFIERS, UNSAID
 
 EN = "100h ratio 2, at {} per hour"
 AR = "التدريب ١٠٠ ساعة والنسبة ٢، الساعة ب {}"

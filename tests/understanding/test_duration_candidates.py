@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from bot.understanding.context import mark_context
-from bot.understanding.durations import find_durations
-from bot.understanding.normalise import normalise
-from bot.understanding.tokens import tokenize
+from bot.understanding.rules.time.durations import find_durations
+from bot.understanding.text.normalise import normalise
+from bot.understanding.text.tokens import tokenize
 
 
 def _durations(text: str):

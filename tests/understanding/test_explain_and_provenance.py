@@ -10,9 +10,9 @@ import pytest
 
 from bot.models import Channel
 from bot.understanding import understand
-from bot.understanding.candidates import RATIO, TIME, Candidate
 from bot.understanding.explain import explain
-from bot.understanding.resolve import resolve
+from bot.understanding.resolving.candidates import RATIO, TIME, Candidate
+from bot.understanding.resolving.resolve import resolve
 
 BIDI = re.compile("[\u2066-\u2069\u200e\u200f\u061c]")
 
@@ -125,9 +125,9 @@ def test_progress_readouts_are_not_named_as_unused():
 
 
 def test_the_decision_drops_a_ratio_read_inside_a_time_and_keeps_ties():
-    from bot.understanding.durations import Quantity
     from bot.understanding.parse import _without_overlaps
-    from bot.understanding.ratios import RatioCand
+    from bot.understanding.rules.ratio.ratios import RatioCand
+    from bot.understanding.rules.time.durations import Quantity
 
     compound = Quantity(54, "h", 0, 4, rule="duration")  # "2 days 6 hours"
     inside = RatioCand(6.0, 2, "6")

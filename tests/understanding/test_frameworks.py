@@ -9,7 +9,7 @@ import pytest
 from bot.advice.features import framework_key
 from bot.models import Channel
 from bot.understanding import understand
-from bot.understanding.lexicon import FRAMEWORKS
+from bot.understanding.values.lexicon import FRAMEWORKS
 
 # Data rows write frameworks in Latin letters; Arabic spellings are for messages only.
 LATIN_WORDS = sorted((w, f) for w, f in FRAMEWORKS.items() if w.isascii())

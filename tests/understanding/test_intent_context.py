@@ -6,9 +6,9 @@ from bot.conversation import answer, to_json
 from bot.models import Channel, Intent, Lang, Price
 from bot.understanding import understand
 from bot.understanding.context import mark_context
-from bot.understanding.names import find_names
-from bot.understanding.normalise import normalise
-from bot.understanding.tokens import tokenize
+from bot.understanding.rules.names.names import find_names
+from bot.understanding.text.normalise import normalise
+from bot.understanding.text.tokens import tokenize
 
 
 @pytest.mark.parametrize(

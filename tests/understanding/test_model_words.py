@@ -7,7 +7,7 @@ import pytest
 from bot.advice.catalog import family_of_model
 from bot.models import Channel
 from bot.understanding import understand
-from bot.understanding.lexicon import model_word_family
+from bot.understanding.values.lexicon import model_word_family
 
 
 @pytest.mark.parametrize(

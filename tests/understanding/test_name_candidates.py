@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 
 from bot.models import Channel
-from bot.understanding.candidates import NAME
 from bot.understanding.explain import explain
-from bot.understanding.names import find_names
-from bot.understanding.normalise import normalise
 from bot.understanding.parse import understand
-from bot.understanding.tokens import tokenize
+from bot.understanding.resolving.candidates import NAME
+from bot.understanding.rules.names.names import find_names
+from bot.understanding.text.normalise import normalise
+from bot.understanding.text.tokens import tokenize
 
 
 def _names(text: str):

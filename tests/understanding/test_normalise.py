@@ -2,7 +2,7 @@
 
 import pytest
 
-from bot.understanding.normalise import normalise
+from bot.understanding.text.normalise import normalise
 
 
 @pytest.mark.parametrize(
@@ -71,7 +71,7 @@ def test_arabic_currency_abbreviations_come_from_cldr(raw: str, currency: str) -
 def test_every_cldr_abbreviation_is_a_currency_the_price_reader_names() -> None:
     from babel import Locale
 
-    from bot.understanding.normalise import _currency_abbreviations
+    from bot.understanding.text.normalise import _currency_abbreviations
 
     _, _, words = _currency_abbreviations()
     names = {normalise(n) for n in Locale.parse("ar").currencies.values()}

@@ -10,7 +10,7 @@ import pytest
 from bot.conversation import answer, to_json
 from bot.models import Channel, Lang
 from bot.understanding import understand
-from bot.understanding.normalise import normalise
+from bot.understanding.text.normalise import normalise
 
 
 def cost_of(text: str, channel: Channel = Channel.DM) -> dict:

@@ -6,7 +6,7 @@ import pytest
 
 from bot.models import Channel
 from bot.understanding import understand
-from bot.understanding.record_command import read_command
+from bot.understanding.rules.record.record_command import read_command
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ import pytest
 
 from bot.models import Channel, Intent, Lang, Reason
 from bot.understanding import understand
-from bot.understanding.record_command import RecordCommand, read_command
+from bot.understanding.rules.record.record_command import RecordCommand, read_command
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from bot.models import Channel
 from bot.records.models import StepUnit
 from bot.records.ratio import validate
 from bot.understanding import understand
-from bot.understanding.record_command import RecordCommand, read_command
+from bot.understanding.rules.record.record_command import RecordCommand, read_command
 
 STEP_WORDS_AND_FULL_PRECISION = [
     # A step time written without "/it", after the word step.

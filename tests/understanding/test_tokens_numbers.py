@@ -4,9 +4,9 @@ import math
 
 import pytest
 
-from bot.understanding.normalise import normalise
-from bot.understanding.numbers import merge_number_words
-from bot.understanding.tokens import NUM, WORD, tokenize
+from bot.understanding.text.normalise import normalise
+from bot.understanding.text.tokens import NUM, WORD, tokenize
+from bot.understanding.values.numbers import merge_number_words
 
 
 def nums(text: str) -> list[tuple[float, str]]:

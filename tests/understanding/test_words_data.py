@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from bot.models import HOURS_PER_UNIT, TimeUnit
-from bot.understanding.lexicon import AR_UNITS, EN_UNITS, UNIT_CODES, UNIT_HOURS
-from bot.understanding.setup_numbers import RULES
+from bot.understanding.rules.setup.setup_numbers import RULES
+from bot.understanding.values.lexicon import AR_UNITS, EN_UNITS, UNIT_CODES, UNIT_HOURS
 from bot.understanding.words import mapping, table
 
 ROOT = Path(__file__).resolve().parents[2]

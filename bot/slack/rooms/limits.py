@@ -22,8 +22,8 @@ from bot.slack.language import LanguagePreferences
 from bot.slack.listeners import work_name
 from bot.slack.replies import Guard, Responder, request_ids
 from bot.slack.rooms.kit import Kit
-from bot.understanding.language import detect_language
-from bot.understanding.tokens import tokenize
+from bot.understanding.text.language import detect_language
+from bot.understanding.text.tokens import tokenize
 
 # Where the intake puts how long the sender should wait (in the job's context).
 WAIT_KEY = "slow_down_s"

@@ -32,7 +32,7 @@ from bot.slack.records import (
 )
 from bot.slack.replies import Guard, Responder, is_ephemeral, request_ids
 from bot.slack.rooms.kit import Kit
-from bot.understanding.record_command import read_fields
+from bot.understanding import read_fields
 
 
 def register(app: App, kit: Kit) -> None:

@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from types import SimpleNamespace
 
-from bot.understanding.normalise import normalise
+from bot.understanding.text.normalise import normalise
 
 
 def _load(language: str) -> SimpleNamespace:

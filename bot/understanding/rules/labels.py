@@ -1,0 +1,122 @@
+"""Rules ``labelled_ratio`` and ``labelled_time``: a number named by a word.
+
+"ratio 2", "speedup: 1.8", "النسبة ٢ أو ٣" are ratios; "FP32 time: 100",
+"hours: 20", "بالساعات: ٢٠" are times. The label may sit a few words before
+its number (a GPU, a model or a filler between), and a second number joined to
+a labelled one ("النسبة ٢ أو ٣", "ratio 2 on V100 vs 3 on A100") shares it.
+"""
+
+from __future__ import annotations
+
+from bot.understanding.resolving.candidates import RATIO, TIME, Candidate
+from bot.understanding.resolving.resolve import resolve
+from bot.understanding.rules.alternatives import JOINERS as ALTERNATIVES
+from bot.understanding.rules.ratio.ratios import RatioCand
+from bot.understanding.rules.time.durations import Quantity, unit_of
+from bot.understanding.text.tokens import ARABIC, NUM, WORD, Token
+from bot.understanding.text.tokens import word_in as _is
+from bot.understanding.values.lexicon import RATIO_LABELS, TIME_LABELS
+from bot.understanding.values.nearby import mixed_precision_at
+from bot.understanding.words import table
+
+_LABEL_WINDOW = 4
+_BETWEEN = table("BETWEEN")
+_JOINERS = table("JOINERS")
+
+
+def read_labels(tokens: list[Token], ratios: list[RatioCand]) -> list[Quantity]:
+    """Numbers labelled in words: "ratio 2", "النسبة ٢ أو ٣", "FP32 time: 100", "بالساعات: ٢٠".
+
+    Each labelled number is a ``time`` or ``ratio`` candidate; the one resolver
+    picks them, and only then are they marked.
+    """
+    said: dict[int, tuple[str, str]] = {}  # index -> (kind, unit), read in this pass
+    for i, tok in enumerate(tokens):
+        if tok.kind != NUM or tok.role:
+            continue
+        label = _label_before(tokens, i, said) or _label_after(tokens, i)
+        if label is not None:
+            said[i] = label
+    if not said:
+        return []
+    cands = {
+        i: Candidate(
+            RATIO if kind == "ratio" else TIME,
+            i,
+            i + 1,
+            tokens[i].value,
+            f"labelled_{kind}",
+            tokens[i].text,
+            role=kind,
+        )
+        for i, (kind, _) in said.items()
+    }
+    times: list[Quantity] = []
+    for cand in resolve(list(cands.values())).chosen:
+        cand.mark(tokens)
+        i, (kind, unit) = cand.start, said[cand.start]
+        if kind == "ratio":
+            ratios.append(RatioCand(tokens[i].value, i, tokens[i].text, "labelled_ratio"))
+        else:
+            times.append(Quantity(tokens[i].value, unit, i, i + 1, rule="labelled_time"))
+    return times
+
+
+def _label_before(
+    tokens: list[Token], i: int, said: dict[int, tuple[str, str]]
+) -> tuple[str, str] | None:
+    """A label a few tokens before the number at ``i`` (names and fillers between),
+    in its clause; or the label of a number joined to it."""
+    for j in range(i - 1, max(-1, i - 1 - _LABEL_WINDOW), -1):
+        tok = tokens[j]
+        if tok.is_boundary:
+            return None
+        if tok.kind == NUM:
+            return _shared_label(tokens, j, i, said)
+        if tok.kind == WORD and (label := _word_label(tokens, j)) is not None:
+            return label
+    return None
+
+
+def _shared_label(
+    tokens: list[Token], j: int, i: int, said: dict[int, tuple[str, str]]
+) -> tuple[str, str] | None:
+    """ "النسبة ٢ أو ٣", "ratio 2 on V100 vs 3 on A100": the second number shares
+    the first one's label (read in this pass or an earlier one) when a joiner
+    stands between them."""
+    tok = tokens[j]
+    kind = said[j][0] if j in said else tok.role
+    joiners = _JOINERS | ALTERNATIVES
+    if j and tokens[j - 1].text in _BETWEEN:
+        joiners |= {"and", "و"}
+    between = {t.text for t in tokens[j + 1 : i]}
+    if kind in ("ratio", "time") and not tok.suffix and between & joiners:
+        return (kind, "h")
+    return None
+
+
+def _word_label(tokens: list[Token], j: int) -> tuple[str, str] | None:
+    """ "ratio", "speedup", "hours:", "بالساعات", "FP32 time": a word that labels."""
+    tok = tokens[j]
+    if _is(tok, RATIO_LABELS) or mixed_precision_at(tokens, j):
+        return ("ratio", "")
+    unit = unit_of(tok, allow_article=True)
+    if unit and unit[1] != 2 and not tok.role and (tok.script == ARABIC or _unit_label(tokens, j)):
+        return ("time", unit[0])
+    if _is(tok, TIME_LABELS) and tok.role in ("", "time"):
+        return ("time", "h")
+    return None
+
+
+def _unit_label(tokens: list[Token], j: int) -> bool:
+    """ "hours: 20", "in hours 20": a unit written before its number."""
+    nxt = tokens[j + 1] if j + 1 < len(tokens) else None
+    prev = tokens[j - 1] if j else None
+    return (nxt is not None and nxt.text in (":", "=")) or (prev is not None and prev.text == "in")
+
+
+def _label_after(tokens: list[Token], i: int) -> tuple[str, str] | None:
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    if nxt is not None and _is(nxt, RATIO_LABELS) and nxt.text not in ("factor",):
+        return ("ratio", "")
+    return None

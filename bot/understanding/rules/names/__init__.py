@@ -1,0 +1,1 @@
+"""Dimension names: GPUs and models."""

@@ -1,0 +1,125 @@
+"""Rule ``rate_precision``: which precision a rate is said of, FP32 or mixed.
+
+The nearest precision word in the rate's clause ("0.9 s/it in fp32", "with amp
+0.5 s/it"; before wins a tie), else the nearest earlier on its pasted progress
+line ("fp32: 100%|███| 1000/1000 [.., 5.0it/s]"). "without amp", "بدون amp",
+and a negation said alone after a mixed precision ("... vs 1.1 it/s without")
+are FP32; "معاه" (with it) said alone is the mixed one. Used by ``step_rate``, ``step_time_partner`` and the records'
+``measurement_pair``.
+"""
+
+from __future__ import annotations
+
+from bot.understanding.resolving.candidates import STEP_TIME, THROUGHPUT
+from bot.understanding.text.tokens import NUM, SYM, WORD, Token
+from bot.understanding.values.lexicon import lookup
+from bot.understanding.values.nearby import at, in_table
+from bot.understanding.words import table
+
+_SEARCH = 12  # tokens looked at around a rate for its precision, in its clause
+_LINE_SEARCH = 64  # ... and back across a progress line ("fp32:\nEpoch 0: 100%|███| ...")
+_FP32 = table("FP32")
+_MIXED = table("MIXED")
+
+
+_BARE_ONLY_BEFORE_NOUN = frozenset(["full"])
+
+
+def _noun_after(tokens: list[Token], j: int) -> bool:
+    return in_table(at(tokens, j + 1), "PRECISION_NOUNS")
+
+
+def is_rate(tok: Token) -> bool:
+    return tok.kind == NUM and tok.role in (STEP_TIME, THROUGHPUT)
+
+
+def precision_of(tokens: list[Token], j: int) -> str:
+    """ "fp32" or "mixed" for a precision word at ``j``; "without amp" / "بدون amp" is FP32,
+    and so is a negation said alone of the precision named before ("... vs 1.1 it/s without")."""
+    tok = tokens[j]
+    if tok.kind != WORD:
+        return ""
+    if in_table(tok, "BARE_NEGATIONS") and not (
+        j + 1 < len(tokens) and precision_of(tokens, j + 1)
+    ):
+        return "fp32"  # "1.1 it/s without", "وبدونه ١٫١ it/s": without the mixed precision
+    if tok.text in _FP32:
+        # "full precision" is FP32; "the full training is 100 hours" names no precision.
+        return "" if tok.text in _BARE_ONLY_BEFORE_NOUN and not _noun_after(tokens, j) else "fp32"
+    if in_table(tok, "WITH_IT"):
+        return "mixed"  # "... و١٫١ ثانية معاه": with the mixed precision named before
+    if not (tok.text in _MIXED or lookup(tok.text, _MIXED)):
+        return ""
+    return "fp32" if in_table(at(tokens, j - 1), "NEGATIONS") else "mixed"
+
+
+def precision_near(tokens: list[Token], i: int) -> str:
+    """The precision a rate at ``i`` is said of: nearest in its clause (before wins a
+    tie), else the nearest earlier on its line ("fp32: 100%|███| 1000/1000 [.., 5.0it/s]")."""
+    before, distance = _said_before(tokens, i)
+    return (
+        _said_after(tokens, i, distance)
+        or before
+        or _only_one_on_its_line(tokens, i)
+        or _earlier_on_line(tokens, i)
+    )
+
+
+def _said_before(tokens: list[Token], i: int) -> tuple[str, int]:
+    """The nearest precision before the rate in its clause, and how far back it is."""
+    for step in range(1, _SEARCH):
+        j = i - step
+        if j < 0 or tokens[j].is_boundary or is_rate(tokens[j]):
+            break
+        if mark := precision_of(tokens, j):
+            return mark, step
+        if in_table(tokens[j], "CLAUSE_JOINERS"):
+            break
+    return "", _SEARCH + 1
+
+
+def _said_after(tokens: list[Token], i: int, within: int) -> str:
+    """A precision after the rate in its clause, nearer than ``within``."""
+    for step in range(1, min(within, _SEARCH)):
+        j = i + step
+        if j >= len(tokens) or tokens[j].is_boundary or is_rate(tokens[j]):
+            break
+        if mark := precision_of(tokens, j):
+            return mark
+        if in_table(tokens[j], "CLAUSE_JOINERS"):
+            break  # "1s/step - loss: 0.4 and with amp 500ms/step": amp is the next clause's
+    return ""
+
+
+def _only_one_on_its_line(tokens: list[Token], i: int) -> str:
+    """A pasted progress line with one rate and one precision written anywhere on
+    it, before or after the rate: "Epoch 1: 45%|███| 450/1000 [03:12<03:55,
+    2.34it/s, loss=0.41] fp32" (the next line's precision is that line's)."""
+    start, end = i, i + 1
+    while start > max(0, i - _LINE_SEARCH) and tokens[start - 1].text != "\n":
+        start -= 1
+    while end < min(len(tokens), i + _LINE_SEARCH) and tokens[end].text != "\n":
+        end += 1
+    line = range(start, end)
+    if sum(is_rate(tokens[j]) for j in line) != 1:
+        return ""
+    said = {mark for j in line if (mark := precision_of(tokens, j))}
+    return said.pop() if len(said) == 1 else ""
+
+
+def _earlier_on_line(tokens: list[Token], i: int) -> str:
+    for j in range(i - 1, max(-1, i - _LINE_SEARCH), -1):
+        if is_rate(tokens[j]):
+            break
+        if (mark := precision_of(tokens, j)) and not _trails_rate(tokens, j):
+            return mark
+    return ""
+
+
+def _trails_rate(tokens: list[Token], j: int) -> bool:
+    """ "... 2.50it/s] fp32 and ... 5.00it/s] amp": a precision written right after a
+    rate (only marks between) is that rate's, not the next line's."""
+    k = j - 1
+    while k >= 0 and tokens[k].kind == SYM:
+        k -= 1
+    return k >= 0 and is_rate(tokens[k])

@@ -1,0 +1,185 @@
+"""Rule ``step_rate``: two rates said of two precisions, one FP32 and one mixed
+("0.9 s/it in fp32, 0.5 s/it with amp"; pasted tqdm, Lightning or Keras
+progress lines, one per precision), are the ratio; with a step count ("20k
+iterations", "Epoch 1/10 ... 1000/1000") the FP32 rate gives the FP32 time too
+(0.9 s × 20,000 = 5 h). Also where the progress lines are, whose elapsed times
+time an epoch, never the run.
+
+It reads the rates ``rate_units.py`` merged and the precision
+``rate_precision.py`` finds for each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.understanding.resolving.candidates import RATIO, SETUP, TIME, Candidate
+from bot.understanding.rules.rate.rate_precision import is_rate, precision_near
+from bot.understanding.text.tokens import NUM, WORD, Token
+from bot.understanding.values.lexicon import EPOCH_NOUNS, lookup
+from bot.understanding.values.nearby import at, in_table, is_sym
+from bot.understanding.words import mapping
+
+_COUNT_SCALES = mapping("COUNT_SCALES")
+_LINE_SEARCH = 64  # tokens looked back across a progress line for its counter
+
+
+def _seconds_per_step(tokens: list[Token], i: int) -> float:
+    """A rate's seconds per step; "420 ms" and "900 µs" (marked by the context pass) too."""
+    tok = tokens[i]
+    if "seconds_per_step" in tok.extra:
+        return tok.extra["seconds_per_step"]
+    return tok.value * step_scale(tokens, i)
+
+
+def step_scale(tokens: list[Token], i: int) -> float:
+    """Seconds per unit of the step time at ``i``: 1 ("1.2 s/it"), 1e-3 ("420 ms",
+    "٤٢٠ مللي ثانية") or 1e-6 ("900 µs")."""
+    tok = tokens[i]
+    if "scale" in tok.extra:
+        return tok.extra["scale"]
+    nxt = at(tokens, i + 1)
+    unit = tok.suffix or (nxt.text if nxt is not None else "")
+    return 1e-6 if unit.startswith(("u", "μ", "µ", "micro", "مايكرو", "ميكرو")) else 1e-3
+
+
+def _steps_before(tokens: list[Token], i: int, epochs: float | None) -> float | None:
+    """Steps of the run a rate at ``i`` times: "20k iterations" anywhere, else a
+    progress line's "n/N" total times the epochs ("Epoch a/b" on it, "20 epochs")."""
+    said = _step_count(tokens, epochs)
+    return said if said is not None else _progress_steps(tokens, i, epochs)
+
+
+def _step_count(tokens: list[Token], epochs: float | None) -> float | None:
+    """ "20k iterations", "١٠ آلاف خطوة", "1000 steps per epoch" (times the epochs)."""
+    for k, tok in enumerate(tokens):
+        counted = tok.kind == NUM and tok.suffix in _COUNT_SCALES and not is_rate(tok)
+        if counted and in_table(at(tokens, k + 1), "STEP_COUNT_NOUNS"):
+            prev = at(tokens, k - 1)
+            # "١٠ آلاف خطوة", "20 thousand steps": a number and a spelled scale.
+            spelled = prev is not None and prev.kind == NUM and not tok.text[0].isdigit()
+            steps = (prev.value if spelled else 1.0) * tok.value * _COUNT_SCALES[tok.suffix]
+            return steps * epochs if epochs and _steps_of_an_epoch(tokens, k) else steps
+    return None
+
+
+def _progress_steps(tokens: list[Token], i: int, epochs: float | None) -> float | None:
+    """A progress line's "n/N" total times the epochs ("Epoch 3/10" on the line wins)."""
+    per_epoch = None
+    for j in range(i - 1, max(-1, i - _LINE_SEARCH), -1):
+        tok = tokens[j]
+        if tok.text == "\n":
+            break
+        if tok.kind == NUM and j >= 2 and is_sym(tokens[j - 1], "/") and tokens[j - 2].kind == NUM:
+            word = at(tokens, j - 3)
+            if word is not None and lookup(word.text, EPOCH_NOUNS):
+                epochs = tok.value  # "Epoch 3/10": ten epochs
+            elif per_epoch is None:
+                per_epoch = tok.value
+    return per_epoch * epochs if per_epoch is not None and epochs else None
+
+
+def _steps_of_an_epoch(tokens: list[Token], k: int) -> bool:
+    """ "30 epochs of 1000 steps", "1000 steps per epoch", "١٠٠٠ خطوة لكل ايبوك": the
+    step count at ``k`` is one epoch's, so the run's is that times the epochs."""
+    before, after = at(tokens, k - 1), tokens[k + 2 : k + 4]
+    of_epochs = before is not None and before.text == "of" and _epoch_noun(at(tokens, k - 2))
+    per_epoch = len(after) == 2 and in_table(after[0], "RATE_MARKERS") and _epoch_noun(after[1])
+    return of_epochs or per_epoch
+
+
+def _epoch_noun(tok: Token | None) -> bool:
+    return tok is not None and tok.kind == WORD and lookup(tok.text, EPOCH_NOUNS) is not None
+
+
+def step_rate(tokens: list[Token], epochs: float | None = None) -> list[Candidate]:
+    """Rule ``step_rate``: one FP32 and one mixed rate make the ratio (and FP32 time).
+
+    Returns the rate candidates and, when they pair up, a ratio candidate and
+    possibly a time candidate (in hours).
+    """
+    rates = [
+        Candidate(
+            tok.role,
+            i,
+            i + 1,
+            _seconds_per_step(tokens, i),
+            "step_rate",
+            tok.text,
+            precision=precision_near(tokens, i),
+        )
+        for i, tok in enumerate(tokens)
+        if is_rate(tok)
+    ]
+    rates = _contrast(rates)
+    by_precision = {c.precision: c for c in rates if c.precision}
+    if len(rates) != 2 or set(by_precision) != {"fp32", "mixed"}:
+        return rates
+    fp32, mixed = by_precision["fp32"], by_precision["mixed"]
+    if not (fp32.value and mixed.value):
+        return rates
+    said = f"{fp32.text} ÷ {mixed.text}"  # what the ratio was worked out from
+    out = [
+        *rates,
+        Candidate(RATIO, mixed.start, mixed.end, fp32.value / mixed.value, "step_rate", said),
+    ]
+    steps = _steps_before(tokens, fp32.start, epochs)
+    if steps:
+        out.append(
+            Candidate(
+                TIME,
+                fp32.start,
+                fp32.end,
+                fp32.value * steps / 3600,
+                "step_rate",
+                f"{fp32.text} × {steps:g}",
+            )
+        )
+    return out
+
+
+def _contrast(rates: list[Candidate]) -> list[Candidate]:
+    """Two rates, one said of a precision: the other is the other precision
+    ("with amp 2 it/s instead of 1.5 it/s", "Epoch 3/90 ... 1s/step; with amp
+    500ms/step", "مع amp ٢ it/s بدل ١٫٥ it/s")."""
+    marks = [c.precision for c in rates]
+    if len(rates) != 2 or sorted(marks) not in (["", "fp32"], ["", "mixed"]):
+        return rates
+    other = "mixed" if "fp32" in marks else "fp32"
+    return [c if c.precision else replace(c, precision=other) for c in rates]
+
+
+def progress_readouts(tokens: list[Token]) -> list[Candidate]:
+    """Rule ``progress_readout``: each number on a pasted progress line ("100%",
+    "450/1000", "[01:23<01:40]") is a ``setup`` candidate (role "progress"), set
+    aside before the durations so it is never the FP32 run's time."""
+    return [
+        Candidate(
+            SETUP, k, k + 1, tokens[k].value, "progress_readout", tokens[k].written, role="progress"
+        )
+        for k in sorted(progress_lines(tokens))
+        if tokens[k].kind == NUM and not tokens[k].role
+    ]
+
+
+def progress_lines(tokens: list[Token]) -> set[int]:
+    """Token indices on pasted progress lines (a rate and an "n/N" counter on one
+    line, as tqdm, Lightning and Keras print): their elapsed times ("45s",
+    "[02:10<00:00]") time an epoch or a step, never the FP32 run."""
+    out: set[int] = set()
+    start = 0
+    for k in range(len(tokens) + 1):
+        if k < len(tokens) and tokens[k].text != "\n":
+            continue
+        line = range(start, k)
+        counter = any(
+            tokens[j].kind == NUM
+            and is_sym(at(tokens, j + 1), "/")
+            and at(tokens, j + 2) is not None
+            and tokens[j + 2].kind == NUM
+            for j in line
+        )
+        if counter and any(is_rate(tokens[j]) for j in line):
+            out.update(line)
+        start = k + 1
+    return out

@@ -1,0 +1,1 @@
+"""Dimension ratio: ratio markers and the cues around them."""

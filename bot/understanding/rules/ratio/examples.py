@@ -1,0 +1,54 @@
+"""Examples of the ratio dimension (issue 21's classes), the corpus beside its rules.
+
+Rows as in :mod:`bot.understanding.rules.time.examples`.
+"""
+
+import math
+
+HALVING = [
+    ("التدريب ١٠٠ ساعة، والـ amp ينص الوقت", "dm", 100, 2, None, None),
+    ("التدريب ياخذ ٤٠ ساعة ومع fp16 يصير النص", "dm", 40, 2, None, None),
+    ("لو شغلت amp الوقت بينزل بالنص، التدريب ٦٠ ساعة", "dm", 60, 2, None, None),
+    ("التدريب ٨٠ ساعة والـ AMP بيقص الوقت للنص", "dm", 80, 2, None, None),
+    ("التدريب ٥٠ ساعة، مع amp الوقت بيصير نصه", "dm", 50, 2, None, None),
+    ("التدريب ٣٠ ساعة والدقة المختلطة تنصف الوقت", "dm", 30, 2, None, None),
+    ("التدريب ٢٠ ساعة والـ amp يخليه النص", "dm", 20, 2, None, None),
+    ("التدريب ٢٠ ساعة والـ amp بيخليه نص", "dm", 20, 2, None, None),
+    ("training takes 100h and amp halves it", "dm", 100, 2, None, None),
+    ("training 100h, amp cuts it in half", "dm", 100, 2, None, None),
+    ("التدريب ساعتين ونص", "dm", 2.5, None, None, None),  # a fraction of a unit stays one
+]
+
+SLOWDOWN_BELOW_ONE = [
+    ("training 100h, amp is 0.9x slower", "dm", 100, 0.9, "ratio_below_one", None),
+    ("amp made it 0.9x slower, fp32 10h", "dm", 10, 0.9, "ratio_below_one", None),
+    ("fp16 slowed training to 0.9x, fp32 was 10h", "dm", 10, 0.9, "ratio_below_one", None),
+    ("the ratio came out 0.9x on P100, training 10h", "dm", 10, 0.9, "ratio_below_one", None),
+    ("التدريب ٢٠ ساعة والـ amp أبطأ ٠٫٩x", "dm", 20, 0.9, "ratio_below_one", None),
+    ("الـ amp خلاه أبطأ ٠٫٩ مرة، التدريب ١٠ ساعات", "dm", 10, 0.9, "ratio_below_one", None),
+    ("10 0.9x", "command", 10, 0.9, "ratio_below_one", None),
+    ("amp is 2x slower, 10h fp32", "dm", 10, 0.5, "ratio_below_one", None),
+    ("training 10h, 1.5x on V100", "dm", 10, 1.5, None, None),
+]
+
+INFINITE_IN_WORDS = [
+    ("training 100h, amp is infinitely faster", "dm", 100, math.inf, "not_finite", None),
+    ("التدريب ١٠٠ ساعة والتسريع لانهائي", "dm", 100, math.inf, "not_finite", None),
+    ("التدريب ١٠٠ ساعة والـ amp أسرع بشكل لانهائي", "dm", 100, math.inf, "not_finite", None),
+    ("١٠ لانهائي", "command", 10, math.inf, "not_finite", None),
+    ("fp32 takes 10 hours, ratio NaN", "dm", 10, None, "not_finite", None),
+]
+
+FASTER_BY = [
+    ("التدريب ١٠ ساعات والـ amp اسرع ب ١٫٥", "dm", 10, 1.5, None, None),
+    ("التدريب ١٠ ساعات والـ amp أسرع بـ١٫٥", "dm", 10, 1.5, None, None),
+    ("التدريب ١٠ ساعات والـ amp بيسرع ١٫٥", "dm", 10, 1.5, None, None),
+    ("training 10h, amp faster by 1.5", "dm", 10, 1.5, None, None),
+    ("training 10h, amp speeds it up by 1.5", "dm", 10, 1.5, None, None),
+    ("training 10h, amp is faster by 40%", "dm", 10, 1.4, None, None),
+    ("amp is faster on 8 GPUs, training 10h", "dm", 10, None, None, None),
+    ("٤٠ ساعة ÷ ١٫٨ كم؟", "dm", 40, 1.8, None, None),
+    ("40h ÷ 1.8", "command", 40, 1.8, None, None),
+]
+
+EXAMPLES = HALVING + SLOWDOWN_BELOW_ONE + FASTER_BY

@@ -1,0 +1,1 @@
+"""Dimension record: the record, history and delete commands and their measurements."""

@@ -1,0 +1,1 @@
+"""Dimension setup: counts, prices, currencies, dates and the setup words."""

@@ -1,0 +1,1 @@
+"""Dimension talk: small talk and requests for a reply language."""

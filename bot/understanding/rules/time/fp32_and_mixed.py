@@ -1,0 +1,89 @@
+"""Rule ``fp32_and_mixed_times``: two times, one said of FP32 and one of mixed
+precision, are the FP32 time and (their quotient) the ratio.
+
+"fp32 takes 10 h, amp takes 6 h"; a time said first of no precision is the FP32
+baseline of a mixed one that follows ("training takes 30h, with amp 20h",
+"التدريب ٣٠ ساعة، مع الـ AMP صار ٢٠ ساعة"); a change in a message that names a
+mixed precision goes from FP32 to mixed ("with amp it went from 10h to 6h",
+"نزل من ١٠ ساعات ل ٦"). A joiner ends the clause a precision is looked for in:
+"2 hours in fp32 and 1 hour with amp"; a precision followed by ":" or "=" labels
+the time after it ("fp32=40h amp=25h"). Rule ``measured_pair_for_job``: such a pair
+beside a third time said of neither precision measured the ratio of that job.
+"""
+
+from __future__ import annotations
+
+from bot.understanding.rules.rate.rate_precision import precision_of
+from bot.understanding.rules.time.durations import Quantity
+from bot.understanding.text.tokens import NUM, Token
+from bot.understanding.words import table
+
+_FROM_WORDS = table("FROM_WORDS")
+_TO_WORDS = table("TO_WORDS")
+_LABEL_SIGNS = frozenset(":=")
+_BEFORE, _AFTER = 5, 3  # tokens looked at before and after a time for its precision
+
+
+def fp32_and_mixed(tokens: list[Token], times: list[Quantity]) -> tuple[Quantity, Quantity] | None:
+    """Two times, one said of FP32 and the other of mixed precision, else None."""
+    marks = [_precision_near(tokens, q) for q in times]
+    if marks == ["", "mixed"] or ("fp32" not in marks and _change_with_mixed(tokens, times)):
+        marks = ["fp32", "mixed"]
+    if sorted(marks) == ["fp32", "mixed"]:
+        return times[marks.index("fp32")], times[marks.index("mixed")]
+    return None
+
+
+def measured_pair_and_job(
+    tokens: list[Token], times: list[Quantity]
+) -> tuple[Quantity, Quantity, Quantity] | None:
+    """Rule ``measured_pair_for_job``: (FP32 time, mixed time, the job's FP32 time) when
+    two of three times are said of FP32 and of mixed precision and the third of
+    neither: a small experiment measured the ratio and the job is to be estimated
+    ("fp32: 12h / amp: 7h, how much for a 100h job?", "جربت ساعتين بالـfp32 وساعة
+    مع amp، كم للتدريب الكامل ١٠٠ ساعة؟")."""
+    marks = [_precision_near(tokens, q) for q in times]
+    if sorted(marks) != ["", "fp32", "mixed"]:
+        return None
+    return times[marks.index("fp32")], times[marks.index("mixed")], times[marks.index("")]
+
+
+def _change_with_mixed(tokens: list[Token], times: list[Quantity]) -> bool:
+    """ "from 10h to 6h", "من ١٠ ساعات الى ٦" in a message that names a mixed precision."""
+    first, second = times
+    before = tokens[max(0, first.start - 2) : first.start]
+    between = tokens[first.end : second.start]
+    return (
+        any(t.text in _FROM_WORDS for t in before)
+        and 0 < len(between) <= 2
+        and any(t.text in _TO_WORDS for t in between)
+        and any(_precision_at(tokens, j) == "mixed" for j in range(len(tokens)))
+    )
+
+
+def _precision_near(tokens: list[Token], q: Quantity) -> str:
+    """The precision ("fp32" or "mixed") named nearest to a time in its clause."""
+    joiners = table("CLAUSE_JOINERS")
+    best, best_distance = "", 99
+    for step, j in enumerate(range(q.start - 1, max(-1, q.start - 1 - _BEFORE), -1), 1):
+        if tokens[j].is_boundary or tokens[j].kind == NUM or tokens[j].text in joiners:
+            break
+        mark = _precision_at(tokens, j)
+        if mark and all(t.text in _LABEL_SIGNS for t in tokens[j + 1 : q.start]) and step > 1:
+            return mark  # "fp32=40h amp=25h", "FP32: 40h": the precision labels its time
+        if mark:
+            best, best_distance = mark, step
+            break
+    for step, tok in enumerate(tokens[q.end : q.end + _AFTER], 1):
+        if tok.is_boundary or tok.kind == NUM or step >= best_distance or tok.text in joiners:
+            break
+        mark = _precision_at(tokens, q.end + step - 1)
+        if mark:
+            return mark
+    return best
+
+
+def _precision_at(tokens: list[Token], j: int) -> str:
+    """The precision a word at ``j`` names, read as the rates read it
+    (:func:`precision_of`): "without amp", "بدون amp", "من غير amp" are FP32."""
+    return precision_of(tokens, j)

@@ -1,0 +1,270 @@
+"""Normalised text -> a flat list of tokens, in one left-to-right pass.
+
+A hand-written scanner instead of regexes: every character is looked at a
+bounded number of times, so 100 KB of digits or letters costs the same per
+character as a short message. Words keep digits that are glued after letters
+(``fp32``, ``a100``, ``resnet-50``), which is what makes "digits inside names"
+never a number. Numbers keep what is glued after them (``100h``, ``2x``,
+``21-hour``, ``340m``) as a suffix, for the grammar to read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.understanding.values.lexicon import (
+    AR_UNIT_ABBREVIATIONS,
+    AR_UNITS,
+    EN_UNITS,
+    RATIO_LABELS,
+    lookup,
+)
+
+NUM, WORD, SYM = "num", "word", "sym"
+LATIN, ARABIC = "lat", "ar"
+
+# Words that make "36:30" hours and minutes rather than a clock time.
+_HOUR_WORDS = frozenset(
+    [w for w, unit in EN_UNITS.items() if unit == "h"]
+    + [w for w, (unit, _) in AR_UNITS.items() if unit == "h"]
+    + [w for w, unit in AR_UNIT_ABBREVIATIONS.items() if unit == "h"]
+)
+
+# Marks that end a clause: a cue word never reaches a number across them.
+BOUNDARIES = frozenset(".,;?!\n()[]{}|")
+
+
+@dataclass(slots=True)
+class Token:
+    kind: str
+    text: str
+    value: float = 0.0
+    suffix: str = ""  # letters glued after a number: "h", "x", "-fold", "m"
+    glued: bool = False  # no space before this token
+    script: str = ""  # LATIN or ARABIC for words
+    role: str = ""  # set by later passes: what this token was taken for
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def written(self) -> str:
+        """The token as written: "36h"; a merged rate ("0.9 s / it") already holds its unit."""
+        return self.text if "seconds_per_step" in self.extra else self.text + self.suffix
+
+    @property
+    def is_boundary(self) -> bool:
+        return self.kind == SYM and self.text in BOUNDARIES
+
+
+def word_in(tok: Token, table) -> bool:
+    """A word token found in ``table`` (Arabic words also without their clitics)."""
+    if tok.kind != WORD:
+        return False
+    if tok.script == ARABIC:
+        return lookup(tok.text, table) is not None
+    return tok.text in table
+
+
+def _is_arabic(c: str) -> bool:
+    return "\u0621" <= c <= "\u064a" or "\u0671" <= c <= "\u06d3"
+
+
+def _is_latin(c: str) -> bool:
+    return c.isalpha() and not _is_arabic(c)
+
+
+def _read_number(text: str, i: int, in_list: bool = False) -> tuple[str, int]:
+    """Digits, "," thousands groups of exactly three, one decimal part, an exponent.
+
+    A single comma before one or two digits is a decimal comma ("1,5 days",
+    "2,50"), unless the number sits in a comma list ("10,11,12").
+    """
+    j = _digits_end(text, i)
+    grouped_end = _thousands_end(text, j)
+    if grouped_end == j and not in_list and (end := _decimal_comma_end(text, j)):
+        return f"{text[i:j]}.{text[j + 1 : end]}", end
+    j = _exponent_end(text, _decimal_end(text, grouped_end))
+    return text[i:j].replace(",", ""), j
+
+
+def _digits_end(text: str, j: int) -> int:
+    while j < len(text) and text[j].isdigit():
+        j += 1
+    return j
+
+
+def _thousands_end(text: str, j: int) -> int:
+    """Thousands groups: ",ddd" not followed by another digit (1,200 is one number)."""
+    n = len(text)
+    while (
+        j + 4 <= n
+        and text[j] == ","
+        and text[j + 1 : j + 4].isdigit()
+        and (j + 4 == n or not text[j + 4].isdigit())
+    ):
+        j += 4
+    return j
+
+
+def _decimal_end(text: str, j: int) -> int:
+    """ ".5" after the digits."""
+    if j + 1 < len(text) and text[j] == "." and text[j + 1].isdigit():
+        return _digits_end(text, j + 1)
+    return j
+
+
+def _exponent_end(text: str, j: int) -> int:
+    """1e308, 7e9, 2.5e-3 (only when digits follow, so "3epochs" is not one)."""
+    n = len(text)
+    if j >= n or text[j] != "e":
+        return j
+    k = j + 1 + (j + 1 < n and text[j + 1] in "+-")
+    return _digits_end(text, k) if k < n and text[k].isdigit() else j
+
+
+def _decimal_comma_end(text: str, j: int) -> int:
+    """The end of ",5" / ",50" at ``j`` when it is a decimal comma, else 0."""
+    n = len(text)
+    if j >= n or text[j] != ",":
+        return 0
+    k = j + 1
+    while k < n and k - j <= 3 and text[k].isdigit():
+        k += 1
+    if not 1 <= k - j - 1 <= 2 or (k < n and text[k].isdigit()):
+        return 0
+    if k + 1 < n and text[k] in ",." and text[k + 1].isdigit():
+        return 0  # "1,5,7" is a list, "1,5.3" is nothing we can read as one number
+    return k
+
+
+def _hours_and_minutes(text: str, j: int) -> int:
+    """The end of ":30" in "36:30 hours": H:MM before an hour word is a duration, else 0.
+
+    Without the hour word "10:30" stays a clock time for the later passes.
+    """
+    n = len(text)
+    if not (j + 2 < n and text[j] == ":" and text[j + 1 : j + 3].isdigit()):
+        return 0
+    if text[j + 1] > "5" or (j + 3 < n and (text[j + 3].isdigit() or text[j + 3] == ":")):
+        return 0
+    k = j + 3 + (j + 3 < n and text[j + 3] == " ")
+    m = k
+    while m < n and text[m].isalpha():
+        m += 1
+    return j + 3 if text[k:m] in _HOUR_WORDS else 0
+
+
+def tokenize(text: str) -> list[Token]:
+    """Split normalised text into number, word and symbol tokens."""
+    tokens: list[Token] = []
+    n = len(text)
+    i = 0
+    while i < n:
+        c = text[i]
+        if c == " ":
+            i += 1
+            continue
+        glued = i > 0 and text[i - 1] != " "
+        prev = text[i - 1] if i > 0 else " "
+        if _number_starts(text, i, prev):
+            tok, i = _number_token(text, i, prev)
+            tok.glued = glued
+            tokens.append(tok)
+            continue
+        if c in "x×" and i + 1 < n and text[i + 1].isdigit() and not prev.isalnum():
+            tokens.append(Token(SYM, "x", glued=glued))
+            i += 1
+            continue
+        if _is_arabic(c):
+            j = i + 1
+            while j < n and _is_arabic(text[j]):
+                j += 1
+            tokens.append(Token(WORD, text[i:j], glued=glued, script=ARABIC))
+            i = j
+            continue
+        if _is_latin(c):
+            j = _label_end(text, i, _read_latin_word(text, i))
+            tokens.append(Token(WORD, text[i:j], glued=glued, script=LATIN))
+            i = j
+            continue
+        tokens.append(Token(SYM, "x" if c == "×" else c, glued=glued))
+        i += 1
+    return tokens
+
+
+def _digit_at(text: str, i: int) -> bool:
+    return i < len(text) and text[i].isascii() and text[i].isdigit()
+
+
+def _number_starts(text: str, i: int, prev: str) -> bool:
+    """A digit, a minus sign before one ("-5", not "v-5") or a leading dot (".25")."""
+    c = text[i]
+    if c.isascii() and c.isdigit():
+        return True
+    if c == "-":
+        return _digit_at(text, i + 1) and not prev.isalnum()
+    return c == "." and _digit_at(text, i + 1) and not prev.isdigit()
+
+
+def _number_token(text: str, i: int, prev: str) -> tuple[Token, int]:
+    """The number token starting at ``i`` (value, suffix) and the index after it."""
+    signed = text[i] == "-"
+    if text[i] == ".":  # ".25": a fraction only, never a second decimal point
+        j = i + 1
+        while _digit_at(text, j):
+            j += 1
+        raw = "0" + text[i:j]
+    else:
+        in_list = prev == "," and i > 1 and text[i - 2].isdigit()
+        raw, j = _read_number(text, i + 1 if signed else i, in_list)
+    value = float(raw)
+    if (minutes_end := _hours_and_minutes(text, j)) and not signed:
+        value += int(text[j + 1 : minutes_end]) / 60
+        raw, j = text[i:minutes_end], minutes_end
+    if signed:
+        value, raw = -value, "-" + raw
+    suffix, j = _read_suffix(text, j)
+    return Token(NUM, raw, value=value, suffix=suffix), j
+
+
+def _read_latin_word(text: str, i: int) -> int:
+    """Letters and digits, joined by single inner hyphens or apostrophes."""
+    n = len(text)
+    j = i
+    while j < n:
+        c = text[j]
+        if (
+            _is_latin(c)
+            or (c.isascii() and c.isdigit())
+            or c in "-'"
+            and j + 1 < n
+            and (_is_latin(text[j + 1]) or text[j + 1].isdigit())
+        ):
+            j += 1
+        else:
+            break
+    return j
+
+
+def _label_end(text: str, i: int, j: int) -> int:
+    """Rule ``glued_label``: "ratio1.5", "speedup1.8": a ratio label typed against its
+    number ends before the digits, so the number is read (names keep theirs: "a100")."""
+    k = i
+    while k < j and _is_latin(text[k]):
+        k += 1
+    return k if k < j and text[k].isdigit() and text[i:k] in RATIO_LABELS else j
+
+
+def _read_suffix(text: str, j: int) -> tuple[str, int]:
+    """Letters glued to a number: "h", "hrs", "x", "-fold", "-hour", "m"."""
+    n = len(text)
+    if j < n and text[j] in "x×":
+        return "x", j + 1
+    k = j
+    if k < n and text[k] == "-" and k + 1 < n and _is_latin(text[k + 1]):
+        k += 1
+    m = k
+    while m < n and _is_latin(text[m]):
+        m += 1
+    if m == k:
+        return "", j
+    return text[j:m], m
