@@ -97,6 +97,7 @@ class MemoryNote(StrEnum):
     ADAPTER_SHARE = "adapter_share"  # LoRA/QLoRA: the adapters' assumed share
     KV_SHAPE_ASSUMED = "kv_shape_assumed"  # KV cache from a typical decoder's shape
     SHARDING_ASSUMED = "sharding_assumed"  # several GPUs, no sharding said: a full shard
+    CAST_PER_UNIT = "cast_per_unit"  # ZeRO-3/FSDP: no whole-model 16-bit weight copy
 
 
 class Suggestion(StrEnum):
@@ -272,7 +273,7 @@ def estimate_memory(
         asked=asked,
         lighter=lighter,
         options=options,
-        notes=_notes(setup, asked, sharding is None and calc.sharding is Sharding.ZERO3),
+        notes=_notes(setup, asked, calc.sharding, assumed=sharding is None),
         suggestions=_suggestions(setup, asked, lighter, calc.usable(setup.method)),
     )
 
@@ -453,8 +454,11 @@ def _lighter(asked: Setup, option: Option, calc: _Calculator) -> Option | None:
     return next((o for s in _lighter_setups(asked) if (o := calc.option(s)).fits), None)
 
 
-def _notes(setup: Setup, asked: Option, sharding_assumed: bool) -> list[MemoryNote]:
+def _notes(
+    setup: Setup, asked: Option, sharding: Sharding | None, *, assumed: bool
+) -> list[MemoryNote]:
     notes = []
+    full_shard = sharding is Sharding.ZERO3
     trains = setup.method is not Method.INFERENCE
     full_adam = setup.method is Method.FULL and setup.optimizer is Optimizer.ADAM
     if full_adam and setup.recipe is Recipe.AMP:
@@ -471,8 +475,10 @@ def _notes(setup: Setup, asked: Option, sharding_assumed: bool) -> list[MemoryNo
         notes.append(MemoryNote.BF16_ROUNDING_RISK)
     if asked.kv_cache is not None and not asked.kv_cache.shape_known:
         notes.append(MemoryNote.KV_SHAPE_ASSUMED)
-    if sharding_assumed:
+    if full_shard and assumed:
         notes.append(MemoryNote.SHARDING_ASSUMED)
+    if full_shard and asked.parts_gb["weight_cache"] > 0:
+        notes.append(MemoryNote.CAST_PER_UNIT)
     return notes
 
 

@@ -444,6 +444,12 @@ def _note(w: Phrases, note: MemoryNote, m: MemoryEstimate) -> str:
             "KV cache for a typical decoder of this size (grouped-query attention with 8 KV "
             "heads from 30B up, none below); name the model if its shape differs."
         )
+    if note is MemoryNote.CAST_PER_UNIT:
+        return _(
+            "Sharded with ZeRO-3/FSDP, the 16-bit weights are gathered and cast one layer at "
+            "a time, so torch.amp's whole-model 16-bit copy is not kept: per GPU the states "
+            "are the total without it, split across the GPUs."
+        )
     if note is MemoryNote.SHARDING_ASSUMED:
         return _(
             "On several GPUs I assumed a full shard (ZeRO-3/FSDP, or split weights for "

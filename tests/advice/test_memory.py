@@ -65,6 +65,7 @@ def test_7b_adam_on_a100_does_not_fit_and_says_what_to_try():
 def test_sharding_across_the_named_gpus():
     e = estimate_memory(7e9, "adam", gpu="A100", num_gpus=8)
     assert e.sharding is Sharding.ZERO3 and MemoryNote.SHARDING_ASSUMED in e.notes
+    assert MemoryNote.CAST_PER_UNIT in e.notes  # no whole-model 16-bit copy when sharded
     # Under ZeRO-3/FSDP the 16-bit weights are cast one unit at a time: 16 B/param, not 18.
     assert e.asked.per_gpu_gb == pytest.approx(112 / 8) and e.fits is True
 
