@@ -1,24 +1,23 @@
 """How good is the suggested ratio on GPUs, models and projects it has never seen?
 
-Three held-out splits, each row asked the way a user would (a message built
-from the row, read by the real reader ``bot.understanding`` and answered by the
-real advice, so a message the reader gets wrong counts as the answer it got):
+Held-out splits, each row asked the way a user would (a message built from the
+row, read by the real reader ``bot.understanding`` and answered by the real
+advice, so a message the reader gets wrong counts as the answer it got), every
+one held out by group so nothing is scored on a fit that saw it:
 
-* leave-one-GPU-out over the tuned tables (NVIDIA DeepLearningExamples, Lambda):
-  every row of a GPU is asked of a fit (and ranges) made without that GPU's rows;
-* leave-one-model-out over the same tables;
-* the practice data (what users measured in their projects), by groups of
-  sources: each group's rows are asked of a fit made without them
-  (``PRACTICE_FOLDS`` groups, so a project's rows never help predict it);
-* the same rows whose framework the reader knows, asked naming only that
-  framework (is a framework alone worth more than the rule's range?).
+* the tuned tables (NVIDIA DeepLearningExamples, Lambda) left out a GPU, a model or
+  a group of sources at a time, scored on the lead (a run that keeps the GPU
+  busy); the last also asked in Arabic free text;
+* the practice data (what users measured in their projects), by groups of sources
+  (``PRACTICE_FOLDS``), scored on the ``projects`` range the reply puts beside the
+  lead, as asked and naming only the framework;
+* published ratios of models with no rows (``bench/data/unseen_models.csv``).
 
 Printed per split, with the guide's fixed rule (point 1.85, range 1.2-2.5) side by
 side on the same rows: the interval score of the 80% range in log space
 (Gneiting & Raftery 2007: width + (2/alpha) x distance outside, alpha = 0.2) as a
-ratio to the rule's, the median error of the point, the coverage, and how many
-messages got a ratio at all. Targets: score <= 0.8x the rule's, coverage >= 75%,
-every message answered.
+ratio to the rule's, the median error of the point, the coverage, and whether the
+split's targets (issue 19, :class:`Target`) are met.
 
     .venv/bin/python bench/prediction_eval.py
 """
