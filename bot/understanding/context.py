@@ -42,7 +42,7 @@ from bot.understanding.values.lexicon import (
     EPOCH_NOUNS,
     lookup,
 )
-from bot.understanding.values.nearby import at, is_duration_at, word_in
+from bot.understanding.values.nearby import at, is_duration_at, text_at, word_in
 from bot.understanding.words import table
 
 GPU_DUALS = table("GPU_DUALS")
@@ -207,8 +207,17 @@ class _Counts:
             self.gpus = count
         elif tok.role == "nodes" and self.nodes is None:
             self.nodes = count
-        elif tok.role == "count" and tok.value != 1 and word_in(at(tokens, i + 1), EPOCH_NOUNS):
+        elif tok.role == "count" and tok.value != 1 and _counts_epochs(tokens, i):
             self.epochs.append(tok.value)  # (a 1 is "one epoch", a unit, not a count)
+
+
+def _counts_epochs(tokens: list[Token], i: int) -> bool:
+    """ "90 epochs", and "epochs: 90" in a `key: value` line (rule ``count_key``)."""
+    if word_in(at(tokens, i + 1), EPOCH_NOUNS):
+        return True
+    return (
+        text_at(tokens, i - 1) in (":", "=") and word_in(at(tokens, i - 2), EPOCH_NOUNS) is not None
+    )
 
 
 # The size that ends a model's name: "llama-2-13b", "qwen2.5-7b" (letters or a

@@ -93,3 +93,15 @@ def test_a_time_key_in_a_config_block_is_the_fp32_time(key, hours, others) -> No
     lines = [*others, f"{key}: {value}"]
     q = understand("```\n" + "\n".join(lines) + "\n```", Channel.DM)
     assert q.fp32 is not None and q.fp32.hours == pytest.approx(hours), (lines, q)
+
+
+@pytest.mark.parametrize(
+    "text", ["ResNet-50 batch -1 0 GPUs 1", "batch 0, 10h 2x", "batch -64 36h"]
+)
+def test_a_batch_below_one_is_no_batch(text: str) -> None:
+    """Rule ``batch_with_precision`` takes only a batch of at least one (a negative one
+    once reached the advice's logarithm and raised)."""
+    q = understand(text, Channel.COMMAND)
+    assert q.batch_fp32 in (None,) or q.batch_fp32 >= 1, q
+    assert q.batch_amp in (None,) or q.batch_amp >= 1, q
+    assert to_json(answer(text, Channel.COMMAND))["text"].strip()

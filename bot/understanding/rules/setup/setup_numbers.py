@@ -233,6 +233,22 @@ def _count_of_them(tokens: list[Token], i: int) -> str | None:
     return "gpus" if word_in(nxt, THEM_WORDS) and not tokens[i].suffix else None
 
 
+# Nouns whose count a `key: value` line gives ("epochs: 90", "num gpus = 4").
+_KEYED_COUNT_NOUNS = (
+    table("EPOCH_NOUNS") | table("GPU_NOUNS") | table("NODE_NOUNS") | table("STEP_COUNT_NOUNS")
+)
+
+
+def _count_keyed(tokens: list[Token], i: int) -> str | None:
+    """Rule ``count_key``: "epochs: 90", "num_gpus: 4", "steps = 20000", "الايبوكات: ٩٠":
+    a count noun keying the number in a `key: value` line counts that noun."""
+    sign, key = at(tokens, i - 1), at(tokens, i - 2)
+    if sign is None or sign.text not in (":", "=") or tokens[i].suffix:
+        return None
+    noun = word_in(key, _KEYED_COUNT_NOUNS)
+    return _noun_role(noun) if noun else None
+
+
 def _scaled_count(tokens: list[Token], i: int) -> str | None:
     """ "20 thousand steps", "٢٠ الف خطوة": a number times a spelled thousand or
     million counts the noun after them, as the scale word does."""
@@ -277,6 +293,7 @@ RULES: tuple[tuple[str, Rule], ...] = (
     ("time_unit_after", _time_unit_after),
     ("count_noun_after", _count_noun_after),
     ("count_of_them", _count_of_them),
+    ("count_key", _count_keyed),
     ("scaled_count", _scaled_count),
     ("gpu_name_after", _gpu_name_after),
     ("setting", _setting),

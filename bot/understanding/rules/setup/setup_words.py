@@ -157,8 +157,8 @@ def _batch_numbers(tokens: list[Token]) -> list[tuple[int, str]]:
 def _batch_candidates(tokens: list[Token]) -> list[Candidate]:
     found: list[Candidate] = []
     for i, tok in enumerate(tokens):
-        if tok.kind != NUM or not math.isfinite(tok.value):  # "batch inf" is no batch size
-            continue
+        if tok.kind != NUM or not math.isfinite(tok.value) or tok.value < 1:
+            continue  # "batch inf", "batch -1", "batch 0" are no batch size
         labelled = tok.role == "setting" and _after_batch_word(tokens, i)
         near = found and i - found[-1].start <= 6 and _second_batch(tokens, i)
         if not (labelled or near):

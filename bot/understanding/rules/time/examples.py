@@ -190,6 +190,11 @@ CONFIG_LINES = [
     ("```\ntrain_time = 20h\nnum_gpus = 4\nratio = 2\n```", "dm", 20, 2, None, None),
     ("`train_time: 36h` و التسريع ٢", "dm", 36, 2, None, None),
     ("model: wide_resnet50_2, 10h, 2x", "dm", 10, 2, None, None),
+    ("```\nepochs: 90\ntime_per_epoch: 20m\n```\namp 2x?", "dm", 30, 2, None, None),
+    ("```\nالايبوكات: ١٠\nزمن الايبوك: ٣ ساعات\n```\nوالتسريع ٢", "dm", 30, 2, None, None),
+    ("```\nfp32_time_h: 40\namp_time_h: 25\n```", "dm", 40, 1.6, None, None),
+    ("```\nelapsed: 7:30:00\n```\nwith amp 2x", "dm", 7.5, 2, None, None),
+    ('```json\n{"train_time": "36h", "speedup": 2}\n```', "dm", 36, 2, None, None),
 ]
 
 WEEK_AND_RATIO = [
