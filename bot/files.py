@@ -61,6 +61,8 @@ def private_sqlite(database: Path) -> None:
 
 
 def _restrict(path: Path, mode: int) -> None:
+    if os.name != "posix":  # Windows: no such modes (a user's profile folder is private)
+        return
     try:
         if path.stat().st_uid == os.getuid() and path.stat().st_mode & 0o777 != mode:
             path.chmod(mode)

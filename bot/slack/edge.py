@@ -8,15 +8,20 @@ signature over the raw bytes with slack-sdk's :class:`SignatureVerifier`
 (401, nothing parsed; a timestamp that is not a short run of digits is
 refused before slack-sdk's ``int()`` sees it), then its shape: a JSON object,
 or a form whose ``payload`` is one, not nested deeper than any Slack payload,
-that Bolt can read: the request Bolt builds, and what it hands every listener,
-are built here once under ``try`` (a ``view_submission`` without
-``view.type`` raised a ``KeyError`` inside Bolt: 500). Last, an exact replay
+that Bolt can read: every field Bolt's readers and matchers index has the JSON
+type Slack gives it (:data:`SLACK_TYPES`), and the request Bolt builds and
+what it hands every listener are built here once under ``try`` (a
+``view_submission`` without ``view.type`` raised a ``KeyError`` inside Bolt:
+500). Last, an exact replay
 of a signed command or interaction (the same signature: the same timestamp and
 body, which holds a unique ``trigger_id``) inside Slack's 5-minute window is
 acked and not answered again; events (JSON) are deduped by their ``event_id``
 (:func:`bot.slack.app.answer_each_event_once`), whose retries Slack signs anew.
 What passes goes to Bolt unchanged. A rejection is one log line: status,
 reason and size, never the body.
+
+Below the requests, the connections: :func:`channel_class` gives waitress's
+connections a request deadline, a "full server" rule and a lingering close.
 """
 
 from __future__ import annotations
