@@ -20,7 +20,6 @@ from sqlalchemy import (
     bindparam,
     delete,
     exists,
-    func,
     insert,
     or_,
     select,
@@ -40,8 +39,6 @@ CHUNK = 500
 # A spooled job's key is recorded as taken beside Slack's event ids (and
 # forgotten with them, after two hours): prefixed, so the two never meet.
 SPOOL_KEY_PREFIX = "spool:"
-# A job's place in the claim order, in its request (seconds; set at intake).
-TURN = "turn"
 
 
 @dataclass(frozen=True)
@@ -90,11 +87,20 @@ class JobStore:
         request: dict,
         attempt: Attempt | None = None,
         timeout: float | None = None,
+        turn: datetime | None = None,
     ) -> int:
         """Commit a job (before its request is acked); its id, or 0 if its ``attempt``
-        was given up first. ``timeout``: see the writer's ``run`` (:mod:`bot.store.writes`).
+        was given up first. ``turn``: its place in the claim order (the time of its
+        ack unless told). ``timeout``: see the writer's ``run`` (:mod:`bot.store.writes`).
         """
-        values = {"work": work, "request": request, "created_at": now(), "attempts": 0}
+        moment = now()
+        values = {
+            "work": work,
+            "request": request,
+            "created_at": moment,
+            "attempts": 0,
+            "lease_until": turn or moment,
+        }
 
         def write(connection: Connection) -> int:
             if attempt is not None and not attempt.may_run():
@@ -126,7 +132,12 @@ class JobStore:
             .on_conflict_do_nothing()
             .returning(processed_events.c.event_id)
         )
-        values = {"work": job.work, "request": job.request, "attempts": 0}
+        values = {
+            "work": job.work,
+            "request": job.request,
+            "attempts": 0,
+            "lease_until": job.spooled_at,
+        }
 
         def write(connection: Connection) -> bool:
             if attempt is not None and not attempt.may_run():
@@ -140,7 +151,7 @@ class JobStore:
         return self.writes.run(write, timeout, attempt)
 
     def claim(self, worker: str, limit: int, lease_s: float) -> list[ClaimedJob]:
-        """Up to ``limit`` free jobs, in turn order (else oldest first), leased to ``worker`` for ``lease_s``."""
+        """Up to ``limit`` free jobs, in turn order, leased to ``worker`` for ``lease_s``."""
         moment = now()
         values = {
             "moment": moment,
@@ -171,7 +182,10 @@ class JobStore:
         condition = jobs.c.claimed_by == worker
         if job_ids is not None:
             condition = and_(condition, jobs.c.id.in_(job_ids))
-        statement = update(jobs).where(condition).values(lease_until=None, claimed_by=None)
+        # Back in the claim order at the time of their ack: ahead of what came since.
+        statement = (
+            update(jobs).where(condition).values(lease_until=jobs.c.created_at, claimed_by=None)
+        )
         return self.writes.run(lambda connection: connection.execute(statement).rowcount)
 
     def renew(self, worker: str, lease_s: float) -> None:
@@ -189,12 +203,14 @@ class JobStore:
 
     def _claim_statement(self):
         """The claim, built once (building it cost more than running it on SQLite)."""
-        # Fair: in turn order (bot.slack.fairness), so one user's backlog waits behind
-        # everyone else's next job; jobs with no turn (older ones) first.
-        turn = func.coalesce(jobs.c.request[TURN].as_float(), 0.0)
+        # Fair: in turn order (an unclaimed job's lease_until is its turn, set at intake,
+        # bot.slack.fairness), so one user's backlog waits behind everyone else's next
+        # job. The index on lease_until gives the order; no request is read to find it.
+        moment = bindparam("moment")
         free = (
-            _free(select(jobs.c.id), jobs.c.lease_until, bindparam("moment"))
-            .order_by(turn, jobs.c.id)
+            select(jobs.c.id)
+            .where(or_(jobs.c.claimed_by.is_(None), jobs.c.lease_until < moment))
+            .order_by(jobs.c.lease_until, jobs.c.id)
             .limit(bindparam("limit"))
         )
         return (

@@ -6,8 +6,9 @@ from sqlalchemy import JSON, Column, DateTime, Integer, String, Table, Text, Uni
 
 from bot.store.schema import metadata
 
-# Work acked but not finished. A row whose lease is empty or past is free to claim;
-# a finished job's row is deleted.
+# Work acked but not finished. A row nobody claimed, or whose lease is past, is free to
+# claim; a finished job's row is deleted. An unclaimed row's lease_until is its turn in
+# the claim order (bot.slack.fairness): no schema change, and its index gives the order.
 jobs = Table(
     "jobs",
     metadata,

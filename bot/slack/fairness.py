@@ -9,7 +9,8 @@ never silence. The buckets live in the intake process's memory, so the limits
 are per replica.
 
 Every job also gets a *turn* (start-time fair queuing): a user's first job
-waiting takes the time of its ack, each further one of theirs a step later.
+waiting takes the time of its ack, each further one of theirs ``TURN_STEP_S``
+after the one before.
 Workers claim in turn order, so a user's backlog queues behind everyone
 else's next job instead of in front of it.
 """
@@ -19,14 +20,12 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
-from bot.jobs.store import TURN
 from bot.settings import Settings
 
-# Where a job's turn is kept in its request (read by the claim).
-TURN_KEY = TURN
-# How far apart one user's jobs are put in the claim order (about one job's work).
-TURN_STEP_S = 0.05
+# How far apart one user's jobs are put in the claim order (a few jobs' work).
+TURN_STEP_S = 0.01
 # Buckets and turns of users idle this long are forgotten (bounded memory).
 FORGET_AFTER_S = 600.0
 
@@ -72,14 +71,15 @@ class IntakeLimits:
                     bucket.tokens -= 1
             return wait
 
-    def turn(self, team: str | None, user: str | None) -> float:
-        """The job's place in the claim order (seconds, wall clock)."""
+    def turn(self, team: str | None, user: str | None) -> datetime:
+        """The job's place in the claim order: the time of its ack, or a step after its
+        user's previous job's turn if that is later."""
         moment = time.time()
         with self._lock:
             key = (team, user)
             turn = max(moment, self._turns.get(key, 0.0))
             self._turns[key] = turn + TURN_STEP_S
-            return turn
+        return datetime.fromtimestamp(turn, UTC)
 
     def _bucket(self, key: tuple, shape: tuple[int, float], moment: float) -> Bucket:
         bucket = self._buckets.get(key)

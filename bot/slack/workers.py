@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
+from datetime import datetime
 from multiprocessing.connection import Connection, wait
 from typing import TypeVar
 
@@ -44,7 +45,7 @@ from bot.jobs import ClaimedJob, JobStore, OutboxStore, SentJournal, Spool, Spoo
 from bot.jobs.sent_journal import journal_workers, take_over
 from bot.settings import Settings
 from bot.slack.clients import DirectSends, counting, retry_handlers, run_counting_sends
-from bot.slack.fairness import TURN_KEY, IntakeLimits
+from bot.slack.fairness import IntakeLimits
 from bot.slack.listeners import Given, InPool, run_logged, work_name
 from bot.slack.outbox import JobScope, OutboxClient, Postman, in_job
 from bot.slack.pacing import ChannelPacer
@@ -134,10 +135,10 @@ class JobIntake:
 
     def __call__(self, work: Callable[..., None], given: Given) -> None:
         request = job_request(given)
-        work = self._fair(work, request, given)
+        work, turn = self._fair(work, request, given)
         name = work_name(work)
         try:
-            committed = self._commit(name, request)
+            committed = self._commit(name, request, turn)
         except SQLAlchemyError as error:
             if self.fallback is None:
                 raise
@@ -161,18 +162,20 @@ class JobIntake:
         if kept is not None and self.spool is not None:
             done.add_done_callback(settle(self.spool, kept.key, name))
 
-    def _fair(self, work: Callable[..., None], request: dict, given: Given) -> Callable[..., None]:
-        """The request's turn in the claim order, and its work: the "slow down" reply
-        when its user or workspace is past the intake limits (:mod:`bot.slack.fairness`)."""
+    def _fair(
+        self, work: Callable[..., None], request: dict, given: Given
+    ) -> tuple[Callable[..., None], datetime | None]:
+        """The request's work, the "slow down" reply when its user or workspace is past
+        the intake limits, and its turn in the claim order (:mod:`bot.slack.fairness`)."""
         if self.limits is None:
-            return work
+            return work, None
         context = request["context"]
         team, user = context.get("team_id"), context.get("user_id")
-        request[TURN_KEY] = self.limits.turn(team, user)
+        turn = self.limits.turn(team, user)
         slow_down = self.works.get(SLOW_DOWN_WORK)
         wait = self.limits.admit(team, user)
         if not wait or slow_down is None:
-            return work
+            return work, turn
         log.info(
             "user %s of team %s past the intake limits: %s answered with slow down (%.0f s)",
             user,
@@ -181,15 +184,15 @@ class JobIntake:
             wait,
         )
         context[WAIT_KEY] = given.context[WAIT_KEY] = wait
-        return slow_down
+        return slow_down, turn
 
-    def _commit(self, name: str, request: dict) -> bool:
+    def _commit(self, name: str, request: dict, turn: datetime | None = None) -> bool:
         if self.gate is None:
-            self.jobs.add(name, request)
+            self.jobs.add(name, request, turn=turn)
             return True
 
         def add(attempt: Attempt, timeout: float | None) -> bool:
-            return self.jobs.add(name, request, attempt=attempt, timeout=timeout) > 0
+            return self.jobs.add(name, request, attempt=attempt, timeout=timeout, turn=turn) > 0
 
         return bool(within_budget(self.gate, self.jobs, "job intake", add, False))
 

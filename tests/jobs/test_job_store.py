@@ -93,14 +93,14 @@ def test_claims_go_in_turn_order_so_one_users_backlog_waits_behind_another_users
     """Turns as the intake gives them (bot.slack.fairness): a flooding user's jobs a
     step apart, another user's at the time of its ack."""
     from bot.settings import Settings
-    from bot.slack.fairness import TURN_KEY, IntakeLimits
+    from bot.slack.fairness import IntakeLimits
 
     limits = IntakeLimits(Settings(_env_file=None))
     jobs = JobStore(engine)
     # 30 acks of one user, then one of another's, within a millisecond.
     turns = [limits.turn("T1", "UFLOOD") for _ in range(30)] + [limits.turn("T1", "UOTHER")]
-    flood = [jobs.add("work", {"n": n, TURN_KEY: turn}) for n, turn in enumerate(turns[:-1])]
-    other = jobs.add("work", {TURN_KEY: turns[-1]})
+    flood = [jobs.add("work", {"n": n}, turn=turn) for n, turn in enumerate(turns[:-1])]
+    other = jobs.add("work", {}, turn=turns[-1])
     claimed = [job.id for job in jobs.claim("w", 2, lease_s=30)]
     assert claimed == [flood[0], other]
     rest = [job.id for job in jobs.claim("w", 100, lease_s=30)]

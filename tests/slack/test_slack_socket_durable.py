@@ -9,6 +9,7 @@ Slack's side of Socket Mode (``socketslack``); SQLite and PostgreSQL.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 
 import pytest
@@ -104,10 +105,13 @@ def test_socket_mode_pod_killed_after_200_acks_then_restarted_answers_every_one(
     try:
         session = wait_for(lambda: socket_slack.sessions[:1], "a WebSocket", timeout=60)[0]
         _send_all(slack, socket_slack, session)
-        acked = lambda: {m.get("envelope_id") for m in session.received} >= {
-            *(f"env-c{i}" for i in range(COMMANDS)),
-            *(f"env-m{i}" for i in range(MENTIONS)),
-        }
+        acked = lambda: (
+            {m.get("envelope_id") for m in session.received}
+            >= {
+                *(f"env-c{i}" for i in range(COMMANDS)),
+                *(f"env-m{i}" for i in range(MENTIONS)),
+            }
+        )
         wait_for(acked, "200 acks", timeout=60)
         first.kill_group()  # right after the last ack
         lost_at_kill = len(_missing(slack))
@@ -130,3 +134,45 @@ def test_socket_mode_pod_killed_after_200_acks_then_restarted_answers_every_one(
     # heard): one per job thread at most.
     assert len(twice) <= THREADS, twice
     print(f"{lost_at_kill} of 200 unanswered at the kill; 0 lost; {len(twice)} twice")
+
+
+def test_socket_mode_sigterm_with_a_backlog_exits_within_the_grace_period_and_loses_nothing(
+    slack, socket_slack, sqlite_url, tmp_path
+):
+    hand_out(slack, [socket_slack.link(n) for n in range(1, 12)])
+    slack.hold[SLOW_LOOKUP] = 0.3
+    first = SocketServed(slack.url, sqlite_url, tmp_path / "socket-0.log", **FAST).start()
+    second = None
+    try:
+        session = wait_for(lambda: socket_slack.sessions[:1], "a WebSocket", timeout=60)[0]
+        count = 40
+        for index in range(count):
+            socket_slack.send(
+                session,
+                {
+                    "envelope_id": f"env-t{index}",
+                    "type": "slash_commands",
+                    "accepts_response_payload": True,
+                    "payload": command("100 2", slack.response_url(_hook(index)), f"U{index:04d}"),
+                },
+            )
+        wait_for(lambda: len(session.received) >= count, "the acks", timeout=60)
+        first.process.terminate()  # SIGTERM
+        started = time.monotonic()
+        assert first.wait(FAST["shutdown_grace_s"] + 3) == 0, first.log()
+        assert time.monotonic() - started < FAST["shutdown_grace_s"] + 3
+        slack.hold[SLOW_LOOKUP] = 0
+        second = SocketServed(slack.url, sqlite_url, tmp_path / "socket-1.log", **FAST).start()
+        wait_for(
+            lambda: all(answers_by_hook(slack, "s")[_hook(i)] for i in range(count)),
+            "every acked command answered",
+            timeout=90,
+        )
+    except AssertionError:
+        print(first.log(), second.log() if second else "")
+        raise
+    finally:
+        first.close()
+        if second is not None:
+            second.close()
+    assert "handed back" in first.log()
