@@ -106,6 +106,7 @@ def first_connect(handler: SocketModeHandler, url: str) -> None:
         error = errors[0] if errors else ConnectionError("no handshake")
         raise SlackUnreachable(_cannot("reach the Socket Mode URL", error))
 
+
 def open_connection(settings: Settings, app_token: str) -> str:
     """A WebSocket URL from ``apps.connections.open``; :class:`SlackUnreachable` if none."""
     # Quiet: its retries would each say what the one line below says.

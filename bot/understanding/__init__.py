@@ -25,11 +25,13 @@ from bot.understanding.rules.record.record_command import (
     read_fields,
     read_record,
 )
+from bot.understanding.text.language import language_of
 
 __all__ = [
     "DeleteCommand",
     "HistoryCommand",
     "RecordCommand",
+    "language_of",
     "read_command",
     "read_fields",
     "read_record",

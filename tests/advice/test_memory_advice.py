@@ -70,12 +70,21 @@ def test_sgd_7b_fits_where_adam_does_not():
 
 
 def test_the_method_and_model_the_reader_found_are_sized():
-    advice = advise(memory(params=13e9, gpu="RTX 4090", memory_method="qlora",
-                           weight_precision="nf4"))
+    advice = advise(
+        memory(params=13e9, gpu="RTX 4090", memory_method="qlora", weight_precision="nf4")
+    )
     assert advice.memory.method is Method.QLORA and advice.memory.fits is True
     assert "https://arxiv.org/abs/2305.14314" in advice.sources
-    served = advise(memory(params=70e9, gpu="A100", num_gpus=2, memory_method="inference",
-                           weight_precision="fp16", sized_model="llama270b"))
+    served = advise(
+        memory(
+            params=70e9,
+            gpu="A100",
+            num_gpus=2,
+            memory_method="inference",
+            weight_precision="fp16",
+            sized_model="llama270b",
+        )
+    )
     assert served.memory.model == "Llama-2-70B" and served.memory.fits is True
     assert "https://arxiv.org/abs/2307.09288" in served.sources
 

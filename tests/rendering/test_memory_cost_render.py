@@ -77,8 +77,10 @@ def test_7b_adam_on_a100_english():
     assert rows == [
         "• *Full fine-tune, FP32*: 112 GB (104 GiB), 112 GB per GPU: does not fit",
         "• *Full fine-tune, torch.amp*: 126 GB (117 GiB), 126 GB per GPU: does not fit",
-        ("• *Full fine-tune, an FP32 master copy (ZeRO, DeepSpeed)*: 112 GB (104 GiB), "
-        "112 GB per GPU: does not fit"),
+        (
+            "• *Full fine-tune, an FP32 master copy (ZeRO, DeepSpeed)*: 112 GB (104 GiB), "
+            "112 GB per GPU: does not fit"
+        ),
         "• *Full fine-tune, pure BF16*: 56 GB (52.2 GiB), 56 GB per GPU: fits",
         "• *LoRA (BF16 base)*: 14.4 GB (13.5 GiB), 14.4 GB per GPU: fits",
         "• *QLoRA (4-bit NF4 base)*: 4.1 GB (3.82 GiB), 4.1 GB per GPU: fits",

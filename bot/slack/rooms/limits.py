@@ -22,8 +22,7 @@ from bot.slack.language import LanguagePreferences
 from bot.slack.listeners import work_name
 from bot.slack.replies import Guard, Responder, request_ids
 from bot.slack.rooms.kit import Kit
-from bot.understanding.text.language import detect_language
-from bot.understanding.text.tokens import tokenize
+from bot.understanding import language_of
 
 # Where the intake puts how long the sender should wait (in the job's context).
 WAIT_KEY = "slow_down_s"
@@ -61,7 +60,7 @@ class SlowDown:
         """The sender's stored or Slack language, else the language of their words."""
         preferred = self.languages.preferred(client, context.team_id, context.user_id)
         text = body.get("text") or (body.get("event") or {}).get("text") or ""
-        return detect_language(tokenize(text), preferred) if text else preferred or Lang.EN
+        return language_of(text, preferred)
 
 
 SLOW_DOWN_WORK = work_name(SlowDown.on_slow_down)

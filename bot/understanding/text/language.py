@@ -15,7 +15,7 @@ message with no words (bare numbers, perhaps with identifiers such as "A100",
 from __future__ import annotations
 
 from bot.models import Lang
-from bot.understanding.text.tokens import ARABIC, WORD, Token
+from bot.understanding.text.tokens import ARABIC, WORD, Token, tokenize
 from bot.understanding.values.lexicon import LANG_CHOICES, TECH_WORDS, lookup
 from bot.understanding.words import table
 
@@ -104,3 +104,9 @@ def _clause_ends_after(tokens: list[Token], j: int) -> bool:
     while j < len(tokens) and tokens[j].kind == WORD and tokens[j].text in _PLEASE_OR_LEAD:
         j += 1
     return j == len(tokens) or tokens[j].is_boundary or tokens[j].text == ":"
+
+
+def language_of(text: str, preferred: Lang | None = None) -> Lang:
+    """The language a raw message is written in (or asks for), for callers that need
+    only that: the Slack layer answers a refused request without reading it."""
+    return detect_language(tokenize(text), preferred) if text else preferred or Lang.EN

@@ -92,6 +92,7 @@ def _as_typed(text: str) -> str:
     """The command's words, without the slash command they may be typed after."""
     return _SLASH_COMMAND.sub("", normalise_command(text), count=1)
 
+
 # --- keywords ----------------------------------------------------------------------
 
 _B = r"(?![\w])"  # end of a word (Arabic letters are \w too)
