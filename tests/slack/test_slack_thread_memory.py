@@ -103,7 +103,9 @@ def test_a_thread_carries_only_to_real_follow_ups_and_says_what_it_carried(bot):
 def test_a_follow_up_to_a_memory_question_asks_about_memory(bot):
     root = "1700000900.000100"
     _say(bot, dm_event("how much memory for llama 7B with adam on A100 80GB?", ts=root), "Th21d")
+    time.sleep(1)  # the bot answers first, then remembers the turn (rooms/events.py)
     reply = _say(bot, dm_event("and on H100?", ts="1700000900.000200", thread_ts=root), "Th21e")
     assert "7B parameters, full fine-tune with Adam" in reply["text"] and "H100" in reply["text"]
+    time.sleep(1)
     more = _say(bot, dm_event("and on 8 of them?", ts="1700000900.000300", thread_ts=root), "Th21f")
     assert "7B parameters, full fine-tune with Adam" in more["text"] and "8 × H100" in more["text"]
