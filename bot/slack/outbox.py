@@ -204,7 +204,7 @@ class Postman:
                 seq=seq,
                 **values,
             )
-            wait_s = self._pace(kind, target, message, scope)
+            wait_s = self._pace(unsaved, scope.user_id)
             if wait_s:
                 scope.deferred = True
                 return self._paced(unsaved, wait_s, scope), None
@@ -220,19 +220,31 @@ class Postman:
             return (Outcome.REFUSED if refused else Outcome.SENT), row.result
         if not row.ours:  # another worker is sending it, or an earlier answer is still due
             return Outcome.LATER, None
-        wait_s = self._pace(kind, target, message, scope)
+        wait_s = self._pace(row, scope.user_id)
         if wait_s:
             return self._paced(row, wait_s, None), None
         return self.deliver(row)
 
-    def _pace(self, kind: str, target: str, message: dict, scope: JobScope) -> float:
-        """Seconds until this post's slot in its channel (0: now; only posts are paced)."""
-        if self.pacer is None or kind != API or target != PACED_METHOD:
+    def send_due(self, row: OutboxRow) -> Outcome:
+        """A stored answer whose time has come (a paced post, a retry): its slot is booked
+        again for the moment it really leaves."""
+        wait_s = self._pace(row, None)
+        if wait_s:
+            return self._paced(row, wait_s, None)
+        return self.deliver(row)[0]
+
+    def _pace(self, row: OutboxRow, user: str | None) -> float:
+        """Seconds until this post's slot in its channel (0: now; only posts are paced).
+        A near slot is waited for here and booked again on waking, so the slot held is
+        the moment the post leaves, however late this thread woke."""
+        if self.pacer is None or row.kind != API or row.target != PACED_METHOD:
             return 0.0
-        wait_s = self.pacer.reserve(message.get("channel"), scope.user_id)
-        if wait_s <= SLEEP_MAX_S:
-            time.sleep(wait_s)  # near: on time from this thread
-            return 0.0
+        post = f"{row.job_id}:{row.seq}"
+        channel = row.message.get("channel")
+        wait_s = self.pacer.reserve(channel, user, post)
+        while 0 < wait_s <= SLEEP_MAX_S:
+            time.sleep(wait_s)
+            wait_s = self.pacer.reserve(channel, user, post)
         return wait_s
 
     def _paced(self, row: OutboxRow, wait_s: float, scope: JobScope | None) -> Outcome:

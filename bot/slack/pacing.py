@@ -11,15 +11,28 @@ than ``SLEEP_MAX_S`` away waits in the outbox (``next_at``), holding no
 thread; a nearer one waits in its thread, so it leaves on time. A 429 still
 waits its ``Retry-After`` (:mod:`bot.slack.outbox`).
 
+A slot is booked for one post (its key) and booked again every time that post
+is about to leave: after a wait in its thread, when it comes due in the
+outbox, and before a retry after a 429; it leaves only on a booking that
+says "now", checked against the posts that have left. Each booking plans the
+channel's waiting posts again in the order they first asked, from that
+moment on, so a worker running late (a busy machine) or a post that met a
+429 neither crowds the window past Slack's limit nor goes to the back of
+the line, and a new post from another user still finds room beside a flood.
+
 The slots are shared by the replica's worker processes through a small SQLite
-file in its spool folder (one writer at a time, microseconds each). Other
-replicas keep their own: with several replicas a channel may get a burst more,
-and Slack's 429s with ``Retry-After`` cover the rest. A file that cannot be
-used turns pacing off (WARNING, once).
+file in its spool folder (one writer at a time, microseconds each; threads of
+one process take turns before they reach it). Other replicas keep their own:
+with several replicas a channel may get a burst more, and Slack's 429s with
+``Retry-After`` cover the rest. A file that is busy for longer than
+``BUSY_S`` defers that one post by ``BUSY_DEFER_S`` (it is never sent
+unpaced for it); a file that cannot be used at all turns pacing off
+(WARNING, once).
 """
 
 from __future__ import annotations
 
+import bisect
 import logging
 import sqlite3
 import threading
@@ -36,6 +49,12 @@ USER_SHARE = 2
 SLEEP_MAX_S = 0.5
 # Reservations older than this are forgotten.
 KEEP_S = 10.0
+# How long a post waits for the pace file another process holds, and how far
+# it is put off when the file stays busy longer (it then comes due again).
+BUSY_S = 5.0
+BUSY_DEFER_S = 1.0
+# The file's layout: an older file's reservations are dropped (they last seconds).
+LAYOUT = 2
 FILE = "channel-pace.sqlite"
 log = logging.getLogger(__name__)
 
@@ -53,15 +72,32 @@ def first_slot(taken: list[tuple[str, float]], user: str | None, moment: float) 
 
 
 def _fits(times: list[float], slot: float, most: int) -> bool:
-    """No window of ``CHANNEL_WINDOW_S`` that holds ``slot`` holds more than ``most``."""
-    with_slot = sorted([*times, slot])
-    for index, begin in enumerate(with_slot):
-        if begin > slot:
-            break
-        inside = [at for at in with_slot[index:] if at < begin + CHANNEL_WINDOW_S]
-        if slot in inside and len(inside) > most:
+    """No window of ``CHANNEL_WINDOW_S`` holds ``slot`` and more than ``most`` posts in all:
+    every ``most + 1`` neighbours in time, ``slot`` among them, span a window or more."""
+    place = bisect.bisect_right(times, slot)
+
+    def at(index: int) -> float:  # the times with ``slot`` put in its place
+        return times[index] if index < place else slot if index == place else times[index - 1]
+
+    for first in range(max(0, place - most), min(place, len(times) - most) + 1):
+        if at(first + most) < at(first) + CHANNEL_WINDOW_S:
             return False
     return True
+
+
+def plan(
+    left: list[tuple[str | None, float]],
+    waiting: list[tuple[str, str | None]],
+    moment: float,
+) -> dict[str, float]:
+    """Each waiting ``(post, user)``'s slot, in the order given (the order they first
+    asked), around the posts that have ``left`` and each other."""
+    schedule = list(left)
+    slots = {}
+    for post, user in waiting:
+        slots[post] = first_slot(schedule, user, moment)
+        schedule.append((user, slots[post]))
+    return slots
 
 
 class ChannelPacer:
@@ -70,45 +106,87 @@ class ChannelPacer:
     def __init__(self, folder: Path) -> None:
         self._path = folder / FILE
         self._local = threading.local()
+        self._turn = threading.Lock()
         self._off = False
 
-    def reserve(self, channel: str | None, user: str | None) -> float:
-        """Seconds until this post may go (0: now); its slot is taken."""
+    def reserve(self, channel: str | None, user: str | None, post: str) -> float:
+        """Seconds until ``post`` may go (0: now); its slot is taken, any earlier one of
+        its own given up. ``user`` None: the user its earlier booking named."""
         if not channel or self._off:
             return 0.0
-        moment = time.time()
         try:
-            connection = self._connection()
-            connection.execute("BEGIN IMMEDIATE")
-            try:
-                taken = connection.execute(
-                    "SELECT user, at FROM slots WHERE channel = ? AND at > ?",
-                    (channel, moment - KEEP_S),
-                ).fetchall()
-                slot = first_slot(taken, user, moment)
-                connection.execute(
-                    "INSERT INTO slots (channel, user, at) VALUES (?, ?, ?)", (channel, user, slot)
-                )
-                connection.execute("DELETE FROM slots WHERE at < ?", (moment - KEEP_S,))
-                connection.execute("COMMIT")
-            except BaseException:
-                connection.execute("ROLLBACK")
-                raise
+            with self._turn:
+                moment = time.time()
+                slot = self._book(self._connection(), channel, user, post, moment)
+        except sqlite3.OperationalError as error:
+            if not _busy(error):
+                return self._turn_off(error)
+            log.info("pace file busy; post %s put off %.1f s", post, BUSY_DEFER_S)
+            return BUSY_DEFER_S
         except (sqlite3.Error, OSError) as error:
-            self._off = True
-            log.warning("posts not paced per channel: %s (%s)", self._path, type(error).__name__)
-            return 0.0
+            return self._turn_off(error)
         return max(0.0, slot - moment)
+
+    @staticmethod
+    def _book(
+        connection: sqlite3.Connection, channel: str, user: str | None, post: str, moment: float
+    ) -> float:
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            connection.execute("DELETE FROM slots WHERE at < ?", (moment - KEEP_S,))
+            rows = connection.execute(
+                "SELECT post, user, at, asked FROM slots WHERE channel = ?", (channel,)
+            ).fetchall()
+            earlier = next((row for row in rows if row[0] == post), None)
+            if earlier is None:
+                asked = connection.execute("SELECT coalesce(max(asked), 0) + 1 FROM slots")
+                asked = asked.fetchone()[0]
+                connection.execute(
+                    "INSERT INTO slots (channel, user, post, at, asked) VALUES (?, ?, ?, ?, ?)",
+                    (channel, user, post, moment, asked),
+                )
+            else:
+                user, asked = user if user is not None else earlier[1], earlier[3]
+            others = [row for row in rows if row[0] != post]
+            left = [(who, at) for _, who, at, _ in others if at <= moment]
+            waiting = [(key, who, order) for key, who, at, order in others if at > moment]
+            waiting.append((post, user, asked))
+            waiting.sort(key=lambda row: row[2])
+            slots = plan(left, [(key, who) for key, who, _ in waiting], moment)
+            connection.executemany(
+                "UPDATE slots SET at = ? WHERE post = ?", [(at, key) for key, at in slots.items()]
+            )
+            connection.execute("COMMIT")
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+        return slots[post]
+
+    def _turn_off(self, error: BaseException) -> float:
+        self._off = True
+        log.warning("posts not paced per channel: %s (%s)", self._path, type(error).__name__)
+        return 0.0
 
     def _connection(self) -> sqlite3.Connection:
         connection = getattr(self._local, "connection", None)
         if connection is None:
             self._path.parent.mkdir(parents=True, exist_ok=True)
-            connection = sqlite3.connect(self._path, timeout=1.0, isolation_level=None)
+            connection = sqlite3.connect(self._path, timeout=BUSY_S, isolation_level=None)
             connection.execute("PRAGMA journal_mode=WAL")
+            if connection.execute("PRAGMA user_version").fetchone()[0] != LAYOUT:
+                connection.execute("DROP TABLE IF EXISTS slots")
+                connection.execute(f"PRAGMA user_version = {LAYOUT}")
             connection.execute(
-                "CREATE TABLE IF NOT EXISTS slots (channel TEXT, user TEXT, at REAL)"
+                "CREATE TABLE IF NOT EXISTS slots"
+                " (channel TEXT, user TEXT, post TEXT, at REAL, asked INTEGER)"
             )
             connection.execute("CREATE INDEX IF NOT EXISTS slots_channel ON slots (channel, at)")
+            connection.execute("CREATE INDEX IF NOT EXISTS slots_post ON slots (post)")
             self._local.connection = connection
         return connection
+
+
+def _busy(error: sqlite3.OperationalError) -> bool:
+    """Another process holds the file (it lets go in microseconds, unless it is stalled)."""
+    text = str(error).lower()
+    return "locked" in text or "busy" in text

@@ -588,7 +588,7 @@ class JobRunner:
 
     def _deliver(self, row) -> None:
         try:
-            self.postman.deliver(row)
+            self.postman.send_due(row)
         finally:
             with self._lock:
                 self._sending -= 1
