@@ -17,6 +17,18 @@ from pathlib import Path
 
 from slackmsg import BOT_TOKEN, SIGNING_SECRET
 
+# Leases, polls and backoffs short enough for a test to see a crash's takeover and
+# a retry's second attempt within seconds.
+FAST = {
+    "job_lease_s": 2,
+    "job_poll_s": 0.1,
+    "outbox_backoff_s": 0.25,
+    "outbox_backoff_max_s": 2,
+    "shutdown_grace_s": 4,
+    "slack_timeout_s": 2,
+    "slack_retry_backoff_s": 0.05,
+}
+
 
 def free_port() -> int:
     with socket.socket() as sock:

@@ -2,10 +2,26 @@
 
 from __future__ import annotations
 
+from slack_sdk.oauth.installation_store import Installation
+
 SIGNING_SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 BOT_TOKEN = "xoxb-1111-2222-testtokenvalue"
 TEAM = "T0TEAM"
 BOT_USER = "U0BOT"
+
+
+def installation(bot_token: str = BOT_TOKEN) -> Installation:
+    """The fake workspace's installation, as Bolt's OAuth flow saves it."""
+    return Installation(
+        app_id="A0APP",
+        enterprise_id=None,
+        team_id=TEAM,
+        user_id="U0INSTALLER",
+        bot_token=bot_token,
+        bot_id="B0BOT",
+        bot_user_id=BOT_USER,
+        bot_scopes=["commands", "chat:write"],
+    )
 
 
 def dm_event(text: str, *, ts: str = "1700000000.000100", **extra) -> dict:

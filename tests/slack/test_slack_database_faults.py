@@ -15,9 +15,8 @@ import urllib.error
 import urllib.request
 import uuid
 
-from slack_sdk.oauth.installation_store import Installation
 from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
-from slackmsg import BOT_TOKEN, BOT_USER, TEAM, dm_event, posts
+from slackmsg import BOT_TOKEN, dm_event, installation, posts
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
@@ -161,16 +160,7 @@ def test_oauth_installation_read_once_still_serves_its_workspace_with_the_databa
     bot = start_app(slack_bot_token=None, **oauth)
     engine = make_engine(database_url)
     SQLAlchemyInstallationStore(client_id=oauth["slack_client_id"], engine=engine).save(
-        Installation(
-            app_id="A0APP",
-            enterprise_id=None,
-            team_id=TEAM,
-            user_id="U0INSTALLER",
-            bot_token=BOT_TOKEN,
-            bot_id="B0BOT",
-            bot_user_id=BOT_USER,
-            bot_scopes=["commands", "chat:write"],
-        )
+        installation()
     )
     bot.client.command("100 2", response_url=bot.slack.response_url("oauth-before"))
     bot.slack.wait(lambda: bot.slack.responses("oauth-before"))

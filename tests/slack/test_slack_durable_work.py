@@ -20,7 +20,7 @@ from contextlib import contextmanager
 
 import pytest
 from databases import POSTGRES_URL, wipe
-from served import Served, answers_by_hook, replicas_in
+from served import FAST, Served, answers_by_hook, replicas_in
 from slackmsg import dm_event
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
@@ -31,15 +31,6 @@ from bot.store import make_engine
 # Each job asks users.info for the user's locale before it answers.
 SLOW_LOOKUP = "/api/users.info"
 # Short enough that a fault plays out in seconds.
-FAST = {
-    "job_lease_s": 2,
-    "job_poll_s": 0.1,
-    "outbox_backoff_s": 0.25,
-    "outbox_backoff_max_s": 2,
-    "shutdown_grace_s": 4,
-    "slack_timeout_s": 2,
-    "slack_retry_backoff_s": 0.05,
-}
 
 
 @pytest.fixture

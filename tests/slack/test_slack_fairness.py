@@ -17,18 +17,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from served import replicas_in
+from served import FAST, replicas_in
 from slackmsg import mention_event
 
-FAST = {
-    "job_lease_s": 2,
-    "job_poll_s": 0.1,
-    "outbox_backoff_s": 0.25,
-    "outbox_backoff_max_s": 2,
-    "shutdown_grace_s": 4,
-    "slack_timeout_s": 2,
-    "slack_retry_backoff_s": 0.05,
-}
 FLOOD = 60
 OTHER = 6
 OTHER_EVERY_S = 3.5

@@ -10,8 +10,7 @@ from __future__ import annotations
 import logging
 import time
 
-from slack_sdk.oauth.installation_store import Installation
-from slackmsg import BOT_TOKEN, BOT_USER, TEAM, dm_event, posts
+from slackmsg import BOT_TOKEN, dm_event, installation, posts
 
 OAUTH = {"slack_client_id": "111.222", "slack_client_secret": "oauth-client-secret-value"}
 ACK_LIMIT_S = 3.0
@@ -20,18 +19,7 @@ ACK_LIMIT_S = 3.0
 def _installed(start_app):
     bot = start_app(slack_bot_token=None, **OAUTH)
     # Through the app's own installation store, as Bolt's OAuth flow saves it.
-    bot.app.installation_store.save(
-        Installation(
-            app_id="A0APP",
-            enterprise_id=None,
-            team_id=TEAM,
-            user_id="U0INSTALLER",
-            bot_token=BOT_TOKEN,
-            bot_id="B0BOT",
-            bot_user_id=BOT_USER,
-            bot_scopes=["commands", "chat:write"],
-        )
-    )
+    bot.app.installation_store.save(installation())
     return bot
 
 
@@ -92,17 +80,7 @@ def test_a_token_slack_refuses_is_noticed_and_its_requests_refused(start_app, ca
     assert "install" in answer.body["text"].lower() and "50" not in answer.body["text"]
 
     # Installed again (a new token): served again.
-    bot.app.installation_store.save(
-        Installation(
-            app_id="A0APP",
-            enterprise_id=None,
-            team_id=TEAM,
-            user_id="U0INSTALLER",
-            bot_token=BOT_TOKEN + "-new",
-            bot_id="B0BOT",
-            bot_user_id=BOT_USER,
-        )
-    )
+    bot.app.installation_store.save(installation(BOT_TOKEN + "-new"))
     again = bot.client.command("100 2", response_url=bot.slack.response_url("reinstalled"))
     assert again.status == 200
     bot.slack.wait(lambda: bot.slack.responses("reinstalled"))

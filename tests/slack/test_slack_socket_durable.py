@@ -13,22 +13,14 @@ import time
 from collections import Counter
 
 import pytest
-from served import answers_by_hook
+from served import FAST, answers_by_hook
 from socketslack import SocketServed, command, hand_out, mention, wait_for
 
 from bot.slack.workers import THREADS
 
 # Each job asks users.info for its user's locale first: held, so a backlog builds.
 SLOW_LOOKUP = "/api/users.info"
-FAST = {
-    "job_lease_s": 2,
-    "job_poll_s": 0.1,
-    "outbox_backoff_s": 0.25,
-    "outbox_backoff_max_s": 2,
-    "shutdown_grace_s": 4,
-    "slack_timeout_s": 2,
-    "work_processes": 1,
-}
+SOCKET = {**FAST, "work_processes": 1}
 COMMANDS = MENTIONS = 100
 
 
@@ -100,7 +92,7 @@ def test_socket_mode_pod_killed_after_200_acks_then_restarted_answers_every_one(
 ):
     hand_out(slack, [socket_slack.link(n) for n in range(1, 12)])
     slack.hold[SLOW_LOOKUP] = 0.3
-    first = SocketServed(slack.url, database_url, tmp_path / "socket-0.log", **FAST).start()
+    first = SocketServed(slack.url, database_url, tmp_path / "socket-0.log", **SOCKET).start()
     second = None
     try:
         session = wait_for(lambda: socket_slack.sessions[:1], "a WebSocket", timeout=60)[0]
@@ -118,7 +110,7 @@ def test_socket_mode_pod_killed_after_200_acks_then_restarted_answers_every_one(
         assert lost_at_kill > 0, "every answer was out before the kill: nothing tested"
 
         slack.hold[SLOW_LOOKUP] = 0  # (not cleared: the stand-in's threads read it)
-        second = SocketServed(slack.url, database_url, tmp_path / "socket-1.log", **FAST).start()
+        second = SocketServed(slack.url, database_url, tmp_path / "socket-1.log", **SOCKET).start()
         wait_for(lambda: not _missing(slack), "every acked envelope answered", timeout=90)
     except AssertionError:
         print(first.log(), second.log() if second else "")
@@ -141,7 +133,7 @@ def test_socket_mode_sigterm_with_a_backlog_exits_within_the_grace_period_and_lo
 ):
     hand_out(slack, [socket_slack.link(n) for n in range(1, 12)])
     slack.hold[SLOW_LOOKUP] = 0.3
-    first = SocketServed(slack.url, sqlite_url, tmp_path / "socket-0.log", **FAST).start()
+    first = SocketServed(slack.url, sqlite_url, tmp_path / "socket-0.log", **SOCKET).start()
     second = None
     try:
         session = wait_for(lambda: socket_slack.sessions[:1], "a WebSocket", timeout=60)[0]
@@ -159,10 +151,10 @@ def test_socket_mode_sigterm_with_a_backlog_exits_within_the_grace_period_and_lo
         wait_for(lambda: len(session.received) >= count, "the acks", timeout=60)
         first.process.terminate()  # SIGTERM
         started = time.monotonic()
-        assert first.wait(FAST["shutdown_grace_s"] + 3) == 0, first.log()
-        assert time.monotonic() - started < FAST["shutdown_grace_s"] + 3
+        assert first.wait(SOCKET["shutdown_grace_s"] + 3) == 0, first.log()
+        assert time.monotonic() - started < SOCKET["shutdown_grace_s"] + 3
         slack.hold[SLOW_LOOKUP] = 0
-        second = SocketServed(slack.url, sqlite_url, tmp_path / "socket-1.log", **FAST).start()
+        second = SocketServed(slack.url, sqlite_url, tmp_path / "socket-1.log", **SOCKET).start()
         wait_for(
             lambda: all(answers_by_hook(slack, "s")[_hook(i)] for i in range(count)),
             "every acked command answered",
