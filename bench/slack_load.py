@@ -467,6 +467,40 @@ def take_turns(
     return rounds
 
 
+# A table's columns: (heading, width, the figure's key, its format and unit).
+PACED_COLUMNS = (
+    ("sent", 7, "sent", "{}"),
+    ("errors", 7, "errors", "{}"),
+    ("answered", 9, "answered", "{}"),
+    ("ack p99", 9, "ack_p99_ms", "{:.1f}ms"),
+    ("ack max", 9, "ack_max_s", "{:.2f}s"),
+    ("answer p50", 11, "tta_p50_ms", "{:.1f}ms"),
+    ("p99", 9, "tta_p99_ms", "{:.0f}ms"),
+)
+CAPACITY_COLUMNS = (
+    ("sent", 7, "sent", "{}"),
+    ("errors", 7, "errors", "{}"),
+    ("answered", 9, "answered", "{}"),
+    ("acks/s", 8, "acks_per_s", "{:.0f}"),
+    ("ack max", 9, "ack_max_s", "{:.2f}s"),
+    ("answers/s", 10, "answers_per_s", "{:.0f}"),
+    ("answer p99", 11, "tta_p99_ms", "{:.0f}ms"),
+    ("CPU/answer", 11, "cpu_ms", "{:.2f}ms"),
+    ("in workers", 11, "cpu_workers_ms", "{:.2f}ms"),
+)
+
+
+def _table(rounds: list[dict], phase: str, columns: tuple) -> None:
+    """One row per round and app of one phase's figures, under a heading line."""
+    print(" " * 14 + "".join(f"{heading:>{width}}" for heading, width, _, _ in columns))
+    for number, results in enumerate(rounds, 1):
+        for name, row in results.items():
+            cells = "".join(
+                f"{form.format(row[phase][key]):>{width}}" for _, width, key, form in columns
+            )
+            print(f"{number} {name:12}{cells}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -562,31 +596,9 @@ def report(rounds: list[dict], args) -> int:
         f"{processes} worker processes x {WORKER_THREADS} threads; same stand-in, same load"
     )
     print(f"paced: {args.rate:g} commands/s for {args.seconds:g} s (open loop)")
-    print(
-        f"{'':14}{'sent':>7}{'errors':>7}{'answered':>9}{'ack p99':>9}{'ack max':>9}"
-        f"{'answer p50':>11}{'p99':>9}"
-    )
-    for number, results in enumerate(rounds, 1):
-        for name, row in results.items():
-            p = row["paced"]
-            print(
-                f"{number} {name:12}{p['sent']:>7}{p['errors']:>7}{p['answered']:>9}"
-                f"{p['ack_p99_ms']:>7.1f}ms{p['ack_max_s']:>8.2f}s{p['tta_p50_ms']:>9.1f}ms"
-                f"{p['tta_p99_ms']:>7.0f}ms"
-            )
+    _table(rounds, "paced", PACED_COLUMNS)
     print(f"capacity: {args.clients} closed-loop clients for {args.seconds:g} s")
-    print(
-        f"{'':14}{'sent':>7}{'errors':>7}{'answered':>9}{'acks/s':>8}{'ack max':>9}"
-        f"{'answers/s':>10}{'answer p99':>11}{'CPU/answer':>11}{'in workers':>11}"
-    )
-    for number, results in enumerate(rounds, 1):
-        for name, row in results.items():
-            c = row["capacity"]
-            print(
-                f"{number} {name:12}{c['sent']:>7}{c['errors']:>7}{c['answered']:>9}"
-                f"{c['acks_per_s']:>8.0f}{c['ack_max_s']:>8.2f}s{c['answers_per_s']:>10.0f}"
-                f"{c['tta_p99_ms']:>9.0f}ms{c['cpu_ms']:>9.2f}ms{c['cpu_workers_ms']:>9.2f}ms"
-            )
+    _table(rounds, "capacity", CAPACITY_COLUMNS)
     ratio = against(rounds, ASYNC)
     against(rounds, SAME)  # printed beside it
     against(rounds, BARE)
