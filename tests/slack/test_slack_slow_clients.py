@@ -1,10 +1,9 @@
 """Slow clients do not stop honest commands, with the app alone (no proxy in front).
 
-The issue's run: 1,100 clients, each sending a header line or 10 body bytes
-every 3 s, against waitress's 1,000 connections. Here the same ratio at a
-tenth of the scale (110 clients, a limit of 100), reconnecting whenever the
-server hangs up on them, while a signed command is sent every half second:
-each must be acked within Slack's 3 s and answered.
+The issue's run at its scale: 1,100 clients, each sending a header line or 10
+body bytes every 3 s, against the default limit of 1,000 connections,
+reconnecting whenever the server hangs up on them, while a signed command is
+sent every half second: each must be acked within Slack's 3 s and answered.
 """
 
 from __future__ import annotations
@@ -55,19 +54,20 @@ def test_a_client_dripping_its_body_is_cut_at_the_request_deadline(start_app):
 
 
 def test_slow_clients_past_the_connection_limit_do_not_stop_honest_commands(start_app):
-    running = start_app(http_connection_limit=100)
+    running = start_app()  # the default limit: 1,000 connections
     host, port = _host_port(running)
     running.client.command("100 2", response_url=running.slack.response_url("warm"))
     acks = []
-    with SlowClients(host, port, 110, every_s=3.0) as slow:
-        time.sleep(2.0)  # every slot taken, the rest waiting to be accepted
+    with SlowClients(host, port, 1100, every_s=3.0) as slow:
+        time.sleep(6.0)  # every slot taken, the rest waiting to be accepted
         for n in range(16):
             started = time.monotonic()
             sent = running.client.command("100 2", response_url=running.slack.response_url(f"h{n}"))
             acks.append(time.monotonic() - started)
             assert sent.status == 200
             time.sleep(0.5)
-    assert slow.hung_up > 0  # the slow ones were cut, and came back
+    print(f"slow connections {slow.connected}, cut {slow.hung_up}; acks max {max(acks):.3f} s")
+    assert slow.connected >= 1100 and slow.hung_up > 0  # every slot taken; cut, and back
     assert max(acks) < ACK_DEADLINE_S, acks
     for n in range(16):
         running.slack.wait(lambda n=n: running.slack.responses(f"h{n}"))
