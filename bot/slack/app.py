@@ -90,8 +90,37 @@ def create_app(settings: Settings, store: Store, handoff: Handoff | None = None)
     with _bolt_blind_to_token_env():
         app = App(**options, listener_executor=pool)
     app.use(answer_each_event_once(store))
+    _watch_uninstalls(app, settings)
     rooms.register(app, rooms.Kit.build(settings, store, handoff or InPool(pool)))
     return app
+
+
+UNINSTALL_EVENTS = ("app_uninstalled", "tokens_revoked")
+
+
+def _watch_uninstalls(app: App, settings: Settings) -> None:
+    """Slack says when a workspace uninstalls the app or revokes its tokens.
+
+    In OAuth mode Bolt's own listeners delete that workspace's installation (its
+    encrypted tokens), so its next request gets Bolt's "install this app" answer
+    and no stale token is kept. With one bot token there is nothing to delete:
+    the operator is told, once per event, that the token no longer works.
+    """
+    if settings.oauth_enabled:
+        app.enable_token_revocation_listeners()
+        return
+
+    def said(ack: Callable, body: dict) -> None:
+        ack()
+        log.error(
+            "Slack says %s for workspace %s: SLACK_BOT_TOKEN no longer works; install the "
+            "app again and set its new token",
+            (body.get("event") or {}).get("type"),
+            body.get("team_id"),
+        )
+
+    for name in UNINSTALL_EVENTS:
+        app.event(name)(said)
 
 
 # What Bolt reads from the environment on its own when not given it. The bot

@@ -39,6 +39,8 @@ EVENT_SCOPES = {
     "app_mention": "app_mentions:read",
     "message.im": "im:history",
     "app_home_opened": None,
+    "app_uninstalled": None,
+    "tokens_revoked": None,
 }
 # Channel message events would deliver every mention a second time as a plain message.
 FORBIDDEN_EVENTS = {"message.channels", "message.groups", "message.mpim"}

@@ -10,7 +10,8 @@ from __future__ import annotations
 import logging
 import time
 
-from slackmsg import BOT_TOKEN, dm_event, installation, posts
+import pytest
+from slackmsg import BOT_TOKEN, BOT_USER, TEAM, dm_event, installation, posts
 
 OAUTH = {"slack_client_id": "111.222", "slack_client_secret": "oauth-client-secret-value"}
 ACK_LIMIT_S = 3.0
@@ -84,3 +85,40 @@ def test_a_token_slack_refuses_is_noticed_and_its_requests_refused(start_app, ca
     again = bot.client.command("100 2", response_url=bot.slack.response_url("reinstalled"))
     assert again.status == 200
     bot.slack.wait(lambda: bot.slack.responses("reinstalled"))
+
+
+def _uninstall_event(kind: str) -> dict:
+    """Slack's app_uninstalled or tokens_revoked event (the bot's token among those revoked)."""
+    event = {"type": kind, "event_ts": "1700000009.000001"}
+    if kind == "tokens_revoked":
+        event["tokens"] = {"oauth": [], "bot": [BOT_USER]}
+    return event
+
+
+@pytest.mark.parametrize("kind", ["app_uninstalled", "tokens_revoked"])
+def test_a_workspace_that_uninstalls_the_app_has_its_tokens_deleted(start_app, kind):
+    bot = _installed(start_app)
+    served = bot.client.command("100 2", response_url=bot.slack.response_url("installed"))
+    assert served.status == 200
+    bot.slack.wait(lambda: bot.slack.responses("installed"))
+
+    told = bot.client.event(_uninstall_event(kind), event_id=f"Ev{kind}")
+    assert told.status == 200
+    store = bot.app.installation_store
+    assert store.find_bot(enterprise_id=None, team_id=TEAM) is None  # no stale token kept
+    with store.store.engine.connect() as connection:  # nor in the database itself
+        tokens = connection.exec_driver_sql("SELECT bot_token FROM slack_bots").fetchall()
+    assert tokens == []
+
+    after = bot.client.command("100 2", response_url=bot.slack.response_url("uninstalled"))
+    assert after.status == 200
+    (answer,) = bot.slack.wait(lambda: bot.slack.responses("uninstalled"))
+    assert "install" in answer.body["text"].lower() and "50" not in answer.body["text"]
+
+
+def test_with_one_bot_token_an_uninstall_is_told_to_the_operator(start_app, caplog):
+    bot = start_app()
+    caplog.set_level(logging.ERROR, logger="bot.slack.app")
+    told = bot.client.event(_uninstall_event("app_uninstalled"), event_id="EvUninstalled")
+    assert told.status == 200
+    assert "SLACK_BOT_TOKEN no longer works" in caplog.text and BOT_TOKEN not in caplog.text
