@@ -18,7 +18,8 @@ body, which holds a unique ``trigger_id``) inside Slack's 5-minute window is
 acked and not answered again; events (JSON) are deduped by their ``event_id``
 (:func:`bot.slack.app.answer_each_event_once`), whose retries Slack signs anew.
 What passes goes to Bolt unchanged. A rejection is one log line: status,
-reason and size, never the body.
+reason and size, never the body. Socket Mode envelopes get the same shape
+checks (:func:`readable_socket_payload`, :mod:`bot.slack.socket_mode`).
 
 Below the requests, the connections: :func:`channel_class` gives waitress's
 connections a request deadline, a "full server" rule and a lingering close.
@@ -207,8 +208,20 @@ def _well_formed(body: str, environ: dict) -> bool:
 def _bolt_reads(body: str, environ: dict) -> bool:
     """Bolt builds its request (body, context) and its listeners' arguments without raising."""
     headers = {"content-type": environ.get("CONTENT_TYPE") or ""}
+    return _readable(lambda: BoltRequest(body=body, headers=headers))
+
+
+def readable_socket_payload(payload: object) -> bool:
+    """A Socket Mode envelope's payload passes the same checks as an HTTP body's shape
+    (Slack's own connection stands in for the signature)."""
+    return _shallow_object(payload) and _readable(
+        lambda: BoltRequest(body=payload, mode="socket_mode")  # type: ignore[arg-type]
+    )
+
+
+def _readable(build: Callable[[], BoltRequest]) -> bool:
     try:
-        request = BoltRequest(body=body, headers=headers)
+        request = build()
         if not _slack_typed(request.body):
             return False
         for read in BOLT_READS:

@@ -17,6 +17,11 @@ A connection can die without a word (a NAT or proxy forgetting it): slack-sdk's
 client pings every ``ping_interval`` and replaces a connection that has not
 answered for four intervals. With Bolt's default (10 s) that was about 50 s
 deaf; ``SOCKET_PING_INTERVAL_S`` (2 s) notices within about 10 s.
+
+An envelope whose payload Bolt cannot read (the shapes the HTTP edge refuses
+with a 400, :func:`bot.slack.edge.readable_socket_payload`), or that no
+listener takes (HTTP's 404), is acked, so Slack does not send it again, and
+logged in one line; inside Bolt it raised or was left unacked.
 """
 
 from __future__ import annotations
@@ -25,14 +30,20 @@ import logging
 import signal
 import sys
 import threading
+import time
 
 from slack_bolt.adapter.socket_mode import SocketModeHandler
+from slack_bolt.adapter.socket_mode.internals import run_bolt_app, send_response
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
+from slack_sdk.socket_mode.client import BaseSocketModeClient
+from slack_sdk.socket_mode.request import SocketModeRequest
+from slack_sdk.socket_mode.response import SocketModeResponse
 
 from bot.settings import Settings
 from bot.slack.clients import retry_handlers
 from bot.slack.durable import DurableIntake
+from bot.slack.edge import readable_socket_payload
 
 # Envelopes handled at once (each waits for its job's commit before its ack).
 ENVELOPE_THREADS = 16
@@ -47,6 +58,27 @@ class SlackUnreachable(Exception):
     """Socket Mode could not start: said in one line, never with a token."""
 
 
+class CheckedSocketModeHandler(SocketModeHandler):
+    """Bolt's Socket Mode handler, behind the edge's shape checks; every envelope acked."""
+
+    def handle(self, client: BaseSocketModeClient, req: SocketModeRequest) -> None:  # type: ignore[override]
+        started = time.time()
+        if not readable_socket_payload(req.payload):
+            self._ack_only(client, req, "malformed Socket Mode payload")
+            return
+        answer = run_bolt_app(self.app, req)
+        if answer.status != 200:  # no listener for it (Bolt logged which), or refused
+            self._ack_only(client, req, f"Socket Mode payload not handled ({answer.status})")
+            return
+        send_response(client, req, answer, started)
+
+    @staticmethod
+    def _ack_only(client: BaseSocketModeClient, req: SocketModeRequest, why: str) -> None:
+        """Acked, so Slack does not send it again; one line, never the payload."""
+        client.send_socket_mode_response(SocketModeResponse(envelope_id=req.envelope_id))
+        log.warning("%s (%s envelope): acked, not answered", why, req.type)
+
+
 def run_socket_mode(settings: Settings) -> int:
     app_token = settings.slack_app_token.get_secret_value()  # type: ignore[union-attr]
     try:
@@ -56,7 +88,7 @@ def run_socket_mode(settings: Settings) -> int:
         return 1
     durable = DurableIntake(settings)
     durable.start()
-    handler = SocketModeHandler(
+    handler = CheckedSocketModeHandler(
         durable.app,
         app_token,
         logger=_SESSION,

@@ -207,3 +207,53 @@ def test_mpbot_socket_with_a_refused_app_token_stops_with_one_line(slack, databa
     ]
     served = SocketServed(slack.url, database_url, tmp_path / "socket.log").start()
     _stops_saying(served, "invalid_auth): check SLACK_APP_TOKEN")
+
+
+# Envelopes whose payload Bolt cannot read (the HTTP edge's malformed bodies, as
+# Socket Mode carries them): an event that is a string, actions that are not a
+# list, a nesting deeper than any Slack payload (below); and one no listener takes.
+MALFORMED = {
+    "events_api": {"type": "event_callback", "event": "app_mention", "team_id": "T0TEAM"},
+    "block_actions": {"type": "block_actions", "actions": {"x": 1}, "team": {"id": "T0TEAM"}},
+}
+UNHANDLED = {"type": "view_submission", "view": {"id": "V1"}, "team": {"id": "T0TEAM"}}
+
+
+def _deep(depth: int) -> dict:
+    payload: dict = {"type": "event_callback", "team_id": "T0TEAM"}
+    node = payload
+    for _ in range(depth):
+        node["x"] = {}
+        node = node["x"]
+    return payload
+
+
+def test_malformed_socket_mode_payloads_are_acked_with_one_line_each(
+    slack, socket_slack, mpbot_socket
+):
+    log = mpbot_socket
+    session = wait_for(lambda: socket_slack.sessions[:1], "the app to open a WebSocket")[0]
+    sent = [*MALFORMED.items(), ("events_api", _deep(200)), ("interactive", UNHANDLED)]
+    for index, (kind, payload) in enumerate(sent):
+        envelope_type = "interactive" if kind in ("interactive", "block_actions") else kind
+        socket_slack.send(
+            session,
+            {"envelope_id": f"env-bad-{index}", "type": envelope_type, "payload": payload},
+        )
+        assert _acked(session, f"env-bad-{index}") == {"envelope_id": f"env-bad-{index}"}
+    # Still answering afterwards.
+    socket_slack.send(
+        session,
+        {
+            "envelope_id": "env-after",
+            "type": "slash_commands",
+            "accepts_response_payload": True,
+            "payload": _command("100 2", slack.response_url("hook-after")),
+        },
+    )
+    assert _acked(session, "env-after") == {"envelope_id": "env-after"}
+    slack.wait(lambda: slack.responses("hook-after"))
+    output = log.read_text(errors="replace")
+    assert "Traceback" not in output, output
+    assert output.count("malformed Socket Mode payload") == len(sent) - 1, output
+    assert output.count("Socket Mode payload not handled (404)") == 1, output
