@@ -468,19 +468,20 @@ def take_turns(
 
 
 # A table's columns: (heading, width, the figure's key, its format and unit).
-PACED_COLUMNS = (
+COUNTS = (
     ("sent", 7, "sent", "{}"),
     ("errors", 7, "errors", "{}"),
     ("answered", 9, "answered", "{}"),
+)
+PACED_COLUMNS = (
+    *COUNTS,
     ("ack p99", 9, "ack_p99_ms", "{:.1f}ms"),
     ("ack max", 9, "ack_max_s", "{:.2f}s"),
     ("answer p50", 11, "tta_p50_ms", "{:.1f}ms"),
     ("p99", 9, "tta_p99_ms", "{:.0f}ms"),
 )
 CAPACITY_COLUMNS = (
-    ("sent", 7, "sent", "{}"),
-    ("errors", 7, "errors", "{}"),
-    ("answered", 9, "answered", "{}"),
+    *COUNTS,
     ("acks/s", 8, "acks_per_s", "{:.0f}"),
     ("ack max", 9, "ack_max_s", "{:.2f}s"),
     ("answers/s", 10, "answers_per_s", "{:.0f}"),

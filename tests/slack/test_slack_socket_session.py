@@ -59,6 +59,21 @@ def _acked(session: Session, envelope_id: str) -> dict:
     )[0]
 
 
+def _command_answered(slack, socket_slack, session: Session, envelope_id: str) -> None:
+    """``/mpestimate 100 2`` sent on ``session``: acked there and answered at its URL."""
+    socket_slack.send(
+        session,
+        {
+            "envelope_id": envelope_id,
+            "type": "slash_commands",
+            "accepts_response_payload": True,
+            "payload": _command("100 2", slack.response_url(f"hook-{envelope_id}")),
+        },
+    )
+    assert _acked(session, envelope_id) == {"envelope_id": envelope_id}
+    slack.wait(lambda: slack.responses(f"hook-{envelope_id}"))
+
+
 def test_socket_mode_session_acks_answers_and_reconnects(slack, socket_slack, mpbot_socket):
     log = mpbot_socket
     try:
@@ -152,17 +167,7 @@ def test_a_silently_dropped_socket_is_replaced_within_15_seconds(
         assert second.ticket == "2"
         assert len(slack.api("apps.connections.open")) >= 2
         # The new connection works: a command sent on it is acked and answered.
-        socket_slack.send(
-            second,
-            {
-                "envelope_id": "env-after-drop",
-                "type": "slash_commands",
-                "accepts_response_payload": True,
-                "payload": _command("100 2", slack.response_url("hook-drop")),
-            },
-        )
-        assert _acked(second, "env-after-drop") == {"envelope_id": "env-after-drop"}
-        slack.wait(lambda: slack.responses("hook-drop"))
+        _command_answered(slack, socket_slack, second, "env-after-drop")
     except AssertionError:
         print(log.read_text(errors="replace"))
         raise
@@ -242,17 +247,7 @@ def test_malformed_socket_mode_payloads_are_acked_with_one_line_each(
         )
         assert _acked(session, f"env-bad-{index}") == {"envelope_id": f"env-bad-{index}"}
     # Still answering afterwards.
-    socket_slack.send(
-        session,
-        {
-            "envelope_id": "env-after",
-            "type": "slash_commands",
-            "accepts_response_payload": True,
-            "payload": _command("100 2", slack.response_url("hook-after")),
-        },
-    )
-    assert _acked(session, "env-after") == {"envelope_id": "env-after"}
-    slack.wait(lambda: slack.responses("hook-after"))
+    _command_answered(slack, socket_slack, session, "env-after")
     output = log.read_text(errors="replace")
     assert "Traceback" not in output, output
     assert output.count("malformed Socket Mode payload") == len(sent) - 1, output
