@@ -39,6 +39,8 @@ import threading
 import time
 from pathlib import Path
 
+from bot.files import private_sqlite
+
 # Slack: "1 message per second per channel", bursts allowed: 3 in 3 s, and a
 # margin for the time a post takes to reach Slack.
 CHANNEL_BURST = 3
@@ -170,7 +172,7 @@ class ChannelPacer:
     def _connection(self) -> sqlite3.Connection:
         connection = getattr(self._local, "connection", None)
         if connection is None:
-            self._path.parent.mkdir(parents=True, exist_ok=True)
+            private_sqlite(self._path)  # 0600, its -wal and -shm too (bot.files)
             connection = sqlite3.connect(self._path, timeout=BUSY_S, isolation_level=None)
             connection.execute("PRAGMA journal_mode=WAL")
             if connection.execute("PRAGMA user_version").fetchone()[0] != LAYOUT:

@@ -21,6 +21,7 @@ from bot.files import private_folder
 from bot.jobs.sent_journal import SentEntry, SentJournal
 from bot.jobs.spool import Spool
 from bot.settings import Settings
+from bot.slack.pacing import ChannelPacer
 from bot.store import open_store
 from bot.store.tokens import KEY_FILE, cipher_for
 
@@ -57,6 +58,7 @@ def _a_day_of_use(settings: Settings, check: Path | None = None) -> list[str]:
     journal = SentJournal(settings.job_spool_dir, "worker-1")
     journal.append(SentEntry(1, 0, "api", datetime.now(UTC), {"ok": True}))
     cipher_for(settings).seal("xoxb-1-2-3")  # the local key, generated on first use
+    ChannelPacer(settings.job_spool_dir).reserve("C0", "U0", "1:0")  # posts paced per channel
     with store.engine.connect() as connection:  # the WAL and its index are in use
         assert connection.execute(text("PRAGMA journal_mode")).scalar_one() == "wal"
         names = {p.name for p in check.rglob("*")} if check else set()
