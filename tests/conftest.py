@@ -1,4 +1,5 @@
-"""Fixtures every test folder shares: one database of each kind the bot runs on.
+"""Fixtures every test folder shares: one database of each kind the bot runs on, and a
+data folder of each test's own.
 
 SQLite always; PostgreSQL when ``TEST_DATABASE_URL`` is set (``.ci/run`` sets it to
 a local server). A PostgreSQL test starts and ends with every table dropped.
@@ -11,6 +12,14 @@ from collections.abc import Iterator
 
 import pytest
 from databases import POSTGRES_URL, wipe
+
+
+@pytest.fixture(autouse=True)
+def own_data_folder(tmp_path, monkeypatch) -> None:
+    """Each test's own user data folder (platformdirs reads ``XDG_DATA_HOME``), so no
+    test writes a key, a database or a spool into the home of whoever runs them, and
+    no two tests share one (the per-channel pace file among them)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
