@@ -156,6 +156,10 @@ def headline(
         # Without Tensor Cores the chat answers from runs on GPUs of the kind alone,
         # whatever the step: the traced step's own roofline says more about it.
         return None
+    same_step = opts.size == "full" and batch == batch_amp == (shipped.batch if shipped else 0)
+    # Another step carries its batches in its roofline: the chat is asked for the same
+    # batch in both precisions, so the fit's batch term does not count them twice.
+    fixed = None if same_step else batch
     chat = chat_predict(
         Setup(
             gpu=name,
@@ -163,11 +167,12 @@ def headline(
             framework="PyTorch",
             precision=opts.precision,
             baseline=mode,
+            batch_fp32=fixed,
+            batch_amp=fixed,
             roof=None if shipped else roof,
         )
     )
     shift = 0.0
-    same_step = opts.size == "full" and batch == batch_amp == (shipped.batch if shipped else 0)
     if shipped and spec.tensor_cores and not same_step:
         reference = profiles.log_ratio(shipped.name, gpu, opts.baseline, opts.precision)
         if reference is not None:
