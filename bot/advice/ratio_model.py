@@ -45,7 +45,7 @@ RIDGE = {
     "peak": 3.0,
     # The roofline of the model's own kernels on the GPU (features.roofline): pulled
     # towards following it one for one.
-    "roof": 1.0,
+    "roof": 0.3,
 }
 # Where a ridge pulls a term when the rows cannot place it (otherwise 0). The peak
 # ratio's slope: a GPU with 4x the Tensor Core peak over its baseline reaches about
