@@ -18,10 +18,11 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from bot.advice.catalog import FAMILY_GROUP, GpuSpec, Measurement, is_recurrent
 from bot.predict import profiles
-from bot.predict.gpus import UnknownGpu, find_gpu
+from bot.predict.gpus import Gpu, UnknownGpu, find_gpu
 
 # Centres, so the intercept is a V100/A100-like GPU and the slopes stay separate.
 PEAK_CENTRE = math.log(4.0)
@@ -151,11 +152,19 @@ def roofline(
     same timing ``mpbot predict`` does, torch-free); None without a profile."""
     if spec is None or profiles.profile_of(model) is None:
         return None
-    try:
-        gpu = find_gpu(spec.name)
-    except UnknownGpu:
+    gpu = _roofline_gpu(spec.name)
+    if gpu is None:
         return None
     return profiles.log_ratio(model, gpu, baseline if spec.has_tf32 else "fp32", precision)
+
+
+@cache
+def _roofline_gpu(name: str) -> Gpu | None:
+    """The per-variant row the roofline times a catalog GPU on (every fit asks again)."""
+    try:
+        return find_gpu(name)
+    except UnknownGpu:
+        return None
 
 
 def job_of(m: Measurement, spec: GpuSpec | None) -> Job:
