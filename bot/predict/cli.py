@@ -211,10 +211,14 @@ def _notes(opts: Options, gpu: Gpu, unaligned: int, basis: str, roof: float) -> 
             f"step on {gpu.name}: not in its GPU table, or no Tensor Cores and no catalog model)"
         )
     else:
-        why = "published rows of this model on this GPU" if "measured" in basis else "the fit"
+        why = (
+            "published rows of this model on this GPU"
+            if "measured" in basis
+            else "its fit over the roofline of the model's kernels"
+        )
         notes.append(
-            f"the ratio is the chat's for the same setup ({why}, calibrated on the roofline "
-            f"of the model's kernels); the roofline alone gives {roof:.2f}x"
+            f"the ratio is the chat's for the same setup ({why}); "
+            f"the roofline alone gives {roof:.2f}x"
         )
     if opts.baseline == "tf32" and gpu.tf32 is None:
         notes.append(f"{gpu.name} has no TF32 Tensor Cores: the baseline runs as FP32")
