@@ -4,9 +4,12 @@ For every single-GPU ResNet-50 and BERT row in Lambda's benchmark (the
 calibration set: one software stack, every precision at its largest batch) and
 in NVIDIA's DeepLearningExamples tables (DALI, channels-last: evaluated, not
 fitted) whose GPU is in gpu_specs.csv, the built-in shape is traced at the
-row's batches and predicted with factors fitted *without that GPU*. Printed
-beside it: the chat prediction (bot.advice) and the rule of thumb (1.85,
-range 1.2-2.5). GPT-2 has no published rows; its predictions are listed.
+row's batches and predicted as ``mpbot predict`` answers it (the chat's ratio
+model over the roofline, ``cli.headline``) with the row's GPU held out of both
+fits: the roofline's factors and the chat's fit. Printed beside it: the
+roofline alone, the chat fitted on every row (not held out) and the rule of
+thumb (1.85, range 1.2-2.5). GPT-2 has no published rows; its predictions are
+listed.
 
     python bench/predict_eval.py            # evaluate (a few minutes on 2 cores)
     python bench/predict_eval.py --refit    # also rewrite bot/predict/data/calibration.json
