@@ -4,9 +4,12 @@ For every single-GPU ResNet-50 and BERT row in Lambda's benchmark (the
 calibration set: one software stack, every precision at its largest batch) and
 in NVIDIA's DeepLearningExamples tables (DALI, channels-last: evaluated, not
 fitted) whose GPU is in gpu_specs.csv, the built-in shape is traced at the
-row's batches and predicted with factors fitted *without that GPU*. Printed
-beside it: the chat prediction (bot.advice) and the rule of thumb (1.85,
-range 1.2-2.5). GPT-2 has no published rows; its predictions are listed.
+row's batches and predicted as ``mpbot predict`` answers it (the chat's ratio
+model over the roofline, ``cli.headline``) with the row's GPU held out of both
+fits: the roofline's factors and the chat's fit. Printed beside it: the
+roofline alone, the chat fitted on every row (not held out) and the rule of
+thumb (1.85, range 1.2-2.5). GPT-2 has no published rows; its predictions are
+listed.
 
     python bench/predict_eval.py            # evaluate (a few minutes on 2 cores)
     python bench/predict_eval.py --refit    # also rewrite bot/predict/data/calibration.json
@@ -25,17 +28,24 @@ import statistics
 import sys
 import time
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
 warnings.filterwarnings("ignore", message="Failed to initialize NumPy")
 
-from bot.advice.catalog import canonical_gpu
+from bot.advice import calibration as chat_calibration
+from bot.advice.calibration import fit_all
+from bot.advice.catalog import canonical_gpu, gpu_spec
 from bot.advice.prediction import Setup, predict
-from bot.predict import calibration
+from bot.advice.ratio_model import evidence
+from bot.predict import calibration, profiles
+from bot.predict.cli import headline
 from bot.predict.fit import Row, calibrate, fit, predicted
-from bot.predict.gpus import UnknownGpu, find_gpu
+from bot.predict.gpus import Gpu, UnknownGpu, find_gpu
+from bot.predict.options import Options
 from bot.predict.trace import trace_step, workload_maker
 
 RULE, RULE_LOW, RULE_HIGH = 1.85, 1.2, 2.5
@@ -149,33 +159,92 @@ def chat(row: Row) -> tuple[float, float, float]:
     return p.ratio, p.low, p.high
 
 
+@contextmanager
+def gpu_held_out(gpu: Gpu, factors: calibration.Factors) -> Iterator[None]:
+    """Answer as if ``gpu`` had never been measured: the chat fitted without any row of
+    its canonical GPU (every source) and the roofline priced with factors fitted
+    without it (the chat's roofline term included)."""
+    key = gpu_spec(canonical_gpu(gpu.name)).key
+    if key not in _chat_without:
+        _chat_without[key] = fit_all(evidence().without(lambda r: r.job.gpu == key))
+    shipped, fitted = calibration.shipped, chat_calibration.fitted
+    calibration.shipped = lambda: factors  # type: ignore[assignment]
+    chat_calibration.fitted = lambda: _chat_without[key]  # type: ignore[assignment]
+    profiles.log_ratio.cache_clear()
+    try:
+        yield
+    finally:
+        calibration.shipped, chat_calibration.fitted = shipped, fitted
+        profiles.log_ratio.cache_clear()
+
+
+_chat_without: dict[str, object] = {}
+
+
+def unified(row: Row, factors: calibration.Factors) -> tuple[float, float, float]:
+    """What ``mpbot predict`` says for the row now (the chat's ratio model over the
+    roofline, cli.headline), with the row's GPU held out of both fits."""
+    builtin = _shapes()[row.model]["model"]
+    opts = Options(
+        model=builtin,
+        factory=None,
+        gpu=row.gpu.name,
+        size="full",
+        batch=row.batch_base,
+        batch_amp=row.batch_mixed,
+        precision=row.precision,
+        baseline=row.baseline,
+        fp32_time=None,
+        json=False,
+    )
+    with gpu_held_out(row.gpu, factors):
+        roof = math.log(predicted(row, factors)[0])
+        head = headline(
+            opts,
+            row.gpu,
+            CHAT_MODEL[builtin],
+            roof,
+            row.baseline,
+            batch=row.batch_base,
+            batch_amp=row.batch_mixed,
+        )
+    assert head is not None
+    return head[:3]
+
+
 def _error(predicted_ratio: float, measured: float) -> float:
     return abs(predicted_ratio / measured - 1)
 
 
-def report(title: str, results: list[tuple[Row, float, float, float, tuple]]) -> None:
-    """results: (row, predicted, low, high, chat (ratio, low, high))."""
+def report(title: str, results: list[tuple[Row, float, float, float, tuple, tuple]]) -> None:
+    """results: (row, roofline, low, high, chat (ratio, low, high), predict (ratio, low,
+    high)); predict's figure is the unified one (the chat's model over the roofline),
+    both fits without the row's GPU; the chat's column is fitted on every row."""
     print(f"\n## {title}: {len(results)} rows")
-    print(f"{'row':58} {'meas':>5} {'pred':>5} {'range':>11} {'chat':>5} {'rule':>5}")
-    for row, ratio, low, high, ch in results:
+    print(f"{'row':50} {'meas':>5} {'pred':>5} {'range':>11} {'roof':>5} {'chat':>5} {'rule':>5}")
+    for row, ratio, _low, _high, ch, un in results:
         print(
-            f"{row.label[:58]:58} {row.ratio:5.2f} {ratio:5.2f} {low:5.2f}-{high:<5.2f} "
-            f"{ch[0]:5.2f} {RULE:5.2f}"
+            f"{row.label[:50]:50} {row.ratio:5.2f} {un[0]:5.2f} {un[1]:5.2f}-{un[2]:<5.2f} "
+            f"{ratio:5.2f} {ch[0]:5.2f} {RULE:5.2f}"
         )
     for family in ("ResNet-50", "BERT", "all"):
         part = [x for x in results if family == "all" or x[0].model.startswith(family)]
         if not part:
             continue
-        ours = [_error(r, x[0].ratio) for x in part for r in [x[1]]]
+        ours = [_error(x[5][0], x[0].ratio) for x in part]
+        roofs = [_error(x[1], x[0].ratio) for x in part]
         chats = [_error(x[4][0], x[0].ratio) for x in part]
         rules = [_error(RULE, x[0].ratio) for x in part]
-        cover = sum(x[2] <= x[0].ratio <= x[3] for x in part) / len(part)
-        chat_cover = sum(x[4][1] <= x[0].ratio <= x[4][2] for x in part) / len(part)
+        cover = sum(x[5][1] <= x[0].ratio <= x[5][2] for x in part) / len(part)
+        roof_cover = sum(x[2] <= x[0].ratio <= x[3] for x in part) / len(part)
         rule_cover = sum(RULE_LOW <= x[0].ratio <= RULE_HIGH for x in part) / len(part)
         print(
             f"{family:9} n={len(part):2}  median error: predict {statistics.median(ours):5.1%}"
-            f"  chat {statistics.median(chats):5.1%}  rule {statistics.median(rules):5.1%}"
-            f"   coverage: predict {cover:4.0%}  chat {chat_cover:4.0%}  rule {rule_cover:4.0%}"
+            f"  roofline alone {statistics.median(roofs):5.1%}"
+            f"  rule {statistics.median(rules):5.1%}"
+            f"  (chat fitted on all: {statistics.median(chats):4.1%})"
+            f"   coverage: predict {cover:4.0%}  roofline {roof_cover:4.0%}"
+            f"  rule {rule_cover:4.0%}"
         )
 
 
@@ -216,7 +285,14 @@ def main(argv: list[str] | None = None) -> int:
     start = calibration.initial()
     factors, held_out = calibrate(lambda_rows, start)
     low, high = math.exp(factors.log_error_low), math.exp(factors.log_error_high)
-    lambda_results = [(row, ratio, ratio * low, ratio * high, chat(row)) for row, ratio in held_out]
+    lambda_fits = {
+        name: fit([r for r in lambda_rows if r.gpu.name != name], start)
+        for name in {r.gpu.name for r in lambda_rows}
+    }
+    lambda_results = [
+        (row, ratio, ratio * low, ratio * high, chat(row), unified(row, lambda_fits[row.gpu.name]))
+        for row, ratio in held_out
+    ]
     report("Lambda, each GPU held out of the fit (leave-one-GPU-out)", lambda_results)
     without: dict[str, calibration.Factors] = {}
     nvidia_results = []
@@ -225,7 +301,9 @@ def main(argv: list[str] | None = None) -> int:
         if name not in without:
             without[name] = fit([r for r in lambda_rows if r.gpu.name != name], start)
         ratio = predicted(row, without[name])[0]
-        nvidia_results.append((row, ratio, ratio * low, ratio * high, chat(row)))
+        nvidia_results.append(
+            (row, ratio, ratio * low, ratio * high, chat(row), unified(row, without[name]))
+        )
     report("NVIDIA DLE tables (not fitted; their GPU held out too)", nvidia_results)
     print_gpt2(sorted({r.gpu for r in lambda_rows}, key=lambda g: g.name), factors)
     print(f"\nfactors fitted on all {len(lambda_rows)} Lambda rows:")

@@ -18,8 +18,11 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from bot.advice.catalog import FAMILY_GROUP, GpuSpec, Measurement, is_recurrent
+from bot.predict import profiles
+from bot.predict.gpus import Gpu, UnknownGpu, find_gpu
 
 # Centres, so the intercept is a V100/A100-like GPU and the slopes stay separate.
 PEAK_CENTRE = math.log(4.0)
@@ -28,6 +31,7 @@ SPEED_CENTRE = math.log(200.0)  # 16-bit Tensor TFLOPS
 # Batch changes beyond 4x are held at 4x: the evidence stops there, and a bigger
 # batch stops helping once the GPU is busy.
 MAX_LOG2_BATCH = 2.0
+ROOF_CENTRE = math.log(2.0)  # the roofline's log ratio, centred like the peak ratio
 
 
 def amp_peak(spec: GpuSpec, precision: str) -> float | None:
@@ -115,6 +119,9 @@ class Job:
     batch: float | None = None  # see :func:`batch_change`
     recurrent: bool = False
     level: str = "tuned"
+    # log of the roofline ratio of the user's own traced step on this GPU (mpbot predict);
+    # None: the catalog model's shipped profile is timed instead, if it has one (terms).
+    roof: float | None = None
 
     @property
     def gpu(self) -> str | None:
@@ -133,19 +140,45 @@ class Job:
             fields["recurrent"] = self.recurrent and not family
         if family:
             fields["family"] = None
+        if model or family or gpu:
+            fields["roof"] = None  # a traced step is of the named model on the named GPU
         return Job(**fields)
+
+
+def roofline(
+    model: str | None, spec: GpuSpec | None, precision: str, baseline: str
+) -> float | None:
+    """log of the roofline ratio of a catalog model's shipped kernels on the GPU (the
+    same timing ``mpbot predict`` does, torch-free); None without a profile."""
+    if spec is None or profiles.profile_of(model) is None:
+        return None
+    gpu = _roofline_gpu(spec.name)
+    if gpu is None:
+        return None
+    return profiles.log_ratio(model, gpu, baseline if spec.has_tf32 else "fp32", precision)
+
+
+@cache
+def _roofline_gpu(name: str) -> Gpu | None:
+    """The per-variant row the roofline times a catalog GPU on (every fit asks again)."""
+    try:
+        return find_gpu(name)
+    except UnknownGpu:
+        return None
 
 
 def job_of(m: Measurement, spec: GpuSpec | None) -> Job:
     """A measured row as a job (its GPU's spec row passed in, None when unknown)."""
+    precision = m.precision if m.precision in ("fp16", "bf16", "fp8") else "fp16"
+    baseline = m.baseline if m.baseline_stated else None
     return Job(
         spec=spec,
         family=m.family,
         model=model_key(m.published_model, m.model),
         framework=framework_key(m.framework),
         num_gpus=m.num_gpus or 1,
-        precision=m.precision if m.precision in ("fp16", "bf16", "fp8") else "fp16",
-        baseline=m.baseline if m.baseline_stated else None,
+        precision=precision,
+        baseline=baseline,
         batch=batch_change(m.batch_fp32, m.batch_amp),
         recurrent=is_recurrent(m.model, m.architecture),
         level=m.level,
@@ -196,6 +229,12 @@ def terms(job: Job, batch_default: float) -> dict[str, float] | None:
     gpu = gpu_terms(job.spec, job.precision, baseline or default_baseline(job.spec))
     if gpu is None:
         return None
+    roof = job.roof
+    if roof is None:
+        roof = roofline(job.model, job.spec, job.precision, baseline or default_baseline(job.spec))
+    if roof is not None:
+        # The roofline of the model's own kernels stands for the GPU's generic numbers.
+        gpu = {"roof": roof - ROOF_CENTRE}
     out = {
         "1": 1.0,
         **gpu,
@@ -211,7 +250,8 @@ def terms(job: Job, batch_default: float) -> dict[str, float] | None:
     if group:
         # GEMM-heavy text models gain more from Tensor Cores over FP32 than conv nets do.
         out["g:" + group] = 1.0
-        out["gp:" + group] = gpu["peak"]
+        if "peak" in gpu:
+            out["gp:" + group] = gpu["peak"]
     if job.family:
         out["f:" + job.family] = 1.0
     if job.model:

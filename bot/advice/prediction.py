@@ -199,6 +199,7 @@ def _job(setup: Setup, ctx: _Context) -> Job:
         baseline=ctx.baseline if ctx.spec is not None else setup.baseline,
         batch=batch_change(setup.batch_fp32, setup.batch_amp),
         recurrent=is_recurrent(setup.model, setup.architecture),
+        roof=setup.roof,
     )
 
 

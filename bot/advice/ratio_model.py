@@ -24,6 +24,7 @@ from bot.advice.features import (
     terms,
 )
 
+ROOF_PRIOR = 1.0
 TYPICAL_LOW = 1.2
 TYPICAL_HIGH = 2.5
 RIDGE = {
@@ -42,13 +43,16 @@ RIDGE = {
     "intensity": 2.0,
     "speed": 2.0,
     "peak": 3.0,
+    # The roofline of the model's own kernels on the GPU (features.roofline): pulled
+    # towards following it one for one.
+    "roof": 0.3,
 }
 # Where a ridge pulls a term when the rows cannot place it (otherwise 0). The peak
 # ratio's slope: a GPU with 4x the Tensor Core peak over its baseline reaches about
 # 1.5x the ratio (V100 FP16/FP32 8x: ~3; Ampere FP16/TF32 2x: ~1.9, facts sheet);
 # without that pull, leaving V100 out leaves nearly every row at a peak of 2 and the
 # slope comes out of noise (negative).
-RIDGE_PRIOR = {"peak": 0.3}
+RIDGE_PRIOR = {"peak": 0.3, "roof": ROOF_PRIOR}
 # Real projects' level, by Amdahl's law over the tuned figure S: a tuned table keeps
 # the GPU on the work 16-bit speeds up; a real project spends part of each step where
 # it does not help (input pipeline, optimizer, small kernels, host syncs), so only a

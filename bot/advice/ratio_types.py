@@ -95,6 +95,9 @@ class Setup(BaseModel):
     # utilisation" (busy); "data loading is the bottleneck", "CPU-bound" (input_bound);
     # "tiny model" (small_model); "pure fp16", ".half()" (pure_fp16).
     run: str | None = None
+    # log of the roofline ratio of the user's own traced step on the GPU (mpbot predict's
+    # --factory): the model's term for a step no catalog profile describes.
+    roof: float | None = None
 
 
 class ProjectsRange(BaseModel):

@@ -14,9 +14,9 @@ import math
 import sys
 import warnings
 
-from bot.advice.catalog import canonical_gpu
+from bot.advice.catalog import canonical_gpu, gpu_spec
 from bot.experiment.cli import INSTALL_HINT
-from bot.predict import calibration
+from bot.predict import calibration, profiles
 from bot.predict.gpus import Gpu, UnknownGpu, find_gpu
 from bot.predict.ops import OpClass
 from bot.predict.options import Options
@@ -71,9 +71,21 @@ def predict(opts: Options, gpu: Gpu) -> Prediction:
     base = step_times(base_ops, gpu, factors, opts.baseline, None)
     mixed = step_times(mixed_ops, gpu, factors, opts.baseline, opts.precision)
     base_s, mixed_s = _total(base), _total(mixed)
-    ratio = (base_s / batch) / (mixed_s / batch_amp)
+    roof = (base_s / batch) / (mixed_s / batch_amp)
     name = opts.factory.rpartition(":")[2] if opts.factory else CANONICAL[opts.model]
-    baseline_peak = gpu.peak(_peak_mode(opts.baseline, base)) or gpu.fp32
+    mode = _peak_mode(opts.baseline, base)
+    catalog = None if opts.factory else name
+    head = headline(opts, gpu, catalog, math.log(roof), mode, batch=batch, batch_amp=batch_amp)
+    if head is None:  # a GPU the chat does not know: the roofline alone
+        ratio, low, high, basis = (
+            roof,
+            roof * math.exp(factors.log_error_low),
+            roof * math.exp(factors.log_error_high),
+            "roofline",
+        )
+    else:
+        ratio, low, high, basis = head
+    baseline_peak = gpu.peak(mode) or gpu.fp32
     mixed_peak = gpu.peak(opts.precision)
     unaligned = sum(t.op.count for t in mixed if t.tensor_cores and not t.op.aligned)
     return Prediction(
@@ -85,8 +97,10 @@ def predict(opts: Options, gpu: Gpu) -> Prediction:
         batch=batch,
         batch_amp=batch_amp,
         ratio=round(ratio, 3),
-        ratio_low=round(ratio * math.exp(factors.log_error_low), 3),
-        ratio_high=round(ratio * math.exp(factors.log_error_high), 3),
+        ratio_low=round(min(low, ratio), 3),
+        ratio_high=round(max(high, ratio), 3),
+        basis=basis,
+        roofline_ratio=round(roof, 3),
         baseline_step_ms=base_s * 1e3,
         mixed_step_ms=mixed_s * 1e3,
         kernels_baseline=_kernels(base),
@@ -99,7 +113,7 @@ def predict(opts: Options, gpu: Gpu) -> Prediction:
             peak_ratio=mixed_peak / baseline_peak if mixed_peak else None,
         ),
         unaligned_tensor_ops=unaligned,
-        notes=_notes(opts, gpu, unaligned),
+        notes=_notes(opts, gpu, unaligned, basis, roof),
         slack_line=slack_line(
             ratio,
             name,
@@ -107,6 +121,64 @@ def predict(opts: Options, gpu: Gpu) -> Prediction:
             _hours(opts.fp32_time.hours) if opts.fp32_time else None,
         ),
     )
+
+
+def headline(
+    opts: Options,
+    gpu: Gpu,
+    catalog: str | None,
+    roof: float,
+    mode: str,
+    *,
+    batch: int,
+    batch_amp: int,
+) -> tuple[float, float, float, str] | None:
+    """The chat's ratio and busy-GPU range for the same setup (one ratio model serves
+    both), and its basis; None where the chat does not know the GPU.
+
+    A catalog model with a shipped profile is asked by name (a table's rows where one
+    measured it, else the fit over its profile's roofline), then moved by the fit's
+    roofline slope from the shipped step to the one traced here (another batch or
+    size); at the shipped step nothing moves, so chat and predict give one number.
+    Any other step (``--factory``, the MLP) is asked with its own roofline as the
+    model's term; on a GPU without Tensor Cores, where the chat's figure is its kind's
+    runs whatever the step, such a step is left to the roofline (None). ``catalog`` is the built-in model's catalog name (None for a
+    factory); ``roof`` the log of the traced step's roofline ratio; ``mode`` is the baseline the chat names (stock PyTorch: TF32 for a
+    conv net, strict FP32 otherwise)."""
+    from bot.advice import calibration as chat_calibration
+    from bot.advice.prediction import Setup
+    from bot.advice.prediction import predict as chat_predict
+
+    name = canonical_gpu(gpu.name)
+    spec = gpu_spec(name)
+    shipped = profiles.profile_of(catalog)
+    if spec is None or not (spec.tensor_cores or shipped):
+        # Without Tensor Cores the chat answers from runs on GPUs of the kind alone,
+        # whatever the step: the traced step's own roofline says more about it.
+        return None
+    same_step = opts.size == "full" and batch == batch_amp == (shipped.batch if shipped else 0)
+    # Another step carries its batches in its roofline: the chat is asked for the same
+    # batch in both precisions, so the fit's batch term does not count them twice.
+    fixed = None if same_step else batch
+    chat = chat_predict(
+        Setup(
+            gpu=name,
+            model=catalog if shipped else None,
+            framework="PyTorch",
+            precision=opts.precision,
+            baseline=mode,
+            batch_fp32=fixed,
+            batch_amp=fixed,
+            roof=None if shipped else roof,
+        )
+    )
+    shift = 0.0
+    if shipped and spec.tensor_cores and not same_step:
+        reference = profiles.log_ratio(shipped.name, gpu, opts.baseline, opts.precision)
+        if reference is not None:
+            shift = chat_calibration.fitted().model.term("roof") * (roof - reference)
+    move = math.exp(shift)
+    return chat.ratio * move, chat.low * move, chat.high * move, str(chat.basis)
 
 
 def _peak_mode(baseline: str, times: list[OpTime]) -> str:
@@ -131,8 +203,23 @@ def _hours(hours: float) -> str:
     return f"{hours:g}h"
 
 
-def _notes(opts: Options, gpu: Gpu, unaligned: int) -> list[str]:
+def _notes(opts: Options, gpu: Gpu, unaligned: int, basis: str, roof: float) -> list[str]:
     notes = []
+    if basis == "roofline":
+        notes.append(
+            "the ratio is the roofline's alone (the chat's model has no term for this "
+            f"step on {gpu.name}: not in its GPU table, or no Tensor Cores and no catalog model)"
+        )
+    else:
+        why = (
+            "published rows of this model on this GPU"
+            if "measured" in basis
+            else "its fit over the roofline of the model's kernels"
+        )
+        notes.append(
+            f"the ratio is the chat's for the same setup ({why}); "
+            f"the roofline alone gives {roof:.2f}x"
+        )
     if opts.baseline == "tf32" and gpu.tf32 is None:
         notes.append(f"{gpu.name} has no TF32 Tensor Cores: the baseline runs as FP32")
     elif opts.baseline == "pytorch" and gpu.tf32 is not None:

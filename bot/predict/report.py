@@ -53,8 +53,16 @@ class Prediction(BaseModel):
     batch: int
     batch_amp: int
     ratio: float = Field(description="baseline time per sample / mixed-precision time per sample")
-    ratio_low: float = Field(description="10th percentile, from held-out-GPU calibration errors")
-    ratio_high: float = Field(description="90th percentile, from held-out-GPU calibration errors")
+    ratio_low: float = Field(description="10th percentile of the range (80%, held-out errors)")
+    ratio_high: float = Field(description="90th percentile of the range (80%, held-out errors)")
+    basis: str = Field(
+        "roofline",
+        description="measured or modelled: the chat's ratio for the same setup (one ratio "
+        "model); roofline: a GPU the chat does not know, the kernels' timing alone",
+    )
+    roofline_ratio: float | None = Field(
+        None, description="the roofline's own ratio: the traced kernels timed on the GPU's peaks"
+    )
     baseline_step_ms: float
     mixed_step_ms: float
     kernels_baseline: int

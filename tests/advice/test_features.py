@@ -9,6 +9,7 @@ import pytest
 from bot.advice.catalog import gpu_spec, spec_for
 from bot.advice.features import (
     MAX_LOG2_BATCH,
+    ROOF_CENTRE,
     Job,
     batch_change,
     default_baseline,
@@ -18,6 +19,8 @@ from bot.advice.features import (
     peak_ratio,
     terms,
 )
+from bot.predict import profiles
+from bot.predict.gpus import find_gpu
 
 
 def test_peak_ratio_is_for_the_users_baseline():
@@ -92,7 +95,21 @@ def test_job_terms_name_the_job_and_an_unsaid_batch_takes_the_default():
         batch_default=0.5,
     )
     assert t["gpus"] == 3 and t["batch"] == 0.5 and t["m:BERT"] == 1 and t["g:text"] == 1
-    assert t["peak"] == pytest.approx(math.log(125 / 15.7 / 4))
+    # BERT has a shipped kernel profile: its roofline on the GPU stands for the GPU's
+    # generic numbers (the same timing mpbot predict does).
+    assert "peak" not in t
+    v100 = find_gpu("V100")
+    assert t["roof"] == pytest.approx(
+        profiles.log_ratio("BERT", v100, "fp32", "fp16") - ROOF_CENTRE
+    )
+    t = terms(Job(spec=gpu_spec("V100"), family="language_model", num_gpus=8), batch_default=0.5)
+    assert t["peak"] == pytest.approx(math.log(125 / 15.7 / 4)) and "roof" not in t
+
+
+def test_a_traced_step_stands_for_the_shipped_profile():
+    job = Job(spec=gpu_spec("A100"), model="BERT", baseline="fp32", roof=math.log(3.0))
+    assert terms(job, 0.0)["roof"] == pytest.approx(math.log(3.0) - ROOF_CENTRE)
+    assert job.hiding(model=True).roof is None
 
 
 def test_hiding_takes_away_what_a_user_did_not_say():

@@ -58,3 +58,18 @@ def test_gpu_names_are_matched_by_words(typed, row):
 def test_tpus_are_not_gpus():
     with pytest.raises(UnknownGpu, match="Close names"):
         find_gpu("TPU v4")
+
+
+def test_the_chat_prices_shipped_profiles_without_importing_torch():
+    """The chat's roofline term reads the shipped kernel profiles: no torch at runtime."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from bot.advice.prediction import Setup, predict\n"
+        "p = predict(Setup(gpu='T4', model='BERT', framework='PyTorch'))\n"
+        "assert p.ratio > 1, p\n"
+        "assert 'torch' not in sys.modules, 'torch imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
