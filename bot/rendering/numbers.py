@@ -377,14 +377,34 @@ def isolate_latin(text: str, *, arab_digits: bool = False) -> str:
         run = match.group()
         stripped = _TRAILING.sub("", run)
         tail = run[len(stripped) :]
-        if arab_digits and match.lastgroup == "latin" and not _LETTER.search(stripped):
-            return _to_arabic_indic(stripped) + tail
-        return f"{FSI}{stripped}{PDI}{tail}"
+        if match.lastgroup == "code":
+            return f"{FSI}{stripped}{PDI}{tail}"
+        return " ".join(one(piece) for piece in _term_and_number(stripped)) + tail
+
+    def one(piece: str) -> str:
+        if arab_digits and not _LETTER.search(piece):
+            return _to_arabic_indic(piece)
+        return f"{FSI}{piece}{PDI}"
 
     return _SEGMENT.sub(wrap, text)
 
 
 _LETTER = re.compile(r"[A-Za-z]")
+# A term ending in a digit, then a number ("FP32 0", "BF16 2", "A100 80 GB"): two
+# numbers side by side in one isolate read as one ("FP32 0" as a name), so the
+# number is a run of its own. A name's number after letters stays in it ("RTX 4090").
+_TERM_ENDS_IN_DIGIT = re.compile(r"[A-Za-z]\S*\d$")
+
+
+def _term_and_number(run: str) -> list[str]:
+    """``run`` split where a term that ends in a digit is followed by a number."""
+    pieces = [[]]
+    for word in run.split(" "):
+        last = pieces[-1][-1] if pieces[-1] else ""
+        if word[:1].isdigit() and _TERM_ENDS_IN_DIGIT.search(last):
+            pieces.append([])
+        pieces[-1].append(word)
+    return [" ".join(words) for words in pieces]
 _SEPARATOR_BETWEEN_DIGITS = re.compile(r"(?<=\d)([.,])(?=\d)")
 
 

@@ -186,6 +186,38 @@ def test_isolates_wrap_latin_runs_but_not_links():
     assert isolate_latin("مثل GradScaler.") == f"مثل {FSI}GradScaler{PDI}."
 
 
+@pytest.mark.parametrize(
+    ("line", "runs"),
+    [
+        ("النسخة الرئيسية FP32 0 + حالات", ["FP32", "0"]),
+        ("بدقة BF16 2 بايت لكل معلمة.", ["BF16", "2"]),
+        ("على A100 80 GB اليوم", ["A100", "80 GB"]),
+        ("بطاقة H100 4 فقط", ["H100", "4"]),
+    ],
+)
+def test_a_number_after_a_term_that_ends_in_a_digit_is_its_own_run(line, runs):
+    """ "FP32 0" in one isolate reads as a name; the term and the number are isolated apart."""
+    isolated = isolate_latin(line)
+    assert re.findall(f"{FSI}([^{PDI}]*){PDI}", isolated) == runs
+    arab = re.findall(f"{FSI}([^{PDI}]*){PDI}", isolate_latin(line, arab_digits=True))
+    assert arab == [run for run in runs if re.search("[A-Za-z]", run)]  # bare numbers as ٠–٩
+
+
+@pytest.mark.parametrize(
+    "line", ["على RTX 4090 بسعة", "مثل GTX 1080 Ti هنا", "جرّب `/mpestimate 100 2` الآن"]
+)
+def test_names_with_numbers_and_code_spans_stay_one_run(line):
+    assert len(re.findall(FSI, isolate_latin(line))) == 1
+
+
+def test_arabic_memory_bytes_line_isolates_each_term_and_number():
+    reply = answer("الذاكرة لنموذج 7B مع adam على A100 80GB", Channel.DM).reply
+    line = next(d for d in reply.details if "FP32" in d and "+" in d)
+    runs = re.findall(f"{FSI}([^{PDI}]*){PDI}", line)
+    assert "FP32" in runs and "0" in runs
+    assert not any(re.search(r"[A-Za-z]\S*\d \d", run) for run in runs), runs
+
+
 def test_echoed_candidates_are_escaped_in_mrkdwn_only():
     query = ask(None, reason=Reason.AMBIGUOUS, candidates=["<!channel>", "<@U123>", "a&b"])
     for lang in Lang:
