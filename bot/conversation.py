@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.advice import advise
-from bot.follow_up import kept_for_next, setup_of, with_thread
+from bot.follow_up import kept_for_next, memory_method_followed, setup_of, with_thread
 from bot.models import (
     HOURS_PER_UNIT,
     Advice,
@@ -62,7 +62,11 @@ def answer(
     """
     text, channel = _typed_command(text, channel)
     query = understand(
-        text, channel, preferred_lang=preferred_lang, follow_up=thread_fp32_hours is not None
+        text,
+        channel,
+        preferred_lang=preferred_lang,
+        follow_up=thread_fp32_hours is not None,
+        follows_memory=memory_method_followed(thread_setup or {}),
     )
     query = in_users_spelling(query, text)
     if thread_setup or thread_fp32_hours is not None:

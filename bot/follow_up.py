@@ -42,8 +42,17 @@ SETUP_FIELDS = (
     "batch_amp",
 )
 
-# What a memory question adds: a memory follow-up ("and on H100?") keeps them.
-MEMORY_FIELDS = ("params", "optimizer")
+# What a memory question adds: a memory follow-up ("and on H100?", "and with
+# LoRA?") keeps what it does not change, the method included.
+MEMORY_FIELDS = (
+    "params",
+    "optimizer",
+    "memory_method",
+    "memory_recipe",
+    "weight_precision",
+    "sharding",
+    "sized_model",
+)
 
 # What the ratio depends on: a follow-up naming any of these asks for a new
 # ratio, so the one the user gave earlier in the thread no longer applies.
@@ -55,12 +64,29 @@ RATIO_DEPENDS_ON = ("gpu", "model", "family", "precision", "baseline", "framewor
 SUPERSEDES = {
     "model": ("family", "architecture", "dimensions", "params"),
     "family": ("model", "architecture", "dimensions"),
-    "params": ("model",),
+    "params": ("model", "sized_model"),
     "gpu": ("gpu_memory_gb",),
+    # "and for inference?" after QLoRA: the new method holds its weights its own way.
+    "memory_method": ("weight_precision",),
+    # "and in bf16?" after "in fp32": the precision named decides how states are held.
+    "precision": ("memory_recipe",),
+    "baseline": ("memory_recipe",),
 }
+
+# What a memory method does not use, so a follow-up switching to it leaves it
+# behind ("and for inference?" has no optimizer states to carry).
+UNUSED_BY_METHOD = {"inference": ("optimizer", "memory_recipe", "sharding")}
 
 # Thread memory key for the kind of question the thread is about.
 KIND_KEY = "kind"
+
+
+def memory_method_followed(setup: Mapping[str, object]) -> str | None:
+    """The method of the memory question a thread was about ("full" when it named
+    none), for the reader; None when the thread was not about memory."""
+    if setup.get(KIND_KEY) != Intent.MEMORY.value:
+        return None
+    return str(setup.get("memory_method") or "full")
 
 
 def setup_of(query: Query) -> dict:
@@ -123,10 +149,11 @@ def asks_its_own_question(query: Query, text: str) -> bool:
 
 
 def about_the_job(query: Query) -> bool:
-    """A time, a ratio, a price or a setup detail: something a follow-up can build on."""
+    """A time, a ratio, a price, a setup or memory detail ("and with LoRA?"):
+    something a follow-up can build on."""
     if query.small_talk:
         return False
-    given = (query.fp32, query.ratio, query.price, query.params, query.optimizer)
+    given = (query.fp32, query.ratio, query.price, *(getattr(query, n) for n in MEMORY_FIELDS))
     return any(value is not None for value in given) or bool(setup_of(query))
 
 
@@ -166,6 +193,8 @@ def _missing_setup(query: Query, setup: Mapping[str, object]) -> dict:
     replaced = {
         old for name, olds in SUPERSEDES.items() if getattr(query, name) is not None for old in olds
     }
+    method = query.memory_method or setup.get("memory_method")
+    replaced.update(UNUSED_BY_METHOD.get(str(method), ()))
     return {
         name: setup[name]
         for name in fields

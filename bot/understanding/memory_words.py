@@ -3,6 +3,8 @@
 * ``memory_by_method``: a method word ("LoRA", "QLoRA", "inference", "serve",
   "للاستدلال") with a parameter count or a model of known size asks about
   memory, unless the message asks how much faster.
+* ``memory_follow_up``: after a memory question, a message naming only a setup
+  detail (a method, a size, a GPU, a count, a precision) asks about memory again.
 * ``memory_setup``: the method (full fine-tune when unsaid; a 4-bit base that
   trains is QLoRA), the recipe (FP32, torch.amp, an FP32 master copy under
   DeepSpeed/ZeRO/Megatron, pure BF16), the precision of frozen or served weights
@@ -17,11 +19,16 @@ token and at most its two neighbours, so reading stays linear.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from bot.advice.model_sizes import known_keys, model_size, squash
+from bot.understanding.precision_question import precision_topic
 from bot.understanding.text.tokens import NUM, WORD, Token, word_in
-from bot.understanding.values.lexicon import SPEED_CUES, lookup
+from bot.understanding.values.lexicon import ESTIMATE_CUES, SPEED_CUES, lookup
 from bot.understanding.words import mapping, table
+
+if TYPE_CHECKING:
+    from bot.understanding.context import Context
 
 METHODS = mapping("MEMORY_METHODS")
 WEIGHT_PRECISIONS = mapping("WEIGHT_PRECISIONS")
@@ -33,6 +40,7 @@ BIT_WORDS = table("BIT_WORDS")
 RUN_WORDS = table("INFERENCE_RUN_WORDS")
 TRAIN_VERBS = table("TRAIN_VERBS")
 _OPTIMIZER_WORDS = frozenset(mapping("OPTIMIZERS"))
+_OPTIMIZER_NOUNS = table("BIT_OPTIMIZER_NOUNS")
 _MAX_NAME_TOKENS = 3  # "llama 2 70b"
 _NAME_SIZE = re.compile(r"[a-z-]\d{1,4}(?:\.\d{1,3})?[bm]$")  # "llama-2-13b", "qwen2.5-7b"
 
@@ -48,13 +56,20 @@ def asks_memory_by_method(tokens: list[Token]) -> bool:
     return any(_is_size(t) for t in tokens) or sized_model(tokens) is not None
 
 
-def memory_setup(tokens: list[Token], precision: str | None, baseline: str | None) -> dict:
+def memory_setup(
+    tokens: list[Token], precision: str | None, baseline: str | None, follows: str | None = None
+) -> dict:
     """Rule ``memory_setup``: the Query fields of a memory question (see the module doc).
 
     ``precision`` and ``baseline`` are what the context pass read (bf16, fp32).
+    ``follows`` is the method of the memory question this message follows ("full"
+    when it named none): "and in 4-bit?" after serving a model is 4-bit inference,
+    after LoRA it is QLoRA. The method is returned only when this message changes it
+    (the follow-up carries the thread's otherwise, and says so).
     """
     bits = _weight_bits(tokens)
-    method = _method_word(tokens)
+    named = _method_word(tokens)
+    method = named or (follows if follows != "full" else None)
     if method in (None, "lora") and bits == "int4":
         method = "qlora"  # a 4-bit base that trains is QLoRA
     weights = bits or _named_precision(tokens)
@@ -65,7 +80,7 @@ def memory_setup(tokens: list[Token], precision: str | None, baseline: str | Non
     if method == "qlora":
         weights = "nf4"
     return {
-        "memory_method": method,
+        "memory_method": named or (method if method != follows else None),
         "memory_recipe": _recipe(tokens, precision, baseline),
         "weight_precision": weights if method in ("lora", "qlora", "inference") else None,
         "sharding": _sharding(tokens),
@@ -137,7 +152,11 @@ def _is_bit_width(tokens: list[Token], i: int) -> bool:
 
 def _next_to_optimizer(tokens: list[Token], i: int) -> bool:
     near = tokens[max(0, i - 1) : i + 3]
-    return any(t.kind == WORD and (t.text in _OPTIMIZER_WORDS or "adam" in t.text) for t in near)
+    return any(
+        t.kind == WORD
+        and (t.text in _OPTIMIZER_WORDS or "adam" in t.text or lookup(t.text, _OPTIMIZER_NOUNS))
+        for t in near
+    )
 
 
 def _named_precision(tokens: list[Token]) -> str | None:
@@ -172,3 +191,24 @@ def _sharding(tokens: list[Token]) -> str | None:
             if after and after[0].kind == NUM and after[0].text in ("1", "2", "3"):
                 return f"zero{after[0].text}"
     return None
+
+
+def continues_memory(tokens: list[Token], ctx: Context, gpu_named: bool) -> bool:
+    """Rule ``memory_follow_up``: after a memory question, a message that names only
+    a detail of the setup ("and with LoRA?", "what about QLoRA?", "and for 13B?",
+    "and on 8 of them?", "and in bf16?", "وللاستدلال؟", "وعلى H100؟") asks about
+    memory again; one that asks about speed or time ("BERT on T4 speedup?", "how
+    long?") or compares precisions does not."""
+    if any(word_in(t, SPEED_CUES) or word_in(t, ESTIMATE_CUES) for t in tokens):
+        return False
+    if precision_topic(tokens) is not None:
+        return False
+    named = (ctx.params, ctx.num_gpus, ctx.precision, ctx.baseline, ctx.optimizer)
+    return (
+        gpu_named
+        or any(value is not None for value in named)
+        or _method_word(tokens, run_is_inference=False) is not None
+        or _weight_bits(tokens) is not None
+        or _sharding(tokens) is not None
+        or sized_model(tokens) is not None
+    )

@@ -32,7 +32,12 @@ from bot.models import (
 )
 from bot.understanding.context import Context, mark_context
 from bot.understanding.limits import reason_for, refuse_absurd_setup
-from bot.understanding.memory_words import asks_memory_by_method, catalog_params, memory_setup
+from bot.understanding.memory_words import (
+    asks_memory_by_method,
+    catalog_params,
+    continues_memory,
+    memory_setup,
+)
 from bot.understanding.questions import (
     asks_if_it_fits,
     sized_on_gpu,
@@ -94,6 +99,7 @@ def understand(
     *,
     preferred_lang: Lang | None = None,
     follow_up: bool = False,
+    follows_memory: str | None = None,
     seen: list[Token] | None = None,
     offered: list[tuple[Candidate, bool]] | None = None,
 ) -> Query:
@@ -101,7 +107,10 @@ def understand(
 
     ``follow_up``: the message answers an estimate whose FP32 time is known (a
     thread), so a lone number without a unit ("and at 2.5?", "و٢٫٥؟") is the
-    ratio to try, not a new time. ``seen``, when given, receives the tokens
+    ratio to try, not a new time. ``follows_memory``: the message follows a memory
+    question with this method ("full" when it named none), so a message that names
+    only a setup detail ("and with LoRA?", "وعلى H100؟") asks about memory again
+    (rule ``memory_follow_up``). ``seen``, when given, receives the tokens
     with the roles the rules gave them, and ``offered`` every candidate the
     candidate passes emitted with whether the resolver chose it (for ``--explain``).
     """
@@ -122,6 +131,7 @@ def understand(
         lang = detect_language(tokens, preferred_lang)
         return Query(intent=Intent.DELETE_RECORD, lang=lang, reason=Reason.NO_RECORD_ID)
     reading = _Reading(tokens, channel, preferred_lang, follow_up, lang_tokens=whole)
+    reading.follows_memory = follows_memory
     reading.offered = offered if offered is not None else []
     query = with_unused(refuse_absurd_setup(reading.query()), tokens)
     if seen is not None:
@@ -154,6 +164,8 @@ class _Reading:
         self.preferred = preferred
         self.follow_up = follow_up
         self.offered: list[tuple[Candidate, bool]] = []
+        self.follows_memory: str | None = None
+        self.memory_from_thread = False
 
     def query(self) -> Query:
         tokens = self.tokens
@@ -183,7 +195,7 @@ class _Reading:
             model=_model_for_task(names.model, ctx.family),
             **self._context_fields(ctx),
         )
-        if memory and not times:
+        if memory and not times and not (self.memory_from_thread and ratios):
             return self._memory_query(ctx, names, common)
         if unplaced:
             return Query(
@@ -203,11 +215,17 @@ class _Reading:
         fits_alone = not memory and asks_if_it_fits(tokens, gpu_named)
         # "QLoRA 13B", "serve llama-2-70b": a method word with a size (before the roles too).
         memory = memory or asks_memory_by_method(tokens)
-        ctx = mark_context(tokens, sizes_are_params=memory or fits, offered=self.offered)
+        thread = self.follows_memory is not None
+        ctx = mark_context(
+            tokens, sizes_are_params=memory or fits or thread, offered=self.offered
+        )
         # "will a 7B model fit on one A100?": a parameter count and a fit verb ask about
         # memory as surely as the word "memory" does; "can I train GPT-2 on a T4?" too,
         # without the count (the reply asks for it).
-        return memory or (fits and ctx.params is not None) or fits_alone, ctx
+        asked = memory or (fits and ctx.params is not None) or fits_alone
+        if not asked and thread and continues_memory(tokens, ctx, names.gpu is not None):
+            self.memory_from_thread = asked = True
+        return asked, ctx
 
     def _values(self, ctx: Context) -> tuple[list[Quantity], list[RatioCand], list[Quantity], list]:
         """Durations, ratios, labelled times and step-rate candidates, progress
@@ -235,7 +253,7 @@ class _Reading:
         size = memory_size_alone(self.tokens)  # "fit in 80GB?", "A100 بسعة ٤٠ جيجا"
         if common["gpu_memory_gb"] is None and (names.gpu is None or size in CARD_SIZES):
             common["gpu_memory_gb"] = size  # with a GPU named, only a size cards are sold in
-        common.update(memory_setup(self.tokens, ctx.precision, ctx.baseline))
+        common.update(memory_setup(self.tokens, ctx.precision, ctx.baseline, self.follows_memory))
         common["params"] = ctx.params
         return Query(intent=Intent.MEMORY, optimizer=ctx.optimizer, **common)
 

@@ -104,6 +104,25 @@ def _adam_variant(tokens: list[Token]) -> str | None:
     return None
 
 
+_BIT_OPTIMIZER_NOUNS = table("BIT_OPTIMIZER_NOUNS")
+_BIT_WORDS = table("BIT_WORDS")
+
+
+def _eight_bit_optimizer(tokens: list[Token]) -> str | None:
+    """ "an 8-bit optimizer", "8 bit optimizers", "محسن 8 بت", "وبمحسن ٨ بت": 8 bits
+    with an optimizer noun beside it is bitsandbytes' 8-bit Adam."""
+    for i, tok in enumerate(tokens):
+        if tok.kind != NUM or tok.value != 8:
+            continue
+        after = at(tokens, i + 1)
+        if tok.suffix.lstrip("-") != "bit" and not (after is not None and after.text in _BIT_WORDS):
+            continue
+        near = tokens[max(0, i - 1) : i + 3]
+        if any(t.kind == WORD and lookup(t.text, _BIT_OPTIMIZER_NOUNS) for t in near):
+            return "8-bit adam"
+    return None
+
+
 def _other_optimizer(tokens: list[Token]) -> str | None:
     """An optimizer the bot has no memory figures for, named so that the answer
     refuses it instead of assuming Adam: "adamw8bit", "paged_adamw", "muon
@@ -234,7 +253,7 @@ def read_words(tokens: list[Token], ctx: Context) -> None:
     if "ngc" in words and ctx.baseline is None:
         ctx.baseline = "tf32"  # NVIDIA's NGC containers run FP32 matmuls in TF32
     if ctx.optimizer is None:
-        ctx.optimizer = _other_optimizer(tokens)
+        ctx.optimizer = _eight_bit_optimizer(tokens) or _other_optimizer(tokens)
     elif ctx.optimizer == "adam" and (variant := _adam_variant(tokens)):
         ctx.optimizer = variant  # "8-bit adam", "paged adamw": not Adam's 12 bytes of state
 
