@@ -291,3 +291,123 @@ SAR_SETUP = {
     "time_unit": "hours",
     "price": {"amount": 12.0, "currency": "SAR", "period_hours": 1.0},
 }
+
+
+# -- memory follow-ups: the method, size, GPU, count or precision alone (issues 19, 21) --
+
+FULL_7B = "can I full fine-tune llama 7b on one A100 80GB?"
+FULL_13B_AR = "هل يتسع llama 13b على ٤ بطاقات A100 بسعة ٤٠ جيجا؟"
+SERVED_70B = "serve llama 70b in int8 on 2 A100 80GB"
+
+
+@pytest.mark.parametrize(
+    ("question", "follow_up", "method", "optimizer"),
+    [
+        (FULL_7B, "and with LoRA?", "lora", "adam"),
+        (FULL_7B, "what about QLoRA?", "qlora", "adam"),
+        (FULL_7B, "and for inference?", "inference", "adam"),
+        (FULL_7B, "and with an 8-bit optimizer?", "full", "adam8bit"),
+        (FULL_7B, "ok and in 4-bit?", "qlora", "adam"),
+        (FULL_13B_AR, "وبـ QLoRA؟", "qlora", "adam"),
+        (FULL_13B_AR, "وللاستدلال؟", "inference", "adam"),
+        (FULL_13B_AR, "طيب لو LoRA؟", "lora", "adam"),
+        (FULL_13B_AR, "وبمحسن ٨ بت؟", "full", "adam8bit"),
+        (SERVED_70B, "and with LoRA?", "lora", "adam"),
+    ],
+)
+def test_a_method_alone_changes_the_method_and_keeps_the_model_and_gpus(
+    question, follow_up, method, optimizer
+):
+    first, turn = _turns(question, follow_up)
+    got, before = to_json(turn), to_json(first)
+    assert got["kind"] == "memory", turn.reply.text
+    memory = got["memory"]
+    assert (memory["method"], memory["optimizer"]) == (method, optimizer), turn.reply.text
+    assert (memory["params"], memory["gpu"], memory["num_gpus"], memory["gpu_memory_gb"]) == (
+        before["memory"]["params"],
+        before["memory"]["gpu"],
+        before["memory"]["num_gpus"],
+        before["memory"]["gpu_memory_gb"],
+    )
+    carried = "Carried over from earlier" if got["lang"] == "en" else "أخذتُ من الرسائل السابقة"
+    assert carried in turn.reply.text and {"gpu", "params"} <= set(got["carried"])
+
+
+@pytest.mark.parametrize(
+    ("question", "follow_up", "said"),
+    [
+        ("QLoRA 13B on a 24GB 4090?", "and on H100?", "QLoRA"),
+        (SERVED_70B, "and on H100?", "INT8 weights"),
+        ("LoRA for llama 7b on 4 A100 80GB with zero-2", "and on 8 of them?", "ZeRO-2"),
+        ("الذاكرة لنموذج 13B مع QLoRA على RTX 4090", "وعلى H100؟", "QLoRA"),
+        ("تشغيل llama 70b للاستدلال بدقة int8 على بطاقتين A100", "وعلى ٤ بطاقات؟", "الاستدلال"),
+    ],
+)
+def test_a_gpu_or_count_follow_up_keeps_the_method_and_says_so(question, follow_up, said):
+    first, turn = _turns(question, follow_up)
+    got, before = to_json(turn), to_json(first)
+    assert got["memory"]["method"] == before["memory"]["method"], turn.reply.text
+    note = turn.reply.text.split("\n")[1]
+    assert said in note.replace("\u2068", "").replace("\u2069", ""), turn.reply.text
+
+
+@pytest.mark.parametrize(
+    ("question", "follow_up", "params", "gpu", "gpus"),
+    [
+        (FULL_7B, "and for 13B?", 13e9, "A100", 1),
+        (FULL_7B, "what about a 70B model?", 70e9, "A100", 1),
+        (FULL_7B, "and on H100?", 7e9, "H100", 1),
+        (FULL_7B, "and on 8 of them?", 7e9, "A100", 8),
+        (FULL_13B_AR, "وللنموذج 70B؟", 70e9, "A100", 4),
+        (FULL_13B_AR, "طب و13 مليار؟", 13e9, "A100", 4),
+        (FULL_13B_AR, "وعلى H100؟", 13e9, "H100", 4),
+        (FULL_13B_AR, "وعلى ٨ بطاقات؟", 13e9, "A100", 8),
+    ],
+)
+def test_a_size_gpu_or_count_alone_keeps_the_rest(question, follow_up, params, gpu, gpus):
+    _, turn = _turns(question, follow_up)
+    memory = to_json(turn)["memory"]
+    assert (memory["params"], memory["gpu"], memory["num_gpus"]) == (params, gpu, gpus)
+    assert memory["method"] == "full"
+
+
+@pytest.mark.parametrize(
+    ("question", "follow_up", "recipe", "weights"),
+    [
+        ("memory 7B in fp32 on A100 80GB", "and in bf16?", "amp", None),
+        (FULL_7B, "and in fp32?", "fp32", None),
+        (FULL_7B, "and in pure bf16?", "bf16", None),
+        (SERVED_70B, "and in 4-bit?", None, "int4"),
+        (SERVED_70B, "وبدقة fp16؟", None, "fp16"),
+    ],
+)
+def test_a_precision_alone_changes_how_the_states_or_weights_are_held(
+    question, follow_up, recipe, weights
+):
+    first, turn = _turns(question, follow_up)
+    got = to_json(turn)
+    memory = got["memory"]
+    assert memory["method"] == to_json(first)["memory"]["method"], turn.reply.text
+    if recipe is not None:
+        assert memory["recipe"] == recipe, turn.reply.text
+    if weights is not None:
+        assert memory["asked"]["setup"]["weight_precision"] == weights, turn.reply.text
+
+
+@pytest.mark.parametrize("question", [FULL_7B, FULL_13B_AR, "QLoRA 13B on a 24GB 4090?"])
+@pytest.mark.parametrize(
+    "new",
+    [
+        "100 hours ratio 2",
+        "BERT on T4 speedup?",
+        "what speedup for ResNet-50 on V100?",
+        "٤٨ ساعة ٢",
+        "كم التسريع لـ BERT على A100؟",
+        "is bf16 better than fp16?",
+    ],
+)
+def test_a_new_question_after_a_memory_question_inherits_nothing(question, new):
+    _, turn = _turns(question, new)
+    got = to_json(turn)
+    assert got["kind"] != "memory" and got["carried"] == [], turn.reply.text
+    assert got["num_gpus"] is None and turn.query.params is None, turn.reply.text

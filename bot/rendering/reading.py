@@ -90,6 +90,31 @@ def _gpus(w: _Words, query: Query) -> str:
     return w.ngettext("%(n)s GPU", "%(n)s GPUs", n) % {"n": w.fmt.integer(n)}
 
 
+def _method(w: _Words, query: Query) -> str:
+    return {
+        "lora": lambda: w.echo("LoRA"),
+        "qlora": lambda: w.echo("QLoRA"),
+        "inference": lambda: w._("inference"),
+    }.get(query.memory_method, lambda: w._("a full fine-tune"))()
+
+
+def _weights(w: _Words, query: Query) -> str:
+    names = {"int4": w._("4-bit"), "nf4": w._("4-bit NF4")}
+    precision = names.get(query.weight_precision, query.weight_precision.upper())
+    return w._("%(precision)s weights") % {"precision": precision}
+
+
+def _recipe(w: _Words, query: Query) -> str:
+    return {
+        "fp32": lambda: w._("FP32 training"),
+        "master": lambda: w._("an FP32 master copy"),
+        "bf16": lambda: w._("pure BF16"),
+    }.get(query.memory_recipe, lambda: "torch.amp")()
+
+
+_SHARDINGS = {"ddp": "DDP", "zero1": "ZeRO-1", "zero2": "ZeRO-2", "zero3": "ZeRO-3/FSDP"}
+
+
 # How each carried field is said; a field not listed (one the reply's own
 # subject already says, such as the task family) is not repeated.
 _CARRIED_WORDS: dict[str, Callable[[_Words, Query], str]] = {
@@ -106,6 +131,10 @@ _CARRIED_WORDS: dict[str, Callable[[_Words, Query], str]] = {
     "price": _price,
     "params": lambda w, q: w._("the parameter count"),
     "optimizer": lambda w, q: w._("the optimizer"),
+    "memory_method": _method,
+    "weight_precision": _weights,
+    "memory_recipe": _recipe,
+    "sharding": lambda w, q: _SHARDINGS.get(q.sharding, q.sharding),
 }
 
 

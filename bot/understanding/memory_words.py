@@ -176,7 +176,7 @@ def _recipe(tokens: list[Token], precision: str | None, baseline: str | None) ->
             return "bf16"
     if any(t.text in MASTER_COPY_WORDS or t.text.startswith("zero-") for t in tokens):
         return "master"
-    if precision is None and baseline == "fp32":
+    if precision is None and "fp32" in (baseline, _named_precision(tokens)):
         return "fp32"
     return None
 
@@ -209,6 +209,7 @@ def continues_memory(tokens: list[Token], ctx: Context, gpu_named: bool) -> bool
         or any(value is not None for value in named)
         or _method_word(tokens, run_is_inference=False) is not None
         or _weight_bits(tokens) is not None
+        or _named_precision(tokens) is not None
         or _sharding(tokens) is not None
         or sized_model(tokens) is not None
     )
