@@ -51,4 +51,32 @@ FASTER_BY = [
     ("40h ÷ 1.8", "command", 40, 1.8, None, None),
 ]
 
-EXAMPLES = HALVING + SLOWDOWN_BELOW_ONE + FASTER_BY
+# Rule ``offered_multiple``: a multiple offered as an alternative to a ratio is one
+# too (the speed word is said once); two multiples offered with no speed word are
+# speed-ups; "once or twice" counts tries.
+OFFERED_MULTIPLES = [
+    ("يا مرة ونص يا مرتين والتدريب ٤٠ ساعة", "dm", 40, None, "ambiguous", ["1.5", "2"]),
+    ("التدريب ٤٠ ساعة والتسريع يا مرة ونص يا مرتين", "dm", 40, None, "ambiguous", ["1.5", "2"]),
+    ("٤٠ ساعة مرة ونص ولا مرتين", "command", 40, None, "ambiguous", ["1.5", "2"]),
+    (
+        "الـ amp بيسرع يا مرة ونص يا مرتين، والتدريب ٦٠ ساعة",
+        "dm",
+        60,
+        None,
+        "ambiguous",
+        ["1.5", "2"],
+    ),
+    ("amp is twice or three times as fast, training 40h", "dm", 40, None, "ambiguous", ["2", "3"]),
+    ("amp gives twice or three times the speed, 40 hours", "dm", 40, None, "ambiguous", ["2", "3"]),
+    ("التدريب ٣٠ ساعة، الـ AMP أسرع ضعفين أو ثلاثة", "dm", 30, None, "ambiguous", ["2", "3"]),
+    ("training 40h, amp 1.5x or 2", "dm", 40, None, "ambiguous", ["1.5", "2"]),
+    ("amp gives 1.5x, maybe 2, on 40h", "dm", 40, None, "ambiguous", ["1.5", "2"]),
+    ("التدريب ٤٠ ساعة والـ amp ١٫٥x أو ٢", "dm", 40, None, "ambiguous", ["1.5", "2"]),
+    ("التدريب ٤٠ ساعة والـ amp أسرع بمرتين أو ٣", "dm", 40, None, "ambiguous", ["2", "3"]),
+    ("جربت مرة أو مرتين والتدريب ٤٠ ساعة", "dm", 40, None, None, None),
+    ("I tried once or twice, training 40h", "dm", 40, None, None, None),
+    ("training 40h, 2x faster on 8 or 16 GPUs", "dm", 40, 2, None, None),
+    ("التدريب ٤٠ ساعة والتسريع ٢ على ٨ أو ١٦ كرت", "dm", 40, 2, None, None),
+]
+
+EXAMPLES = HALVING + SLOWDOWN_BELOW_ONE + FASTER_BY + OFFERED_MULTIPLES

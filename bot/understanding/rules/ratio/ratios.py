@@ -17,6 +17,7 @@ from bot.understanding.resolving.candidates import RATIO, Candidate
 from bot.understanding.resolving.resolve import resolve
 from bot.understanding.rules.alternatives import JOINERS as ALTERNATIVES
 from bot.understanding.rules.alternatives import partner_before
+from bot.understanding.rules.ratio.offered_multiples import offered_partners
 from bot.understanding.rules.ratio.ratio_cues import (
     LESS,
     REMAIN,
@@ -64,6 +65,10 @@ def find_ratios(tokens: list[Token]) -> list[RatioCand]:
     per marker (and its range partner, "2-3x"), the one resolver picks them, and
     only then are their tokens marked."""
     found = _scan(tokens)
+    found += [
+        RatioCand(value, start, " ".join(t.written for t in tokens[start:end]), end=end)
+        for value, start, end in offered_partners(tokens, found)
+    ]
     if not found:
         return found
     cands = [
@@ -74,7 +79,8 @@ def find_ratios(tokens: list[Token]) -> list[RatioCand]:
     for cand in cands:
         if id(cand) in picked:
             cand.mark(tokens)
-    return [r for r, c in zip(found, cands, strict=True) if id(c) in picked]
+    chosen = [r for r, c in zip(found, cands, strict=True) if id(c) in picked]
+    return sorted(chosen, key=lambda r: r.start)  # alternatives are listed as written
 
 
 def _scan(tokens: list[Token]) -> list[RatioCand]:
