@@ -185,7 +185,7 @@ def _percentage(tokens: list[Token], i: int) -> Found | None:
 
 
 def _times_word_after(tokens: list[Token], i: int) -> Found | None:
-    """ "3 times faster", "٣ مرات أسرع", "ثلاثة أضعاف", "٢٫٥ ضعف"."""
+    """ "3 times faster", "٣ مرات أسرع", "ثلاثة أضعاف", "٢٫٥ ضعف", "طلع ٠٫٩ مرة"."""
     nxt = _next(tokens, i)
     if nxt is None or nxt.kind != WORD:
         return _NONE
@@ -197,7 +197,8 @@ def _times_word_after(tokens: list[Token], i: int) -> Found | None:
     if times is None and not plural:
         return _NONE
     value, end = with_half(tokens, i + 2, tokens[i].value)
-    sign = speed_direction(tokens, i, end, default=plural)
+    # A fraction of times counts no tries: "طلع ٠٫٩ مرة", "1.5 times" are multiples.
+    sign = speed_direction(tokens, i, end, default=plural or not float(value).is_integer())
     return (value if sign > 0 else slowdown(value) if value else 0.0, end) if sign else _NONE
 
 
