@@ -73,6 +73,7 @@ from bot.understanding.values.lexicon import (
     FIT_WORDS,
     MEMORY_WORDS,
     TECH_WORDS,
+    TIME_LABELS,
     UNIT_CODES,
     UNIT_HOURS,
 )
@@ -278,12 +279,17 @@ class _Reading:
         return sorted(chosen, key=lambda q: q.start)
 
     def _is_bare(self) -> bool:
-        """A slash command, or a message of nothing but numbers, names and units."""
+        """A slash command, or a message of nothing but numbers, names, units and
+        time labels ("التدريب أسبوع ٢", "training a week 2": the label names the week)."""
         if self.channel == Channel.COMMAND:
             return True
         joiners = table("COMMAND_JOINERS")  # "64h and 1.9": a joiner keeps a command bare
         return all(
-            t.kind != WORD or t.role or t.text in TECH_WORDS or t.text in joiners
+            t.kind != WORD
+            or t.role
+            or t.text in TECH_WORDS
+            or t.text in joiners
+            or _is(t, TIME_LABELS)
             for t in self.tokens
         )
 

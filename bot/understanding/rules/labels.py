@@ -73,6 +73,8 @@ def _label_before(
             return None
         if tok.kind == NUM:
             return _shared_label(tokens, j, i, said)
+        if tok.kind == WORD and tok.role == "time" and (j == 0 or tokens[j - 1].kind != NUM):
+            return None  # "التدريب أسبوع ٢", "training a week 2": the label was the week's
         if tok.kind == WORD and (label := _word_label(tokens, j)) is not None:
             return label
     return None
@@ -117,6 +119,8 @@ def _unit_label(tokens: list[Token], j: int) -> bool:
 
 def _label_after(tokens: list[Token], i: int) -> tuple[str, str] | None:
     nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-    if nxt is not None and _is(nxt, RATIO_LABELS) and nxt.text not in ("factor",):
+    if nxt is None or (nxt.script == ARABIC and nxt.text.startswith("و")):
+        return None  # "كرت واحد والتسريع ١٫٥": a label after "و" opens the next clause
+    if _is(nxt, RATIO_LABELS) and nxt.text not in ("factor",):
         return ("ratio", "")
     return None

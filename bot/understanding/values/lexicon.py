@@ -152,7 +152,10 @@ FOLD_WORDS = table("FOLD_WORDS")
 
 PCT_FASTER = table("PCT_FASTER")
 PCT_SLOWER = table("PCT_SLOWER")
-PCT_LESS = table("PCT_LESS") | table("PCT_LESS_DIALECT")
+# A verb of cutting takes its object as a suffix in dialect: "يخفضه للنص", "ينزلها للنص".
+_OBJECT_PRONOUNS = ("ه", "ها")
+_LESS_VERBS = table("PCT_LESS") | table("PCT_LESS_DIALECT")
+PCT_LESS = _LESS_VERBS | {v + p for v in _LESS_VERBS if not v.isascii() for p in _OBJECT_PRONOUNS}
 PCT_REMAIN = table("PCT_REMAIN") | table("PCT_REMAIN_DIALECT")
 PCT_MORE = table("PCT_MORE")
 PERCENT_WORDS = table("PERCENT_WORDS")

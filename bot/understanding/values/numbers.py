@@ -27,10 +27,11 @@ from bot.understanding.values.lexicon import (
     has_prefix_article,
     lookup,
 )
-from bot.understanding.words import table
+from bot.understanding.words import mapping, table
 
 _ARABIZI_DIGITS = table("ARABIZI_DIGITS")
 _UNBOUNDED = table("UNBOUNDED_WORDS")
+_LONE_SCALES = mapping("LONE_SCALES")
 # What a lone digit may carry glued after it and still be a number ("3days", "8gpus",
 # "2fold", "7b", "3rd"): every short suffix, and these longer words.
 _NUMBER_SUFFIXES = EN_UNITS.keys() | COUNT_NOUNS | FOLD_WORDS | {"times", "gpu", "gpus"}
@@ -144,6 +145,12 @@ def merge_number_words(tokens: list[Token]) -> list[Token]:
                 out.append(_num(tokens, i, j, value))
                 i = j
                 continue
+            lone = None if out and out[-1].kind == NUM else _lone_scale(tokens, i)
+            if lone is not None:
+                value, j = lone
+                out.append(_num(tokens, i, j, value, spelled=True))
+                i = j
+                continue
             couple = _couple(tokens, i)
             if couple is not None:
                 out.append(_num(tokens, i, couple, 2.0, spelled=True))
@@ -201,6 +208,20 @@ def _is_pronoun_one(tokens: list[Token], i: int) -> bool:
         if tok.kind == WORD and tok.text in DETERMINERS:
             return True
     return False
+
+
+def _lone_scale(tokens: list[Token], i: int) -> tuple[float, int] | None:
+    """Rule ``lone_scale``: "a million", "بمليون", "مليار": a scale of a million or more
+    that opens a quantity is that many ("a million times faster" is a ratio, refused
+    as too large). After a number ("7 million params", "٢٠ مليون خطوة") it stays the
+    scale the parameter and count rules read."""
+    k = i + (tokens[i].text in ("a", "one") and i + 1 < len(tokens))
+    tok = tokens[k]
+    if tok.kind != WORD:
+        return None
+    word = lookup(tok.text, _LONE_SCALES) if tok.script == ARABIC else tok.text
+    value = _LONE_SCALES.get(word or "")
+    return (float(value), k + 1) if value else None
 
 
 def _couple(tokens: list[Token], i: int) -> int | None:

@@ -17,6 +17,7 @@ from bot.understanding.resolving.candidates import RATIO, Candidate
 from bot.understanding.resolving.resolve import resolve
 from bot.understanding.rules.alternatives import JOINERS as ALTERNATIVES
 from bot.understanding.rules.alternatives import partner_before
+from bot.understanding.rules.ratio.offered_multiples import offered_partners
 from bot.understanding.rules.ratio.ratio_cues import (
     LESS,
     REMAIN,
@@ -64,6 +65,10 @@ def find_ratios(tokens: list[Token]) -> list[RatioCand]:
     per marker (and its range partner, "2-3x"), the one resolver picks them, and
     only then are their tokens marked."""
     found = _scan(tokens)
+    found += [
+        RatioCand(value, start, " ".join(t.written for t in tokens[start:end]), end=end)
+        for value, start, end in offered_partners(tokens, found)
+    ]
     if not found:
         return found
     cands = [
@@ -74,7 +79,8 @@ def find_ratios(tokens: list[Token]) -> list[RatioCand]:
     for cand in cands:
         if id(cand) in picked:
             cand.mark(tokens)
-    return [r for r, c in zip(found, cands, strict=True) if id(c) in picked]
+    chosen = [r for r, c in zip(found, cands, strict=True) if id(c) in picked]
+    return sorted(chosen, key=lambda r: r.start)  # alternatives are listed as written
 
 
 def _scan(tokens: list[Token]) -> list[RatioCand]:
@@ -179,7 +185,7 @@ def _percentage(tokens: list[Token], i: int) -> Found | None:
 
 
 def _times_word_after(tokens: list[Token], i: int) -> Found | None:
-    """ "3 times faster", "٣ مرات أسرع", "ثلاثة أضعاف", "٢٫٥ ضعف"."""
+    """ "3 times faster", "٣ مرات أسرع", "ثلاثة أضعاف", "٢٫٥ ضعف", "طلع ٠٫٩ مرة"."""
     nxt = _next(tokens, i)
     if nxt is None or nxt.kind != WORD:
         return _NONE
@@ -191,7 +197,8 @@ def _times_word_after(tokens: list[Token], i: int) -> Found | None:
     if times is None and not plural:
         return _NONE
     value, end = with_half(tokens, i + 2, tokens[i].value)
-    sign = speed_direction(tokens, i, end, default=plural)
+    # A fraction of times counts no tries: "طلع ٠٫٩ مرة", "1.5 times" are multiples.
+    sign = speed_direction(tokens, i, end, default=plural or not float(value).is_integer())
     return (value if sign > 0 else slowdown(value) if value else 0.0, end) if sign else _NONE
 
 

@@ -207,6 +207,31 @@ WEEK_AND_RATIO = [
     ("a week, 2x", "dm", 168, 2, None, None),
     ("day 1.5", "command", 24, 1.5, None, None),
     ("اسبوعين ٢", "command", 336, 2, None, None),
+    # A time label before the week names the week, and the bare number after it is the ratio.
+    ("التدريب أسبوع ٢", "dm", 168, 2, None, None),
+    ("training a week 2", "dm", 168, 2, None, None),
+    ("التدريب يوم ٢", "dm", 24, 2, None, None),
+    ("التدريب اسبوع ١٫٥", "dm", 168, 1.5, None, None),
+    ("التدريب بياخد اسبوعين ١٫٥", "dm", 336, 1.5, None, None),
+    ("training takes 2 weeks 1.5", "dm", 336, 1.5, None, None),
+    ("التدريب ٤٠ ساعة ٢", "dm", 40, 2, None, None),
+    ("بعد ما شغلت الـ amp نزل من ١٠ ساعات ل ٦", "dm", 10, 10 / 6, None, None),
+]
+
+# "كرت واحد والتسريع ١٫٥": a ratio label glued to "و" opens the next clause, so the
+# "one" before it is the card's, never a second ratio.
+ONE_BEFORE_A_LABEL = [
+    (
+        "التدريب بيستغرق حوالي اتنين وسبعين ساعة على كارت واحد والتسريع ١٫٥",
+        "dm",
+        72,
+        1.5,
+        None,
+        None,
+    ),
+    ("التدريب ٧٢ ساعة على كرت واحد والتسريع ١٫٥", "dm", 72, 1.5, None, None),
+    ("التدريب ٧٢ ساعة على جهاز واحد والنسبة ٢", "dm", 72, 2, None, None),
+    ("training 72h on one gpu, ratio 1.5", "dm", 72, 1.5, None, None),
 ]
 
 # A time said "without amp" is the FP32 side of a pair (the rates' precision look-up),
@@ -226,5 +251,6 @@ EXAMPLES = (
     + DAYS_AND_HOURS
     + CONFIG_LINES
     + WEEK_AND_RATIO
+    + ONE_BEFORE_A_LABEL
     + NEGATED_PAIRS_AND_FRACTIONS
 )
