@@ -53,6 +53,7 @@ from bot.understanding.rules.record.record_command import (
     is_delete_without_id,
     read_command,
 )
+from bot.understanding.rules.talk.first_questions import greeting
 from bot.understanding.rules.talk.language_request import language_request
 from bot.understanding.rules.talk.small_talk import small_talk_kind
 from bot.understanding.rules.time.durations import Quantity, find_durations
@@ -122,6 +123,7 @@ def understand(
         lang = detect_language(tokens, preferred_lang)
         return Query(intent=Intent.DELETE_RECORD, lang=lang, reason=Reason.NO_RECORD_ID)
     reading = _Reading(tokens, channel, preferred_lang, follow_up, lang_tokens=whole)
+    reading.written = text  # Arabic-Indic digits decide a wordless message's language
     reading.offered = offered if offered is not None else []
     query = with_unused(refuse_absurd_setup(reading.query()), tokens)
     if seen is not None:
@@ -154,6 +156,7 @@ class _Reading:
         self.preferred = preferred
         self.follow_up = follow_up
         self.offered: list[tuple[Candidate, bool]] = []
+        self.written = ""
 
     def query(self) -> Query:
         tokens = self.tokens
@@ -164,9 +167,11 @@ class _Reading:
         self.offered.extend(names.offered)
         memory, ctx = self._setup(names)
         durations, ratios, labelled_times, rated = self._values(ctx)
-        lang = detect_language(self.lang_tokens, self.preferred)
+        lang = detect_language(self.lang_tokens, self.preferred, self.written)
         if talk := small_talk_kind(tokens):  # before bare numbers: "ألف شكر" is no 1000 hours
             return Query(intent=Intent.HELP, small_talk=talk, lang=lang)
+        if greeting(tokens):  # "hi", "السلام عليكم": a short hello, not the usage
+            return Query(intent=Intent.HELP, small_talk="greeting", lang=lang)
         times = self._times(durations, labelled_times, ctx.epochs) or [
             Quantity(c.value, "h", c.start, c.end, rule=c.rule, said=c.text)
             for c in rated

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from bot.models import Intent, Query, Reason
 from bot.understanding.precision_question import precision_topic
+from bot.understanding.rules.talk.first_questions import first_question
 from bot.understanding.rules.time.durations import unit_of
 from bot.understanding.text.tokens import ARABIC, NUM, WORD, Token, word_in
 from bot.understanding.values.lexicon import (
@@ -148,6 +149,11 @@ def without_numbers(tokens: list[Token], common: dict, follow_up: bool) -> Query
     if asks_estimate:
         return Query(intent=Intent.ESTIMATE, reason=Reason.NO_NUMBERS, **common)
     named = common["gpu"] or common["model"] or common["family"]  # "and on BERT A100?"
+    asked = None if named or follow_up else first_question(words)
+    if asked == "saving_question":  # "how much will it save?": the estimate lacks its time
+        return Query(intent=Intent.ESTIMATE, reason=Reason.NO_NUMBERS, **common)
+    if asked:  # "how much faster is amp?", "how much will it cost?": a short answer
+        return Query(intent=Intent.HELP, small_talk=asked, **common)
     # In a thread "and with bf16?" asks about the job: never off-topic.
     talk = "off_topic" if not (named or follow_up) and off_topic(tokens, words) else None
     return Query(intent=Intent.HELP, small_talk=talk, **common)

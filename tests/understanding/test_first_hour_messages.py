@@ -71,3 +71,61 @@ CASES = PRICE_PER_HOUR_FOR_A_TIME + LOG_LINES
 @pytest.mark.parametrize(("text", "channel", "hours", "ratio", "reason"), CASES)
 def test_a_first_hour_message_is_read_as_meant(text, channel, hours, ratio, reason):
     check_reading(text, channel, hours, ratio, reason)
+
+
+# Rules ``greeting``, ``speed_question``, ``cost_question`` (rules/talk/first_questions.py):
+# a new user's first words get a short answer in kind; "help" keeps the usage.
+FIRST_WORDS = [
+    ("hi", "greeting", "en"),
+    ("hello!", "greeting", "en"),
+    ("hey there", "greeting", "en"),
+    ("good morning 👋", "greeting", "en"),
+    ("مرحبا", "greeting", "ar"),
+    ("السلام عليكم", "greeting", "ar"),
+    ("هلا", "greeting", "ar"),
+    ("هلا والله", "greeting", "ar"),
+    ("صباح الخير", "greeting", "ar"),
+    ("how much will it cost?", "cost_question", "en"),
+    ("what will the bill be?", "cost_question", "en"),
+    ("قديش بتكلف؟", "cost_question", "ar"),
+    ("كم التكلفة؟", "cost_question", "ar"),
+    ("how much faster is mixed precision?", "speed_question", "en"),
+    ("what speedup can I expect?", "speed_question", "en"),
+    ("does mixed precision speed things up?", "speed_question", "en"),
+    ("is amp faster?", "speed_question", "en"),
+    ("كم أسرع الدقة المختلطة؟", "speed_question", "ar"),
+    ("شو التسريع المتوقع؟", "speed_question", "ar"),
+    ("هل الدقة المختلطة بتسرع التدريب؟", "speed_question", "ar"),
+    ("help", None, "en"),
+    ("مساعدة", None, "ar"),
+]
+
+
+@pytest.mark.parametrize(("text", "talk", "lang"), FIRST_WORDS)
+def test_first_words_get_an_answer_in_kind(text, talk, lang):
+    q = understand(text, Channel.DM)
+    assert q.intent.value == "help" and q.small_talk == talk and q.lang.value == lang, q
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["كم بيوفر علي؟", "how much time will amp save me?", "كم راح يوفر؟", "how much will it save?"],
+)
+def test_a_saving_asked_without_numbers_asks_for_the_time(text):
+    check_reading(text, "dm", None, None, "no_numbers")
+
+
+def test_a_named_setup_still_gets_its_ratio():
+    q = understand("how much faster is amp on A100 with BERT?", Channel.DM)
+    assert q.small_talk is None and q.gpu == "A100" and q.model == "BERT"
+
+
+# Rule ``arabic_digits``: a message without words, typed with Arabic-Indic digits or
+# Arabic punctuation, is answered in Arabic whatever the stored preference.
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("٣٦", "ar"), ("٣٦ ٢", "ar"), ("۴۸ ۲", "ar"), ("36، 2", "ar"), ("١٠٠ ١٫٥", "ar"), ("36", "en"),
+     ("36h 2", "en")],
+)
+def test_arabic_digits_choose_arabic(text, lang):
+    assert understand(text, Channel.COMMAND, preferred_lang=Lang.EN).lang.value == lang
