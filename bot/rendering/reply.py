@@ -822,7 +822,9 @@ class _Words:
                 "(100 hours in FP32, ratio 2); `help` lists the rest."
             )
         elif talk == "cost_question":
-            summary = _("To work out the cost I need the FP32 training time and the price per hour.")
+            summary = _(
+                "To work out the cost I need the FP32 training time and the price per hour."
+            )
             note = _("Try: `/mpestimate 100h ratio 2 at $2.5 per GPU-hour on 8 GPUs`.")
         else:
             f = a.facts

@@ -146,7 +146,7 @@ def without_numbers(tokens: list[Token], common: dict, follow_up: bool) -> Query
     asks_estimate = any(
         word_in(t, ESTIMATE_CUES) and not _said_of_ratio(words, k) for k, t in enumerate(words)
     ) or _asks_how_long(words)
-    if asks_estimate:
+    if asks_estimate or _pasted_log(tokens):
         return Query(intent=Intent.ESTIMATE, reason=Reason.NO_NUMBERS, **common)
     named = common["gpu"] or common["model"] or common["family"]  # "and on BERT A100?"
     asked = None if named or follow_up else first_question(words)
@@ -157,6 +157,13 @@ def without_numbers(tokens: list[Token], common: dict, follow_up: bool) -> Query
     # In a thread "and with bf16?" asks about the job: never off-topic.
     talk = "off_topic" if not (named or follow_up) and off_topic(tokens, words) else None
     return Query(intent=Intent.HELP, small_talk=talk, **common)
+
+
+def _pasted_log(tokens: list[Token]) -> bool:
+    """Rule ``pasted_log``: a progress line or a step rate pasted alone ("Epoch 3/10:
+    100%|...| 500/500 [12:34<00:00, 1.51s/it]") shows a run, so the reply asks for
+    the FP32 time it lacks rather than listing the usage."""
+    return any(t.role in ("progress", "step_time", "throughput") for t in tokens)
 
 
 def _asks_how_long(words: list[Token]) -> bool:

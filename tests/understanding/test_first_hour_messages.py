@@ -38,7 +38,13 @@ PRICE_PER_HOUR_FOR_A_TIME = [
 # on its line ("ratio 2", "2x") is the user's, and the log ends at the "]" that
 # closes its rate: what follows is read as the user's words.
 LOG_LINES = [
-    ("Epoch 3/10: 100%|██████████| 500/500 [12:34<00:00, 1.51s/it] ratio 2", "dm", None, 2, "no_numbers"),
+    (
+        "Epoch 3/10: 100%|██████████| 500/500 [12:34<00:00, 1.51s/it] ratio 2",
+        "dm",
+        None,
+        2,
+        "no_numbers",
+    ),
     (
         "Epoch 0: 100%|██████████| 1000/1000 [05:00<00:00, 3.33it/s, loss=0.12] speedup 1.8?",
         "dm",
@@ -46,9 +52,27 @@ LOG_LINES = [
         1.8,
         "no_numbers",
     ),
-    ("312/312 [==============================] - 312s 1s/step - loss: 0.31 ratio 2", "dm", None, 2, "no_numbers"),
-    ("Epoch 2/20: 100%|█████| 800/800 [10:00<00:00, 1.33it/s] والنسبة ١٫٨", "dm", None, 1.8, "no_numbers"),
-    ("Epoch 5/50: 100%|████| 200/200 [01:40<00:00, 2.0it/s] with amp I'd expect 2x", "dm", None, 2, "no_numbers"),
+    (
+        "312/312 [==============================] - 312s 1s/step - loss: 0.31 ratio 2",
+        "dm",
+        None,
+        2,
+        "no_numbers",
+    ),
+    (
+        "Epoch 2/20: 100%|█████| 800/800 [10:00<00:00, 1.33it/s] والنسبة ١٫٨",
+        "dm",
+        None,
+        1.8,
+        "no_numbers",
+    ),
+    (
+        "Epoch 5/50: 100%|████| 200/200 [01:40<00:00, 2.0it/s] with amp I'd expect 2x",
+        "dm",
+        None,
+        2,
+        "no_numbers",
+    ),
     (
         "Epoch 3/10: 100%|██████████| 500/500 [12:34<00:00, 1.51s/it] fp32, the whole run takes 20 hours, ratio 2",
         "dm",
@@ -65,7 +89,28 @@ LOG_LINES = [
     ),
 ]
 
-CASES = PRICE_PER_HOUR_FOR_A_TIME + LOG_LINES
+# Rule ``pasted_log``: a log line alone shows a run; the reply asks for its FP32 time.
+LOGS_ALONE = [
+    (
+        "Epoch 3/10: 100%|██████████| 500/500 [12:34<00:00, 1.51s/it]",
+        "dm",
+        None,
+        None,
+        "no_numbers",
+    ),
+    ("Epoch 0: 100%|██████████| 1000/1000 [05:00<00:00, 3.33it/s]", "dm", None, None, "no_numbers"),
+    (
+        "Epoch 1/5 312/312 - 312s 1s/step - loss: 0.2 - accuracy: 0.9",
+        "dm",
+        None,
+        None,
+        "no_numbers",
+    ),
+    ("الحقبة ٢/١٠ ٥٠٠/٥٠٠ [٠٤:١٠<٠٠:٠٠، ١٫٢ it/s]", "dm", None, None, "no_numbers"),
+    ("1.2 it/s", "dm", None, None, "no_numbers"),
+]
+
+CASES = PRICE_PER_HOUR_FOR_A_TIME + LOG_LINES + LOGS_ALONE
 
 
 @pytest.mark.parametrize(("text", "channel", "hours", "ratio", "reason"), CASES)
@@ -124,8 +169,15 @@ def test_a_named_setup_still_gets_its_ratio():
 # Arabic punctuation, is answered in Arabic whatever the stored preference.
 @pytest.mark.parametrize(
     ("text", "lang"),
-    [("٣٦", "ar"), ("٣٦ ٢", "ar"), ("۴۸ ۲", "ar"), ("36، 2", "ar"), ("١٠٠ ١٫٥", "ar"), ("36", "en"),
-     ("36h 2", "en")],
+    [
+        ("٣٦", "ar"),
+        ("٣٦ ٢", "ar"),
+        ("۴۸ ۲", "ar"),
+        ("36، 2", "ar"),
+        ("١٠٠ ١٫٥", "ar"),
+        ("36", "en"),
+        ("36h 2", "en"),
+    ],
 )
 def test_arabic_digits_choose_arabic(text, lang):
     assert understand(text, Channel.COMMAND, preferred_lang=Lang.EN).lang.value == lang

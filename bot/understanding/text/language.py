@@ -58,8 +58,7 @@ def _arabic_written(text: str) -> bool:
     written by someone typing in Arabic: a message without words is answered in
     Arabic, whatever the stored preference."""
     return any(
-        c in _ARABIC_MARKS or "\u0660" <= c <= "\u0669" or "\u06f0" <= c <= "\u06f9"
-        for c in text
+        c in _ARABIC_MARKS or "\u0660" <= c <= "\u0669" or "\u06f0" <= c <= "\u06f9" for c in text
     )
 
 
