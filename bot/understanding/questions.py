@@ -149,14 +149,15 @@ def without_numbers(tokens: list[Token], common: dict, follow_up: bool) -> Query
     if asks_estimate or _pasted_log(tokens):
         return Query(intent=Intent.ESTIMATE, reason=Reason.NO_NUMBERS, **common)
     named = common["gpu"] or common["model"] or common["family"]  # "and on BERT A100?"
-    asked = None if named or follow_up else first_question(words)
+    if named or follow_up:  # in a thread "and with bf16?" asks about the job: never off-topic
+        return Query(intent=Intent.HELP, **common)
+    if off_topic(tokens, words):
+        return Query(intent=Intent.HELP, small_talk="off_topic", **common)
+    asked = first_question(words)
     if asked == "saving_question":  # "how much will it save?": the estimate lacks its time
         return Query(intent=Intent.ESTIMATE, reason=Reason.NO_NUMBERS, **common)
-    if asked:  # "how much faster is amp?", "how much will it cost?": a short answer
-        return Query(intent=Intent.HELP, small_talk=asked, **common)
-    # In a thread "and with bf16?" asks about the job: never off-topic.
-    talk = "off_topic" if not (named or follow_up) and off_topic(tokens, words) else None
-    return Query(intent=Intent.HELP, small_talk=talk, **common)
+    # "how much faster is amp?", "how much will it cost?": a short answer, not the usage
+    return Query(intent=Intent.HELP, small_talk=asked, **common)
 
 
 def _pasted_log(tokens: list[Token]) -> bool:

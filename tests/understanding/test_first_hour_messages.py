@@ -30,6 +30,15 @@ PRICE_PER_HOUR_FOR_A_TIME = [
     ("بسعر ٣ دولار للساعة لمدة ٢٠ ساعة ومعامل ٢، كم التكلفة؟", "dm", 20, 2, None),
     ("بـ ١٠ ريال بالساعة لمدة يومين ونسبة ١٫٥ كم بتكلف؟", "dm", 48, 1.5, None),
     ("كم تكلف ٢٠ ساعة بـ ٣ دولار للساعة مع معامل ٢", "dm", 20, 2, None),
+    (
+        "if I pay $1.2 per hour for 100 hours and amp gives 1.6x, what do I save?",
+        "dm",
+        100,
+        1.6,
+        None,
+    ),
+    ("$0.9/GPU-hr, 8 GPUs, 30 hours, 2x", "dm", 30, 2, None),
+    ("السيرفر ب ٢ دولار في الساعة لمدة ١٠٠ ساعة، التسريع ٢", "dm", 100, 2, None),
     # A sum is still what the money buys:
     ("$500 for 3 days, ratio 2", "dm", None, 2, "no_numbers"),
 ]
@@ -141,6 +150,17 @@ FIRST_WORDS = [
     ("كم أسرع الدقة المختلطة؟", "speed_question", "ar"),
     ("شو التسريع المتوقع؟", "speed_question", "ar"),
     ("هل الدقة المختلطة بتسرع التدريب؟", "speed_question", "ar"),
+    ("hiya!", "greeting", "en"),
+    ("good evening", "greeting", "en"),
+    ("اهلين", "greeting", "ar"),
+    ("وعليكم السلام", "greeting", "ar"),
+    ("شلونك", "greeting", "ar"),
+    ("how much quicker will training be with bf16?", "speed_question", "en"),
+    ("what kind of speedup does amp give?", "speed_question", "en"),
+    ("قديش بتسرع الـ amp؟", "speed_question", "ar"),
+    ("هل bf16 أسرع؟", "speed_question", "ar"),
+    ("how much would I pay?", "cost_question", "en"),
+    ("كم راح يكلف؟", "cost_question", "ar"),
     ("help", None, "en"),
     ("مساعدة", None, "ar"),
 ]
@@ -154,7 +174,14 @@ def test_first_words_get_an_answer_in_kind(text, talk, lang):
 
 @pytest.mark.parametrize(
     "text",
-    ["كم بيوفر علي؟", "how much time will amp save me?", "كم راح يوفر؟", "how much will it save?"],
+    [
+        "كم بيوفر علي؟",
+        "how much time will amp save me?",
+        "كم راح يوفر؟",
+        "how much will it save?",
+        "قديش بيوفر؟",
+        "كم ساعة بيوفر؟",
+    ],
 )
 def test_a_saving_asked_without_numbers_asks_for_the_time(text):
     check_reading(text, "dm", None, None, "no_numbers")
