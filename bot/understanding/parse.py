@@ -123,7 +123,6 @@ def understand(
         lang = detect_language(tokens, preferred_lang)
         return Query(intent=Intent.DELETE_RECORD, lang=lang, reason=Reason.NO_RECORD_ID)
     reading = _Reading(tokens, channel, preferred_lang, follow_up, lang_tokens=whole)
-    reading.written = text  # Arabic-Indic digits decide a wordless message's language
     reading.offered = offered if offered is not None else []
     query = with_unused(refuse_absurd_setup(reading.query()), tokens)
     if seen is not None:
@@ -156,7 +155,6 @@ class _Reading:
         self.preferred = preferred
         self.follow_up = follow_up
         self.offered: list[tuple[Candidate, bool]] = []
-        self.written = ""
 
     def query(self) -> Query:
         tokens = self.tokens
@@ -167,7 +165,7 @@ class _Reading:
         self.offered.extend(names.offered)
         memory, ctx = self._setup(names)
         durations, ratios, labelled_times, rated = self._values(ctx)
-        lang = detect_language(self.lang_tokens, self.preferred, self.written)
+        lang = detect_language(self.lang_tokens, self.preferred)
         if talk := small_talk_kind(tokens):  # before bare numbers: "ألف شكر" is no 1000 hours
             return Query(intent=Intent.HELP, small_talk=talk, lang=lang)
         if greeting(tokens):  # "hi", "السلام عليكم": a short hello, not the usage

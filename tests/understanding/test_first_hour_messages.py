@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.models import Channel, Lang
+from bot.models import Channel
 from bot.understanding import understand
 from tests.understanding.readings import check_reading
 
@@ -190,21 +190,3 @@ def test_a_saving_asked_without_numbers_asks_for_the_time(text):
 def test_a_named_setup_still_gets_its_ratio():
     q = understand("how much faster is amp on A100 with BERT?", Channel.DM)
     assert q.small_talk is None and q.gpu == "A100" and q.model == "BERT"
-
-
-# Rule ``arabic_digits``: a message without words, typed with Arabic-Indic digits or
-# Arabic punctuation, is answered in Arabic whatever the stored preference.
-@pytest.mark.parametrize(
-    ("text", "lang"),
-    [
-        ("٣٦", "ar"),
-        ("٣٦ ٢", "ar"),
-        ("۴۸ ۲", "ar"),
-        ("36، 2", "ar"),
-        ("١٠٠ ١٫٥", "ar"),
-        ("36", "en"),
-        ("36h 2", "en"),
-    ],
-)
-def test_arabic_digits_choose_arabic(text, lang):
-    assert understand(text, Channel.COMMAND, preferred_lang=Lang.EN).lang.value == lang

@@ -29,11 +29,11 @@ _AR_LANGUAGE_NOUNS = table("AR_LANGUAGE_NOUNS")
 _ARABIC_PARTICLES = table("ARABIC_PARTICLES")
 
 
-def detect_language(tokens: list[Token], preferred: Lang | None = None, written: str = "") -> Lang:
+def detect_language(tokens: list[Token], preferred: Lang | None = None) -> Lang:
     requested = requested_language(tokens)
     if requested is not None:
         return requested
-    arabic = latin = english_terms = 0  # words; digits and marks only decide a wordless one
+    arabic = latin = english_terms = 0
     for tok in tokens:
         if tok.kind != WORD or (len(tok.text) < 2 and tok.text not in _ARABIC_PARTICLES):
             continue  # rule ``arabic_particle``: "و٢؟" is Arabic; "x", "h", "١٢ س" are not
@@ -46,23 +46,8 @@ def detect_language(tokens: list[Token], preferred: Lang | None = None, written:
         elif tok.text not in NEUTRAL_TERMS:
             english_terms += 1  # "ratio", "hours", "speedup": English words all the same
     if arabic == 0 and latin == 0:
-        if english_terms:
-            return Lang.EN
-        return Lang.AR if _arabic_written(written) else preferred or Lang.EN
+        return Lang.EN if english_terms else preferred or Lang.EN
     return Lang.AR if arabic >= latin else Lang.EN
-
-
-def _arabic_written(text: str) -> bool:
-    """Rule ``arabic_digits``: Arabic-Indic digits ("٣٦", "۳۶") or Arabic punctuation
-    ("،", "؟", "٫") in the message as typed (normalising makes them Western) are
-    written by someone typing in Arabic: a message without words is answered in
-    Arabic, whatever the stored preference."""
-    return any(
-        c in _ARABIC_MARKS or "\u0660" <= c <= "\u0669" or "\u06f0" <= c <= "\u06f9" for c in text
-    )
-
-
-_ARABIC_MARKS = frozenset("،؛؟٫٬٪")
 
 
 def requested_language(tokens: list[Token]) -> Lang | None:
@@ -124,4 +109,4 @@ def _clause_ends_after(tokens: list[Token], j: int) -> bool:
 def language_of(text: str, preferred: Lang | None = None) -> Lang:
     """The language a raw message is written in (or asks for), for callers that need
     only that: the Slack layer answers a refused request without reading it."""
-    return detect_language(tokenize(text), preferred, text) if text else preferred or Lang.EN
+    return detect_language(tokenize(text), preferred) if text else preferred or Lang.EN
