@@ -91,7 +91,8 @@ def advise(query: Query, team_records: Sequence[Record] = ()) -> Advice:
         # Answered by the records service; here only a pointer, never numbers.
         return Advice(kind=Kind.HELP, facts={"team_command": query.intent.value})
     if query.small_talk:  # "thanks!": a short answer, never the usage list
-        return Advice(kind=Kind.HELP, notes=[Note.SMALL_TALK], facts={"talk": query.small_talk})
+        facts = {"talk": query.small_talk, **_talk_facts(query.small_talk)}
+        return Advice(kind=Kind.HELP, notes=[Note.SMALL_TALK], facts=facts)
     if query.intent is not Intent.ESTIMATE:
         return _with_suggested_ratio(Advice(kind=Kind.HELP), query, team_records)
     if query.fp32 is None:
@@ -233,6 +234,25 @@ def _preset(query: Query, fp32_hours: float, prediction: Prediction) -> Advice:
         **_suggested(query, prediction, notes),
         **_savings(fp32_hours, mp_hours),
     )
+
+
+# The published setup a speed question with no setup is shown as an example.
+SPEED_EXAMPLE = Setup(gpu="V100", model="ResNet-50")
+
+
+def _talk_facts(talk: str) -> dict:
+    """ "how much faster is mixed precision?": the typical range and what the published
+    runs of one well-known setup reach, from the same prediction as any answer."""
+    if talk != "speed_question":
+        return {}
+    example = predict(SPEED_EXAMPLE)
+    return {
+        "low": TYPICAL_LOW,
+        "high": TYPICAL_HIGH,
+        "example_ratio": example.ratio,
+        "example_model": SPEED_EXAMPLE.model,
+        "example_gpu": SPEED_EXAMPLE.gpu,
+    }
 
 
 def _with_suggested_ratio(

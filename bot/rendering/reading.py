@@ -42,12 +42,24 @@ def reading_line(w: _Words, query: Query) -> str | None:
     _ = w._
     parts = []
     if "fp32" in query.read_by and "fp32" not in query.carried:
-        parts.append(_("“%(text)s” as the FP32 time") % {"text": _said(w, query, "fp32")})
+        said = {"text": _said(w, query, "fp32")}
+        if _unit_assumed(query):  # "42": the hours are the bot's assumption; say so
+            parts.append(_("“%(text)s” as the FP32 time in hours (no unit given)") % said)
+        else:
+            parts.append(_("“%(text)s” as the FP32 time") % said)
     if "ratio" in query.read_by and "ratio" not in query.carried:
         parts.append(_("“%(text)s” as the ratio") % {"text": _said(w, query, "ratio")})
     if not parts:
         return None
     return _("I read %(parts)s.") % {"parts": w.fmt.join(parts)}
+
+
+def _unit_assumed(query: Query) -> bool:
+    """The FP32 time was a number without a unit ("42", "FP32 time: 100"): hours
+    by convention, which the reading line says rather than assumes silently."""
+    read = query.read_by["fp32"]
+    said = read[1] if len(read) > 1 else ""
+    return read[0] in ("position", "labelled_time") and not any(c.isalpha() for c in said)
 
 
 def _said(w: _Words, query: Query, key: str) -> str:

@@ -298,7 +298,10 @@ class _Words:
         if a.ratio is not None:  # a question naming a setup: the ratio to expect
             return self._ratio(a)
         if Note.SMALL_TALK in a.notes:
-            return _Parts(self._small_talk(str(a.facts.get("talk", "thanks"))), [], [])
+            talk = str(a.facts.get("talk", "thanks"))
+            if talk in ("greeting", "speed_question", "cost_question"):
+                return self._first_question(talk, a)
+            return _Parts(self._small_talk(talk), [], [])
         if Note.LANG_SET in a.notes:
             chosen = Lang(str(a.facts.get("lang", self.lang.value)))
             summary = (
@@ -807,6 +810,39 @@ class _Words:
             "modelled": _("modelled from GPU, task and setup"),
             "given": _("your ratio"),
         }.get(basis or "", _("the typical range"))
+
+    def _first_question(self, talk: str, a: Advice) -> _Parts:
+        """A new user's first words: a hello with one example, the typical speed-up,
+        or what a cost needs; two lines, never the whole usage."""
+        _ = self._
+        if talk == "greeting":
+            summary = _("Hi! I estimate how much faster training gets with mixed precision.")
+            note = _(
+                "Send your FP32 training time and a ratio, e.g. `/mpestimate 100 2` "
+                "(100 hours in FP32, ratio 2); `help` lists the rest."
+            )
+        elif talk == "cost_question":
+            summary = _(
+                "To work out the cost I need the FP32 training time and the price per hour."
+            )
+            note = _("Try: `/mpestimate 100h ratio 2 at $2.5 per GPU-hour on 8 GPUs`.")
+        else:
+            f = a.facts
+            summary = _(
+                "Mixed precision usually trains %(low)s–%(high)s× as fast as FP32; published "
+                "runs of %(model)s on %(gpu)s reach about %(example)s×."
+            ) % {
+                "low": self.fmt.number(float(f["low"])),
+                "high": self.fmt.number(float(f["high"])),
+                "example": self.fmt.number(float(f["example_ratio"])),
+                "model": self.echo(str(f["example_model"])),
+                "gpu": self.echo(str(f["example_gpu"])),
+            }
+            note = _(
+                "For your job, name the GPU and model (`what speedup for BERT on A100?`) "
+                "or add your FP32 time (`/mpestimate 36h A100 BERT`)."
+            )
+        return _Parts(summary, [note], [])
 
     def _small_talk(self, talk: str) -> str:
         """One line back, in kind: welcome for thanks, a wish for a wish, a smile for a reaction."""

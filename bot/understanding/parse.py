@@ -58,6 +58,7 @@ from bot.understanding.rules.record.record_command import (
     is_delete_without_id,
     read_command,
 )
+from bot.understanding.rules.talk.first_questions import greeting
 from bot.understanding.rules.talk.language_request import language_request
 from bot.understanding.rules.talk.small_talk import small_talk_kind
 from bot.understanding.rules.time.durations import Quantity, find_durations
@@ -180,6 +181,8 @@ class _Reading:
         lang = detect_language(self.lang_tokens, self.preferred)
         if talk := small_talk_kind(tokens):  # before bare numbers: "ألف شكر" is no 1000 hours
             return Query(intent=Intent.HELP, small_talk=talk, lang=lang)
+        if greeting(tokens):  # "hi", "السلام عليكم": a short hello, not the usage
+            return Query(intent=Intent.HELP, small_talk="greeting", lang=lang)
         times = self._times(durations, labelled_times, ctx.epochs) or [
             Quantity(c.value, "h", c.start, c.end, rule=c.rule, said=c.text)
             for c in rated

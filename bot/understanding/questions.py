@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from bot.models import Intent, Query, Reason
 from bot.understanding.precision_question import precision_topic
+from bot.understanding.rules.talk.first_questions import first_question
 from bot.understanding.rules.time.durations import unit_of
 from bot.understanding.text.tokens import ARABIC, NUM, WORD, Token, word_in
 from bot.understanding.values.lexicon import (
@@ -145,12 +146,25 @@ def without_numbers(tokens: list[Token], common: dict, follow_up: bool) -> Query
     asks_estimate = any(
         word_in(t, ESTIMATE_CUES) and not _said_of_ratio(words, k) for k, t in enumerate(words)
     ) or _asks_how_long(words)
-    if asks_estimate:
+    if asks_estimate or _pasted_log(tokens):
         return Query(intent=Intent.ESTIMATE, reason=Reason.NO_NUMBERS, **common)
     named = common["gpu"] or common["model"] or common["family"]  # "and on BERT A100?"
-    # In a thread "and with bf16?" asks about the job: never off-topic.
-    talk = "off_topic" if not (named or follow_up) and off_topic(tokens, words) else None
-    return Query(intent=Intent.HELP, small_talk=talk, **common)
+    if named or follow_up:  # in a thread "and with bf16?" asks about the job: never off-topic
+        return Query(intent=Intent.HELP, **common)
+    if off_topic(tokens, words):
+        return Query(intent=Intent.HELP, small_talk="off_topic", **common)
+    asked = first_question(words)
+    if asked == "saving_question":  # "how much will it save?": the estimate lacks its time
+        return Query(intent=Intent.ESTIMATE, reason=Reason.NO_NUMBERS, **common)
+    # "how much faster is amp?", "how much will it cost?": a short answer, not the usage
+    return Query(intent=Intent.HELP, small_talk=asked, **common)
+
+
+def _pasted_log(tokens: list[Token]) -> bool:
+    """Rule ``pasted_log``: a progress line or a step rate pasted alone ("Epoch 3/10:
+    100%|...| 500/500 [12:34<00:00, 1.51s/it]") shows a run, so the reply asks for
+    the FP32 time it lacks rather than listing the usage."""
+    return any(t.role in ("progress", "step_time", "throughput") for t in tokens)
 
 
 def _asks_how_long(words: list[Token]) -> bool:

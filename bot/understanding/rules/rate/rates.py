@@ -158,8 +158,16 @@ def progress_readouts(tokens: list[Token]) -> list[Candidate]:
             SETUP, k, k + 1, tokens[k].value, "progress_readout", tokens[k].written, role="progress"
         )
         for k in sorted(progress_lines(tokens))
-        if tokens[k].kind == NUM and not tokens[k].role
+        if tokens[k].kind == NUM and not tokens[k].role and not _named_ratio(tokens, k)
     ]
+
+
+def _named_ratio(tokens: list[Token], k: int) -> bool:
+    """ "ratio 2", "speedup: 1.8", "2x" on a log's line: the user's ratio, no readout."""
+    if tokens[k].suffix == "x":
+        return True
+    before = [t for t in tokens[max(0, k - 3) : k] if t.text not in (":", "=", "of", "is")]
+    return bool(before) and before[-1].kind == WORD and in_table(before[-1], "RATIO_LABELS")
 
 
 def progress_lines(tokens: list[Token]) -> set[int]:
@@ -180,6 +188,15 @@ def progress_lines(tokens: list[Token]) -> set[int]:
             for j in line
         )
         if counter and any(is_rate(tokens[j]) for j in line):
-            out.update(line)
+            out.update(range(start, _end_of_log(tokens, start, k)))
         start = k + 1
     return out
+
+
+def _end_of_log(tokens: list[Token], start: int, end: int) -> int:
+    """Where the pasted log ends on its line: after the "]" that closes the rate
+    ("... [12:34<00:00, 1.51s/it] ratio 2", "... 3.3it/s] and fp32 takes 20h"):
+    what follows is the user's own words. A line without one (Keras) is all log."""
+    rate = next((j for j in range(start, end) if is_rate(tokens[j])), end)
+    close = [j for j in range(rate, end) if tokens[j].text == "]"]
+    return close[-1] + 1 if close else end

@@ -273,6 +273,13 @@ def _price_clause(tokens: list[Token], i: int) -> list[str]:
     return words
 
 
+def priced_per_period(tokens: list[Token], i: int) -> bool:
+    """ "$3/hour", "٣ دولار للساعة", "$30 a day": the price at ``i`` is a rate, so a
+    duration said after it ("for 20 hours") is how long the rate is paid, not what
+    a sum buys ("$500 for 3 days")."""
+    return any(w in PRICE_PERIOD_HOURS for w in _price_clause(tokens, i))
+
+
 def read_price(tokens: list[Token], i: int) -> Price | None:
     code = _currency(tokens, i)
     if code is None:

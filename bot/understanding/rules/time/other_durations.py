@@ -5,6 +5,7 @@ duration it excludes is never read as the time to estimate."""
 
 from __future__ import annotations
 
+from bot.understanding.rules.setup.prices import priced_per_period
 from bot.understanding.text.tokens import ARABIC, NUM, SYM, WORD, Token
 from bot.understanding.values.lexicon import (
     DURATION_EXCLUDERS_AFTER,
@@ -167,6 +168,8 @@ def excluded(tokens: list[Token], start: int, end: int) -> bool:
 def _excluded_by_words_before(tokens: list[Token], start: int, end: int) -> bool | None:
     """Up to four words before, within the clause: "saves 3 hours", "$500 for 3
     days"; None when they say nothing ("each run takes 8 hours" is the job's)."""
+    if _paid_at_a_rate(tokens, start):
+        return None
     run_named = False  # "السيرفر ب ٩ دولار بالساعة والتدريب ٢٠ ساعة": the training's time
     for j in range(start - 1, max(start - 5, -1), -1):
         tok = tokens[j]
@@ -182,6 +185,25 @@ def _excluded_by_words_before(tokens: list[Token], start: int, end: int) -> bool
         if tok.role == "price" and not (run_named or _names_the_run(tokens, end)):
             return True  # "$500 for 3 days": what the money buys, not the job's time
     return None
+
+
+_RATE_WORDS = frozenset({"per", "each", "every", "a", "an", "for", "/"})
+
+
+def _paid_at_a_rate(tokens: list[Token], start: int) -> bool:
+    """ "$3/hour for 20 hours", "$2.5 per GPU-hour for 40 hours", "٣ دولار للساعة
+    لمدة ٢٠ ساعة": a price per period, then a duration in the same clause, is how
+    long the rate is paid: the run's time. Only the price's own words may stand
+    between ("per", "GPU-hour", "for"); "$3/h, saves 3 hours" keeps its cue."""
+    for j in range(start - 1, max(start - 8, -1), -1):
+        tok = tokens[j]
+        if tok.role == "price":
+            return priced_per_period(tokens, j)
+        if tok.is_boundary or tok.kind == NUM:
+            return False
+        if tok.text not in _RATE_WORDS and _cue(tok, DURATION_EXCLUDERS_BEFORE):
+            return False
+    return False
 
 
 def _excluded_by_words_after(tokens: list[Token], end: int) -> bool:

@@ -1,0 +1,57 @@
+"""What a new user asks before giving any number: a greeting, "how much faster is
+mixed precision?", "how much will it cost?", "كم بيوفر علي؟".
+
+* ``greeting``: a message of greetings and chatter alone ("hi", "السلام عليكم",
+  "هلا") gets a short hello with one example, never the usage list.
+* ``speed_question``: a speed word asked of no setup ("what speedup can I expect?",
+  "كم أسرع الدقة المختلطة؟") gets the typical range and a published example.
+* ``cost_question``: a cost word without numbers ("how much will it cost?",
+  "كم التكلفة؟") gets one line naming what a cost needs.
+* ``saving_question``: what it saves ("how much time will it save?", "كم بيوفر
+  علي؟") is an estimate missing its FP32 time (reason ``no_numbers``).
+
+Only "help" / "مساعدة" (and an empty command) asks for the whole usage.
+"""
+
+from __future__ import annotations
+
+from bot.understanding.text.tokens import NUM, SYM, WORD, Token, word_in
+from bot.understanding.values.lexicon import SPEED_CUES
+from bot.understanding.words import phrases, table
+
+_CHATTER = phrases("CHATTER")
+
+
+def greeting(tokens: list[Token]) -> bool:
+    """Rule ``greeting``: every word is a greeting or chatter, one at least greets."""
+    texts = [t.text for t in tokens if t.kind != SYM]
+    if not texts or any(t.kind == NUM for t in tokens):
+        return False
+    greeted, k = False, 0
+    while k < len(texts):
+        n, greets = _phrase_at(texts, k)
+        if not n:
+            return False
+        greeted, k = greeted or greets, k + n
+    return greeted
+
+
+def _phrase_at(texts: list[str], k: int) -> tuple[int, bool]:
+    """Words a greeting or chatter phrase covers at ``k`` (longest first), and
+    whether it greets."""
+    tagged = [(p, True) for p in phrases("GREETINGS")] + [(p, False) for p in _CHATTER]
+    for phrase, greets in sorted(tagged, key=lambda pg: len(pg[0]), reverse=True):
+        if tuple(texts[k : k + len(phrase)]) == phrase:
+            return len(phrase), greets
+    return 0, False
+
+
+def first_question(words: list[Token]) -> str | None:
+    """ "cost_question", "saving_question" or "speed_question" for a message without
+    numbers or a named setup that asks about cost, a saving or speed; else None."""
+    for kind, name in (("cost_question", "COST_WORDS"), ("saving_question", "SAVING_WORDS")):
+        if any(word_in(t, table(name)) for t in words):
+            return kind
+    if any(t.kind == WORD and word_in(t, SPEED_CUES) for t in words):
+        return "speed_question"
+    return None
