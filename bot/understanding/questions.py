@@ -161,10 +161,10 @@ def without_numbers(tokens: list[Token], common: dict, follow_up: bool) -> Query
 
 
 def _pasted_log(tokens: list[Token]) -> bool:
-    """Rule ``pasted_log``: a progress line or a step rate pasted alone ("Epoch 3/10:
-    100%|...| 500/500 [12:34<00:00, 1.51s/it]") shows a run, so the reply asks for
-    the FP32 time it lacks rather than listing the usage."""
-    return any(t.role in ("progress", "step_time", "throughput") for t in tokens)
+    """Rule ``pasted_log``: a progress line pasted alone ("Epoch 3/10: 100%|...|
+    500/500 [12:34<00:00, 1.51s/it]") shows a run, so the reply asks for the FP32
+    time it lacks rather than listing the usage (a step time alone stays help)."""
+    return any(t.role == "progress" for t in tokens)
 
 
 def _asks_how_long(words: list[Token]) -> bool:

@@ -115,8 +115,6 @@ LOGS_ALONE = [
         None,
         "no_numbers",
     ),
-    ("الحقبة ٢/١٠ ٥٠٠/٥٠٠ [٠٤:١٠<٠٠:٠٠، ١٫٢ it/s]", "dm", None, None, "no_numbers"),
-    ("1.2 it/s", "dm", None, None, "no_numbers"),
 ]
 
 CASES = PRICE_PER_HOUR_FOR_A_TIME + LOG_LINES + LOGS_ALONE
