@@ -148,7 +148,7 @@ def without_numbers(tokens: list[Token], common: dict, follow_up: bool) -> Query
     ) or _asks_how_long(words)
     if asks_estimate or _pasted_log(tokens):
         return Query(intent=Intent.ESTIMATE, reason=Reason.NO_NUMBERS, **common)
-    named = common["gpu"] or common["model"] or common["family"]  # "and on BERT A100?"
+    named = common["gpu"] or common["model"] or common["family"] or common.get("framework")
     if named or follow_up:  # in a thread "and with bf16?" asks about the job: never off-topic
         return Query(intent=Intent.HELP, **common)
     if off_topic(tokens, words):
