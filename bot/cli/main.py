@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from bot.models import Channel, Lang
+from bot.startup import BAD_SETTINGS_STATUS, SettingsError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,9 +77,13 @@ INTERRUPTED_STATUS = 130
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand; a reader that stops early (``mpbot ask ... | head -1``) is no
-    error, and Ctrl-C (``mpbot ask`` waiting on stdin) stops it without a traceback."""
+    error, Ctrl-C (``mpbot ask`` waiting on stdin) stops it without a traceback, and
+    so does a setting found wrong on the way (one ``mpbot: ...`` line, status 2)."""
     try:
         return _run(argv)
+    except SettingsError as error:
+        print(f"mpbot: {error}", file=sys.stderr)
+        return BAD_SETTINGS_STATUS
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return INTERRUPTED_STATUS
