@@ -124,7 +124,9 @@ def _create_sqlite(file: Path) -> None:
         private_sqlite(file)
     except OSError as error:
         why = error.strerror or type(error).__name__
-        raise SettingsError(f"DATABASE_URL: cannot create the SQLite database file {file}: {why}") from None
+        raise SettingsError(
+            f"DATABASE_URL: cannot create the SQLite database file {file}: {why}"
+        ) from None
 
 
 def _ms(seconds: float) -> int:
