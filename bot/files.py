@@ -14,6 +14,7 @@ file's own mode, so a database file made 0600 first keeps them private too.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 from pathlib import Path
 
@@ -37,11 +38,17 @@ def private_folder(folder: Path) -> Path:
 
 
 def private_file(path: Path) -> Path:
-    """``path`` created empty 0600 if missing, else made 0600 (its folder created 0700)."""
+    """``path`` created empty 0600 if missing, else made 0600 (its folder created 0700).
+
+    A folder at ``path`` raises ``IsADirectoryError`` rather than being made 0600
+    (``DATABASE_URL=sqlite:////tmp`` must not lock everyone out of ``/tmp``).
+    """
     if not path.parent.exists():
         private_folder(path.parent)
     with contextlib.suppress(FileExistsError):
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE))
+    if path.is_dir():
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
     _restrict(path, FILE_MODE)
     return path
 

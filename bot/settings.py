@@ -18,6 +18,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.files import private_folder
+from bot.startup import SettingsError
 
 DEFAULT_SLACK_API_URL = "https://slack.com/api/"
 
@@ -66,10 +67,6 @@ class LogLevel(StrEnum):
     INFO = "INFO"
     WARNING = "WARNING"
     ERROR = "ERROR"
-
-
-class SettingsError(Exception):
-    """Startup cannot go on; the message is safe to print (names, never values)."""
 
 
 class Settings(BaseSettings):
@@ -215,16 +212,14 @@ class Settings(BaseSettings):
     @field_validator("database_url")
     @classmethod
     def _database_url_shape(cls, value: SecretStr) -> SecretStr:
+        """A dialect the store speaks, with its driver installed (``bot.database_url``)."""
         if value.get_secret_value().startswith("sqlite:///"):
             return value  # a file path SQLAlchemy accepts as is (the local default)
         # Imported here, so the console reads its settings without loading SQLAlchemy.
-        from sqlalchemy.engine import make_url
-        from sqlalchemy.exc import ArgumentError
+        from bot.database_url import unusable
 
-        try:
-            make_url(value.get_secret_value())
-        except ArgumentError:
-            raise ValueError("must be a database URL such as sqlite:///mpbot.db") from None
+        if (reason := unusable(value.get_secret_value())) is not None:
+            raise ValueError(reason)
         return value
 
     @property

@@ -30,8 +30,6 @@ if TYPE_CHECKING:
 
 TEAM_ID = "local"
 USER_ID = "console"
-# Exit status when the settings are invalid (said on stderr, names only).
-BAD_SETTINGS_STATUS = 2
 
 
 class LazyRecords(Sequence):
@@ -126,14 +124,11 @@ class LocalTeam:
 
 
 def _database_url() -> str:
-    """``DATABASE_URL`` (or the user-data default); invalid settings end the command."""
-    from bot.settings import SettingsError, load_settings
+    """``DATABASE_URL`` (or the user-data default); invalid settings raise
+    ``SettingsError``, which ends the command (``bot.cli.main``)."""
+    from bot.settings import load_settings
 
-    try:
-        return load_settings().database_url.get_secret_value()
-    except SettingsError as error:
-        print(f"mpbot: {error}", file=sys.stderr)
-        raise SystemExit(BAD_SETTINGS_STATUS) from None
+    return load_settings().database_url.get_secret_value()
 
 
 # A SQLite URL naming a file (not ``sqlite://`` or ``:memory:``), as SQLAlchemy writes them.

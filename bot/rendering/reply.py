@@ -340,6 +340,14 @@ class _Words:
                 "ratio; later estimates for that setup use it first."
             ),
             _("`/mpestimate history` and `/mpestimate delete 12`: list or remove measurements."),
+            _(
+                "`mpbot experiment --model bert` in a terminal on your GPU: measure your real "
+                "ratio; it prints the line that records it."
+            ),
+            _(
+                "`mpbot predict --model bert --gpu A100` in a terminal: predict the ratio on a "
+                "GPU you do not have (no GPU needed)."
+            ),
             _("`/mpestimate lang ar` or `lang en`: choose the reply language."),
             _("`/mpestimate help`: this message."),
         ]

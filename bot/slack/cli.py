@@ -23,7 +23,8 @@ class Mode(StrEnum):
 
 
 def pick_mode(settings: Settings) -> tuple[Mode, str]:
-    """The mode the settings allow, and why, in words that name no value."""
+    """The mode the settings allow, and why, in words that name no value; half a
+    Slack setup (a token without its partner) is a :class:`SettingsError`."""
     if settings.socket_ready:
         return Mode.SOCKET, "SLACK_BOT_TOKEN and SLACK_APP_TOKEN are set: Socket Mode"
     if settings.http_ready:
@@ -34,9 +35,44 @@ def pick_mode(settings: Settings) -> tuple[Mode, str]:
             Mode.HTTP,
             f"{source} and SLACK_SIGNING_SECRET are set: HTTP mode on port {DEFAULT_PORT}",
         )
+    if given := slack_settings_given(settings):
+        raise SettingsError(incomplete_slack(given))
     return (
         Mode.CONSOLE,
         "no Slack tokens configured (SLACK_BOT_TOKEN with SLACK_APP_TOKEN or SLACK_SIGNING_SECRET): local console",
+    )
+
+
+# The settings that ask for Slack: one of them set means the operator wants the app.
+SLACK_CREDENTIALS = (
+    "SLACK_BOT_TOKEN",
+    "SLACK_APP_TOKEN",
+    "SLACK_SIGNING_SECRET",
+    "SLACK_CLIENT_ID",
+    "SLACK_CLIENT_SECRET",
+)
+
+
+def slack_settings_given(settings: Settings) -> list[str]:
+    """The Slack credentials that are set, by name."""
+    return [name for name in SLACK_CREDENTIALS if getattr(settings, name.lower()) is not None]
+
+
+def incomplete_slack(given: list[str]) -> str:
+    """Half a Slack setup: what each mode still needs, and how to get the console instead.
+
+    Falling back to the console here would leave a container reading an empty stdin
+    and exiting 0, the opposite of what whoever set a token wanted.
+    """
+    socket = [n for n in ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN") if n not in given]
+    oauth = {"SLACK_CLIENT_ID", "SLACK_CLIENT_SECRET"} & set(given)
+    token = ["SLACK_CLIENT_ID", "SLACK_CLIENT_SECRET"] if oauth else ["SLACK_BOT_TOKEN"]
+    http = [n for n in ("SLACK_SIGNING_SECRET", *token) if n not in given]
+    names = " and ".join(given)
+    return (
+        f"{names} {'is' if len(given) == 1 else 'are'} set, but Socket Mode also needs "
+        f"{' and '.join(socket)}, HTTP mode {' and '.join(http)}; "
+        f"set what one mode needs, or unset {names} for the local console"
     )
 
 

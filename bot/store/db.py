@@ -23,12 +23,13 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, bindparam, create_engine, delete, event, select, text
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+from bot.database_url import engine_url
 from bot.files import private_sqlite
 from bot.models import Lang
 from bot.settings import Settings
+from bot.startup import SettingsError
 from bot.store.gate import Gate
 from bot.store.schema import processed_events, thread_estimates, user_prefs
 from bot.store.tokens import TokenCipher, cipher_for
@@ -98,14 +99,12 @@ def make_engine(url: str, limits: DatabaseLimits = DatabaseLimits()) -> Engine:
     ``connect_timeout`` (whole seconds, at least 2), the server's
     ``statement_timeout`` and ``lock_timeout``, and the pool's checkout wait.
     """
-    parsed = make_url(url)
-    if parsed.drivername in ("postgresql", "postgres"):
-        parsed = parsed.set(drivername="postgresql+psycopg")
+    parsed = engine_url(url)
     if parsed.get_backend_name() == "sqlite":
         engine = create_engine(parsed, connect_args={"timeout": limits.sqlite_busy_timeout_s})
         file = sqlite_file(engine)
         if file is not None:  # 0600 before SQLite creates it (or its -wal and -shm)
-            private_sqlite(file)
+            _create_sqlite(file)
         event.listen(engine, "connect", _sqlite_pragmas(limits))
         return engine
     options = (
@@ -115,6 +114,19 @@ def make_engine(url: str, limits: DatabaseLimits = DatabaseLimits()) -> Engine:
     args = {"connect_timeout": max(2, math.ceil(limits.connect_timeout_s)), "options": options}
     pooling = {"pool_pre_ping": True, "pool_timeout": limits.connect_timeout_s}
     return create_engine(parsed, connect_args=args, pool_size=10, max_overflow=10, **pooling)
+
+
+def _create_sqlite(file: Path) -> None:
+    """The database file made (0600, its folders 0700), or a :class:`SettingsError`
+    naming the path: a folder that cannot be made or written to is a setting to fix,
+    not a fault to serve through (the file holds no secret, so its path may be said)."""
+    try:
+        private_sqlite(file)
+    except OSError as error:
+        why = error.strerror or type(error).__name__
+        raise SettingsError(
+            f"DATABASE_URL: cannot create the SQLite database file {file}: {why}"
+        ) from None
 
 
 def _ms(seconds: float) -> int:

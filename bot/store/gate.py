@@ -99,7 +99,7 @@ class Gate:
             late()
             return fallback
         except SQLAlchemyError as error:
-            self._failed(what, _reason(error))
+            self._failed(what, error_reason(error))
             return fallback
         self._worked()
         return result
@@ -122,7 +122,7 @@ class Gate:
             log.info("database back after: %s", was)
 
 
-def _reason(error: SQLAlchemyError) -> str:
+def error_reason(error: SQLAlchemyError) -> str:
     """The error's kind and its driver's first line (no SQL, no parameters)."""
     original = getattr(error, "orig", None)
     detail = str(original).strip().splitlines()[0] if original is not None and str(original) else ""

@@ -6,7 +6,7 @@ import importlib.util
 import json
 
 from bot.cli.main import main
-from bot.experiment.cli import INSTALL_HINT
+from bot.experiment.cli import CPU_TORCH, INSTALL_HINT
 
 
 def test_without_torch_it_says_how_to_install_and_fails(capsys, monkeypatch):
@@ -19,6 +19,7 @@ def test_without_torch_it_says_how_to_install_and_fails(capsys, monkeypatch):
     assert main(["experiment", "--model", "mlp"]) == 3
     err = capsys.readouterr().err
     assert INSTALL_HINT in err and 'pip install "mpestimate[experiment]"' in err
+    assert CPU_TORCH in err and len(err.strip().splitlines()) == 1
 
 
 def test_schema_documents_the_json_report(capsys):

@@ -48,7 +48,7 @@ def test_malformed_settings_are_named_without_their_values(monkeypatch):
             {"SLACK_CLIENT_ID": "1.2", "SLACK_CLIENT_SECRET": "s", "SLACK_SIGNING_SECRET": "abc"},
             Mode.HTTP,
         ),
-        ({"SLACK_SIGNING_SECRET": "abc"}, Mode.CONSOLE),
+        ({"SLACK_BOT_TOKEN": ""}, Mode.CONSOLE),
         ({}, Mode.CONSOLE),
     ],
 )
@@ -58,6 +58,31 @@ def test_mode_follows_the_tokens_present(monkeypatch, env, mode):
     chosen, why = pick_mode(load_settings())
     assert chosen is mode
     assert all(value not in why for value in env.values() if len(value) > 3)
+
+
+@pytest.mark.parametrize(
+    ("env", "missing"),
+    [
+        ({"SLACK_BOT_TOKEN": "xoxb-half-set-1"}, ["SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET"]),
+        ({"SLACK_SIGNING_SECRET": "half-set-secret"}, ["SLACK_BOT_TOKEN"]),
+        ({"SLACK_APP_TOKEN": "xapp-half-set-2"}, ["SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET"]),
+        (
+            {"SLACK_CLIENT_ID": "1.2", "SLACK_SIGNING_SECRET": "half-set-secret"},
+            ["SLACK_CLIENT_SECRET"],
+        ),
+    ],
+)
+def test_half_a_slack_setup_says_what_is_missing_not_the_console(monkeypatch, env, missing):
+    """A token set without its partner is a setup to finish, not a reason to open a
+    console nobody types into (a container would read an empty stdin and exit 0)."""
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(SettingsError) as error:
+        pick_mode(load_settings())
+    message = str(error.value)
+    assert all(name in message for name in [*env, *missing]), message
+    assert "local console" in message
+    assert all(value not in message for value in env.values() if len(value) > 3)
 
 
 def test_api_url_gets_its_trailing_slash(monkeypatch):
