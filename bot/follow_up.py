@@ -7,7 +7,9 @@ that leans on what was said. A message that asks its own question starts
 afresh, so nothing from before leaks into it and the thread then remembers
 that question alone: it names the job (a model or task) with a GPU, a time or
 a ratio ("GPT-2 on RTX 3090, training takes 2 days"), or gives both a time and
-a ratio ("30 hours, ratio 2"); unless it opens as a follow-up ("and ..."). A follow-up also keeps the kind of question it
+a ratio ("30 hours, ratio 2"), or, once the thread has had its time, a new
+time with two more facts ("3 days on 4 A100 at $30/h"); unless it opens as a
+follow-up ("and ..."). A follow-up also keeps the kind of question it
 follows: after a memory question, "and on H100?" asks about memory again.
 
 What was carried over is named on the query (``Query.carried``), so the reply
@@ -137,15 +139,29 @@ def opens_as_follow_up(text: str) -> bool:
     )
 
 
-def asks_its_own_question(query: Query, text: str) -> bool:
-    """Whether ``query`` stands on its own, so nothing from the thread applies."""
+# The setup facts a question can state without naming its job; with its own
+# time, two of them make a whole new question once the thread has had its time.
+JOBLESS_FACTS = ("gpu", "num_gpus", "price", "precision", "framework", "baseline")
+
+
+def asks_its_own_question(query: Query, text: str, *, thread_timed: bool = False) -> bool:
+    """Whether ``query`` stands on its own, so nothing from the thread applies.
+
+    ``thread_timed``: the thread's question already had its FP32 time. Then a
+    message with a time of its own and two more facts ("٣ أيام على A100 بتكلفة ٣٠
+    ريال بالساعة على ٤ كروت") is a new question, not the time the bot asked for
+    ("it takes 36 hours on A100" after "how much faster is BERT?").
+    """
     if opens_as_follow_up(text):
         return False
     if query.intent is Intent.MEMORY:
         return query.params is not None or query.model is not None
     subject = query.model is not None or query.family is not None
     more = any(part is not None for part in (query.gpu, query.fp32, query.ratio))
-    return (subject and more) or (query.fp32 is not None and query.ratio is not None)
+    if (subject and more) or (query.fp32 is not None and query.ratio is not None):
+        return True
+    facts = sum(getattr(query, name) is not None for name in JOBLESS_FACTS)
+    return thread_timed and query.fp32 is not None and facts >= 2
 
 
 def about_the_job(query: Query) -> bool:
@@ -170,7 +186,8 @@ def with_thread(query: Query, setup: Mapping[str, object], hours: float | None, 
     """``query`` with what the thread said, when it is a follow-up; as read otherwise."""
     if query.intent not in (Intent.ESTIMATE, Intent.HELP, Intent.MEMORY):
         return query  # language and team commands stand alone
-    if not about_the_job(query) or asks_its_own_question(query, text):
+    own = asks_its_own_question(query, text, thread_timed=hours is not None)
+    if not about_the_job(query) or own:
         return query
     if setup.get(KIND_KEY) == Intent.MEMORY.value and _asks_nothing_of_its_own(query):
         query = query.model_copy(update={"intent": Intent.MEMORY, "reason": None})

@@ -190,6 +190,36 @@ def test_a_question_that_states_its_own_setup_and_time_starts_afresh():
     assert (to_json(turns[1])["model"], to_json(turns[2])["model"]) == ("GPT-2", "ResNet-50")
 
 
+@pytest.mark.parametrize(
+    "new_question",
+    [
+        "كم يوفر لي التدريب المختلط لو التدريب ٣ أيام على A100 بتكلفة ٣٠ ريال بالساعة على ٤ كروت؟",
+        "training takes 50 hours on 8 H100 at $3/h, how much would AMP save?",
+        "we train for 2 days on 4 A100s in bf16, how long with mixed precision?",
+        "التدريب ياخذ ٤٠ ساعة على بطاقتين H100 بدقة bf16",
+    ],
+)
+def test_a_new_time_with_two_more_facts_after_a_timed_question_carries_nothing(new_question):
+    """The thread had its time: a new time with its own GPU, count, price or
+    precision is a new question, so the old model (and its BF16) stay behind."""
+    first, turn = _turns("ResNet-50 on RTX 3090 takes 20 hours, with bf16?", new_question)
+    assert to_json(first)["model"] == "ResNet-50"
+    got = to_json(turn)
+    assert got["model"] is None and turn.query.carried == [], turn.reply.text
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "gpu"),
+    [("it takes 36 hours on 4 A100", "A100"), ("التدريب ٣٦ ساعة على ٤ بطاقات H100", "H100")],
+)
+def test_a_time_with_more_facts_still_completes_a_question_that_had_none(follow_up, gpu):
+    """Before the thread had a time, the time and setup that follow are its answer."""
+    _, turn = _turns("how much faster is BERT with AMP?", follow_up)
+    got = to_json(turn)
+    assert (got["model"], got["gpu"], got["num_gpus"]) == ("BERT", gpu, 4), turn.reply.text
+    assert "model" in turn.query.carried
+
+
 def test_an_elliptical_follow_up_inherits_the_latest_question_not_an_older_one():
     *_, t4 = _turns(SAR_ON_4_GPUS, "ResNet-50 on V100 takes 20 hours", "كم يستغرق على T4")
     got = to_json(t4)
