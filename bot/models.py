@@ -296,6 +296,7 @@ class Advice(BaseModel):
     saved_hours: float | None = None
     saved_percent: float | None = None
     gpu: str | None = None
+    num_gpus: int | None = None  # how many of them the user said: the reply's subject says so
     model: str | None = None
     reason: Reason | None = None
     candidates: list[str] = Field(default_factory=list)

@@ -107,7 +107,8 @@ def advise(query: Query, team_records: Sequence[Record] = ()) -> Advice:
             advice = _preset(query, query.fp32.hours, prediction)
         else:
             advice = _range(query, query.fp32.hours)
-    advice = advice.model_copy(update={"time_unit": query.fp32.unit})  # answered in it
+    # Answered in the unit the time was given in, for the GPUs it was given for.
+    advice = advice.model_copy(update={"time_unit": query.fp32.unit, "num_gpus": query.num_gpus})
     return _with_cost(query, advice) if query.price is not None else advice
 
 
@@ -292,6 +293,7 @@ def _suggested(query: Query, prediction: Prediction, notes: list[str]) -> dict:
         "ratio_low": prediction.low,
         "ratio_high": prediction.high,
         "gpu": query.gpu,
+        "num_gpus": query.num_gpus,
         "model": query.model,
         "basis": str(prediction.basis),
         "sources": list(prediction.sources),

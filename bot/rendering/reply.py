@@ -869,6 +869,8 @@ class _Words:
         """What the answer is about: the model, else its task ("object detection
         models", for a YOLO the data has no rows of), on the GPU."""
         model, gpu = self.echo(a.model or ""), self.echo(a.gpu or "")
+        if gpu and a.num_gpus and a.num_gpus > 1:  # "8 × V100": the count the estimate is for
+            gpu = self._("%(count)s × %(gpu)s") % {"count": self.fmt.integer(a.num_gpus), "gpu": gpu}
         if not model and a.family:
             model = self._("%(family)s models") % {"family": self.family(a.family)}
         if model and gpu:

@@ -73,3 +73,19 @@ def test_a_follow_up_in_a_thread_keeps_the_unit_of_the_first_question():
     # A thread stored before units were kept answers in hours, as before.
     older = answer("and with ratio 2?", Channel.DM, thread_fp32_hours=72.0, thread_setup={})
     assert older.reply.text.startswith("72 hours in FP32 → about 36 hours")
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("resnet50 on 8 V100, 20 hours, with amp?", "ResNet-50 on 8 × V100:"),
+        ("BERT on 4x A100, 30 hours", "BERT on 4 × A100:"),
+        ("what speedup for BERT on 2 H100s?", "BERT on 2 × H100:"),
+        ("resnet50 على ٨ بطاقات V100، ٢٠ ساعة", "ResNet-50 على 8 × V100"),
+        ("BERT على بطاقتين A100 والتدريب ٣٠ ساعة", "BERT على 2 × A100"),
+        ("resnet50 on V100, 20 hours", "ResNet-50 on V100:"),  # one GPU: no count
+    ],
+)
+def test_the_subject_says_how_many_gpus_the_estimate_is_for(text, subject):
+    """The headline repeats the GPU count read, so a misread count shows at once."""
+    assert summary(text).startswith(subject)
