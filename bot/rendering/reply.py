@@ -879,4 +879,9 @@ class _Words:
             subject = self._("%(framework)s projects") % {"framework": self.echo(a.framework)}
         else:
             subject = model or gpu or self._("Your setup")
+        if a.precision in ("bf16", "fp8"):  # FP16 is what "mixed precision" means unsaid
+            subject = self._("%(subject)s in %(precision)s") % {
+                "subject": subject,
+                "precision": self.echo(a.precision.upper()),
+            }
         return subject[:1].upper() + subject[1:]  # it leads the reply: "Language models on A100"

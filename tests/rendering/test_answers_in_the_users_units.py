@@ -89,3 +89,18 @@ def test_a_follow_up_in_a_thread_keeps_the_unit_of_the_first_question():
 def test_the_subject_says_how_many_gpus_the_estimate_is_for(text, subject):
     """The headline repeats the GPU count read, so a misread count shows at once."""
     assert summary(text).startswith(subject)
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("resnet50 on A100 20 hours, how long with bf16?", "ResNet-50 on A100 in BF16:"),
+        ("GPT-2 on H100, 20 hours, with FP8?", "GPT-2 on H100 in FP8:"),
+        ("what speedup for BERT on 4 A100 with bf16?", "BERT on 4 × A100 in BF16:"),
+        ("GPT-2 على H100 ياخذ ٢٠ ساعة، كم مع bf16؟", "GPT-2 على H100 بدقة BF16"),
+        ("resnet50 on A100 20 hours with fp16", "ResNet-50 on A100:"),  # FP16 is unsaid
+    ],
+)
+def test_the_subject_names_bf16_or_fp8_when_asked(text, subject):
+    """ "and with bf16?" must show it was heard: the headline says the precision."""
+    assert summary(text).startswith(subject)
