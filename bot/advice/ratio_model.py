@@ -52,7 +52,16 @@ RIDGE = {
 # 1.5x the ratio (V100 FP16/FP32 8x: ~3; Ampere FP16/TF32 2x: ~1.9, facts sheet);
 # without that pull, leaving V100 out leaves nearly every row at a peak of 2 and the
 # slope comes out of noise (negative).
-RIDGE_PRIOR = {"peak": 0.3, "roof": ROOF_PRIOR}
+# Memory-bound task groups (embedding lookups, gathers: recommender, graph, time
+# series) do not follow the Tensor Core peak: their own slope is pulled towards
+# cancelling the common one, so a GPU their rows never saw is not extrapolated from
+# the math-bound peak ratio (strict FP32 on Ampere: 16x).
+MEMORY_BOUND_GROUPS = ("sparse",)
+RIDGE_PRIOR = {
+    "peak": 0.3,
+    "roof": ROOF_PRIOR,
+    **{"gp:" + group: -0.3 for group in MEMORY_BOUND_GROUPS},
+}
 # Real projects' level, by Amdahl's law over the tuned figure S: a tuned table keeps
 # the GPU on the work 16-bit speeds up; a real project spends part of each step where
 # it does not help (input pipeline, optimizer, small kernels, host syncs), so only a

@@ -47,3 +47,16 @@ def test_measured_model_keeps_its_rows():
 def test_known_recurrent_model_off_its_published_gpus_is_modelled():
     tacotron = predict(Setup(gpu="H100", model="Tacotron2"))
     assert tacotron.basis == "modelled" and tacotron.sources == []
+
+
+def test_memory_bound_groups_do_not_follow_the_tensor_core_peak():
+    """Recommender/graph/time-series rows (only Ampere NCF in the tables) cannot place their
+    own peak slope; it is pulled towards cancelling the common one, so a V100 or a strict
+    FP32 baseline (peak ratio 8-16x) is not extrapolated into a math-bound gain."""
+    from bot.advice.ratio_model import MEMORY_BOUND_GROUPS, RIDGE_PRIOR
+
+    model = calibration.fitted().model
+    for group in MEMORY_BOUND_GROUPS:
+        assert RIDGE_PRIOR["gp:" + group] == -RIDGE_PRIOR["peak"]
+        total = model.term("peak") + model.term("gp:" + group)
+        assert abs(total) < model.term("peak") / 2, (group, total)
