@@ -22,6 +22,10 @@ import sys
 from bot.cli.local import LocalTeam
 from bot.cli.terminal import for_terminal
 from bot.models import Channel, Lang
+from bot.rendering.hints import ask_hint
+
+# Exit status when ``ask`` is typed at a terminal with no message (a usage error).
+NO_MESSAGE = 2
 
 # A line is read as JSON when it starts like a JSON string or object does;
 # anything else (``100 2``, ``٤٨ ساعة``) is the message itself.
@@ -31,7 +35,12 @@ _JSON_START = ('"', "{")
 def run_ask(
     text: str | None, channel: Channel, lang: Lang | None, *, as_json: bool, explain: bool = False
 ) -> int:
-    """With ``text`` answer it; otherwise answer each stdin line, in order."""
+    """With ``text`` answer it; otherwise answer each stdin line, in order.
+
+    At a terminal with no text there is nothing to read: a hint, not a silent wait."""
+    if text is None and sys.stdin.isatty():
+        print(ask_hint(lang or Lang.EN), file=sys.stderr, flush=True)
+        return NO_MESSAGE
     if explain:
         return _explain(text, channel, lang)
     team = LocalTeam.open()

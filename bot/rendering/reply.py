@@ -29,6 +29,9 @@ from bot.rendering.precision import precision_parts
 
 # Prediction factors said as sentences ahead of the notes, in this order.
 _LEAD_SENTENCES = ("run_evidence", "projects", "narrow_by")
+# Small talk a new user opens with: answered by ``_first_question`` in two lines
+# (a hello with one example, the typical speed-up, what a cost needs), not a thanks.
+FIRST_QUESTION_TALK = frozenset({"greeting", "speed_question", "cost_question"})
 # The notes line shows the first notes while it stays about one phone line.
 NOTES_LINE_CHARS = 160
 # Private-use characters stand in for formatted amounts while a line is isolated.
@@ -299,7 +302,7 @@ class _Words:
             return self._ratio(a)
         if Note.SMALL_TALK in a.notes:
             talk = str(a.facts.get("talk", "thanks"))
-            if talk in ("greeting", "speed_question", "cost_question"):
+            if talk in FIRST_QUESTION_TALK:
                 return self._first_question(talk, a)
             return _Parts(self._small_talk(talk), [], [])
         if Note.LANG_SET in a.notes:

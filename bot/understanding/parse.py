@@ -132,9 +132,15 @@ def understand(
         # "delete abc", "delete": a records command missing its number, not a question.
         lang = detect_language(tokens, preferred_lang)
         return Query(intent=Intent.DELETE_RECORD, lang=lang, reason=Reason.NO_RECORD_ID)
-    reading = _Reading(tokens, channel, preferred_lang, follow_up, lang_tokens=whole)
-    reading.follows_memory = follows_memory
-    reading.offered = offered if offered is not None else []
+    reading = _Reading(
+        tokens,
+        channel,
+        preferred_lang,
+        follow_up,
+        lang_tokens=whole,
+        follows_memory=follows_memory,
+        offered=offered,
+    )
     query = with_unused(refuse_absurd_setup(reading.query()), tokens)
     if seen is not None:
         seen.extend(tokens)
@@ -158,6 +164,8 @@ class _Reading:
         preferred: Lang | None,
         follow_up: bool = False,
         lang_tokens: list[Token] | None = None,
+        follows_memory: str | None = None,
+        offered: list[tuple[Candidate, bool]] | None = None,
     ) -> None:
         self.tokens = tokens
         # The whole message, chatter included: "مرحبا، ٨٠ ١٫٥" is answered in Arabic.
@@ -165,8 +173,9 @@ class _Reading:
         self.channel = channel
         self.preferred = preferred
         self.follow_up = follow_up
-        self.offered: list[tuple[Candidate, bool]] = []
-        self.follows_memory: str | None = None
+        # The caller's list when it wants the candidates (--explain), else a private one.
+        self.offered: list[tuple[Candidate, bool]] = [] if offered is None else offered
+        self.follows_memory = follows_memory
         self.memory_from_thread = False
 
     def query(self) -> Query:

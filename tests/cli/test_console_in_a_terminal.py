@@ -173,3 +173,21 @@ def test_ask_writes_to_a_terminal_without_bidi_controls(tmp_path):
 def test_json_keeps_the_isolates_for_its_readers(mpbot):
     run = mpbot("ask", "--json", "--channel", "command", "٤٨ ساعة ٢")
     assert "\u2068FP32\u2069" in json.loads(run.stdout)["text"]
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("ask",), ["mpbot ask", "one per line"]),
+        (("ask", "--explain"), ["mpbot ask", "one per line"]),
+        (("ask", "--lang", "ar"), ["mpbot ask", "اكتب السؤال", "سطر"]),
+    ],
+)
+def test_ask_without_a_message_at_a_terminal_says_how_and_stops(tmp_path, args, words):
+    """Typed bare at a terminal, `ask` has nothing to read: one hint line, status 2,
+    no silent wait (finish() would time out if it waited on the terminal)."""
+    status, screen = Terminal(tmp_path, *args).finish(timeout=30)
+    lines = [line for line in screen.splitlines() if line.strip()]
+    assert status == 2 and len(lines) == 1, screen
+    assert all(word in screen for word in words), screen
+    assert "Traceback" not in screen
