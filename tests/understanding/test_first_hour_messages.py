@@ -159,6 +159,14 @@ FIRST_WORDS = [
     ("هل bf16 أسرع؟", "speed_question", "ar"),
     ("how much would I pay?", "cost_question", "en"),
     ("كم راح يكلف؟", "cost_question", "ar"),
+    # whether it pays off is the speed question (rule worth_question)
+    ("is mixed precision worth it?", "speed_question", "en"),
+    ("is amp worthwhile for my training?", "speed_question", "en"),
+    ("is bf16 beneficial?", "speed_question", "en"),
+    ("هل تستاهل الدقة المختلطة؟", "speed_question", "ar"),
+    ("فيه فايدة من الدقة المختلطة؟", "speed_question", "ar"),
+    ("هل تستحق الدقة المختلطة التجربة؟", "speed_question", "ar"),
+    ("الـ amp بيفرق ولا لا؟", "speed_question", "ar"),
     ("help", None, "en"),
     ("مساعدة", None, "ar"),
 ]

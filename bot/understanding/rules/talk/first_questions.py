@@ -4,7 +4,9 @@ mixed precision?", "how much will it cost?", "كم بيوفر علي؟".
 * ``greeting``: a message of greetings and chatter alone ("hi", "السلام عليكم",
   "هلا") gets a short hello with one example, never the usage list.
 * ``speed_question``: a speed word asked of no setup ("what speedup can I expect?",
-  "كم أسرع الدقة المختلطة؟") gets the typical range and a published example.
+  "كم أسرع الدقة المختلطة؟") gets the typical range and a published example, and
+  so does whether it pays off (rule ``worth_question``: "is mixed precision worth
+  it?", «هل تستاهل الدقة المختلطة؟»).
 * ``cost_question``: a cost word without numbers ("how much will it cost?",
   "كم التكلفة؟") gets one line naming what a cost needs.
 * ``saving_question``: what it saves ("how much time will it save?", "كم بيوفر
@@ -52,6 +54,8 @@ def first_question(words: list[Token]) -> str | None:
     for kind, name in (("cost_question", "COST_WORDS"), ("saving_question", "SAVING_WORDS")):
         if any(word_in(t, table(name)) for t in words):
             return kind
-    if any(t.kind == WORD and word_in(t, SPEED_CUES) for t in words):
+    # Rule ``worth_question``: "is it worth it?" is answered as the speed question.
+    if any(t.kind == WORD and (word_in(t, SPEED_CUES) or word_in(t, table("WORTH_WORDS")))
+           for t in words):
         return "speed_question"
     return None
