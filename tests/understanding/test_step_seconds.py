@@ -61,3 +61,25 @@ def test_a_progress_lines_elapsed_seconds_are_no_step_pair():
 def test_the_read_line_quotes_what_a_worked_out_value_came_from():
     reply = to_json(answer("fp32 takes 10 h, amp takes 6 h", Channel.DM))
     assert "10 h ÷ 6 h" in str(reply)
+
+
+@pytest.mark.parametrize(
+    ("text", "hours"),
+    [
+        ("الحقبة ٢/١٠ الوقت ٣٠ دقيقة", 0.5),
+        ("الحقبه ٤/٢٠ خلصت في ٤٥ دقيقة", 0.75),
+        ("الخطوة ٢٠٠/١٠٠٠ والتدريب ياخذ ٣ ساعات", 3.0),
+        ("Epoch 2/10 time 30 min", 0.5),
+    ],
+)
+def test_a_logs_epoch_or_step_counter_is_never_a_ratio(text, hours):
+    """ "2/10" after an epoch or step word counts progress (COUNT_LABELS in both
+    languages); before, «الحقبة ٢/١٠» was read as a ratio of 5."""
+    query = understand(text, Channel.DM)
+    assert query.ratio is None, query.read_by
+    assert query.fp32 is not None and query.fp32.hours == pytest.approx(hours)
+
+
+def test_a_time_after_an_epoch_word_is_still_the_time():
+    query = understand("الخطوة ٠٫٩ ثانية بالـfp32 و٠٫٥ ثانية مع amp", Channel.DM)
+    assert query.ratio == pytest.approx(1.8)
