@@ -60,3 +60,15 @@ def mixed_precision_at(tokens: list[Token], j: int) -> bool:
     """Rule ``mixed_precision_at``: "at" right after a mixed precision labels the
     ratio after it: "what with amp at 1.9?", "bf16 at 2" (never a clock time)."""
     return 1 <= j < len(tokens) and tokens[j].text == "at" and in_table(tokens[j - 1], "MIXED")
+
+
+def counted_noun(tok: Token | None, words) -> str | None:
+    """The entry of ``words`` that ``tok`` is, as the noun a number before it counts:
+    "8 GPUs", «٣ معاملات». A noun glued to «و» or carrying «ال» its entry lacks
+    («يومين أو ثلاثة والمعامل ٢»: "and the ratio") opens a phrase of its own, since
+    Arabic counts with a bare noun, so it counts nothing."""
+    noun = word_in(tok, words)
+    if noun is None or tok.script != ARABIC:
+        return noun
+    glued = any(tok.text.startswith(p) and not noun.startswith(p) for p in ("و", "ال"))
+    return None if glued else noun

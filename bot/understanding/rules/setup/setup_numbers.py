@@ -42,7 +42,14 @@ from bot.understanding.values.lexicon import (
     SUBSECOND_UNITS,
     model_word_family,
 )
-from bot.understanding.values.nearby import at, is_duration_at, is_time_unit, text_at, word_in
+from bot.understanding.values.nearby import (
+    at,
+    counted_noun,
+    is_duration_at,
+    is_time_unit,
+    text_at,
+    word_in,
+)
 from bot.understanding.words import mapping, table
 
 GPU_NOUNS = table("GPU_NOUNS")
@@ -220,7 +227,7 @@ def _time_unit_after(tokens: list[Token], i: int) -> str | None:
 def _count_noun_after(tokens: list[Token], i: int) -> str | None:
     """ "8 GPUs", "4 nodes", "90 epochs", "٧ مليار": a count of that noun."""
     nxt = at(tokens, i + 1)
-    noun = word_in(nxt, COUNT_NOUNS) or word_in(nxt, AR_PARAM_WORDS)
+    noun = counted_noun(nxt, COUNT_NOUNS) or counted_noun(nxt, AR_PARAM_WORDS)
     return _noun_role(noun) if noun else None
 
 

@@ -37,7 +37,7 @@ from bot.understanding.values.lexicon import (
     has_prefix_article,
     lookup,
 )
-from bot.understanding.values.nearby import at, text_at, word_in
+from bot.understanding.values.nearby import at, counted_noun, text_at, word_in
 from bot.understanding.words import table
 
 RANGE_JOINERS = table("RANGE_JOINERS")
@@ -417,9 +417,12 @@ def _alternative_after(tokens: list[Token], q: Quantity, taken: set[int]) -> Qua
     tok, nxt = tokens[k], at(tokens, k + 1)
     if tok.role or tok.suffix or (nxt is not None and nxt.kind == WORD and _counts(nxt)):
         return None
+    # "a day or two", «يومين أو ثلاثة»: a unit said without a digit is as meant as
+    # the number offered beside it, so both stay candidates and the reply asks.
+    q.strong = True
     return Quantity(tok.value, q.unit, k, k + 1, excluded=q.excluded)
 
 
 def _counts(tok: Token) -> bool:
     """A word after a number that says what it counts (a unit, "epochs", "GPUs")."""
-    return unit_of(tok) is not None or word_in(tok, COUNT_NOUNS) is not None
+    return unit_of(tok) is not None or counted_noun(tok, COUNT_NOUNS) is not None
