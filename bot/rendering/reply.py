@@ -32,6 +32,9 @@ _LEAD_SENTENCES = ("run_evidence", "projects", "narrow_by")
 # Small talk a new user opens with: answered by ``_first_question`` in two lines
 # (a hello with one example, the typical speed-up, what a cost needs), not a thanks.
 FIRST_QUESTION_TALK = frozenset({"greeting", "speed_question", "cost_question"})
+# Precisions the subject names ("ResNet-50 on A100 in BF16"): FP16 is what
+# "mixed precision" means when unsaid.
+NAMED_PRECISIONS = frozenset({"bf16", "fp8"})
 # The notes line shows the first notes while it stays about one phone line.
 NOTES_LINE_CHARS = 160
 # Private-use characters stand in for formatted amounts while a line is isolated.
@@ -873,7 +876,10 @@ class _Words:
         models", for a YOLO the data has no rows of), on the GPU."""
         model, gpu = self.echo(a.model or ""), self.echo(a.gpu or "")
         if gpu and a.num_gpus and a.num_gpus > 1:  # "8 × V100": the count the estimate is for
-            gpu = self._("%(count)s × %(gpu)s") % {"count": self.fmt.integer(a.num_gpus), "gpu": gpu}
+            gpu = self._("%(count)s × %(gpu)s") % {
+                "count": self.fmt.integer(a.num_gpus),
+                "gpu": gpu,
+            }
         if not model and a.family:
             model = self._("%(family)s models") % {"family": self.family(a.family)}
         if model and gpu:
@@ -882,7 +888,7 @@ class _Words:
             subject = self._("%(framework)s projects") % {"framework": self.echo(a.framework)}
         else:
             subject = model or gpu or self._("Your setup")
-        if a.precision in ("bf16", "fp8"):  # FP16 is what "mixed precision" means unsaid
+        if a.precision in NAMED_PRECISIONS:
             subject = self._("%(subject)s in %(precision)s") % {
                 "subject": subject,
                 "precision": self.echo(a.precision.upper()),

@@ -229,9 +229,7 @@ class _Reading:
         # "QLoRA 13B", "serve llama-2-70b": a method word with a size (before the roles too).
         memory = memory or asks_memory_by_method(tokens)
         thread = self.follows_memory is not None
-        ctx = mark_context(
-            tokens, sizes_are_params=memory or fits or thread, offered=self.offered
-        )
+        ctx = mark_context(tokens, sizes_are_params=memory or fits or thread, offered=self.offered)
         # "will a 7B model fit on one A100?": a parameter count and a fit verb ask about
         # memory as surely as the word "memory" does; "can I train GPT-2 on a T4?" too,
         # without the count (the reply asks for it).

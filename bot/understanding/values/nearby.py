@@ -4,7 +4,7 @@ table (Arabic words through their clitic-free forms), a time unit."""
 from __future__ import annotations
 
 from bot.understanding.text.tokens import ARABIC, NUM, SYM, WORD, Token
-from bot.understanding.values.lexicon import AR_UNITS, EN_UNITS, lookup
+from bot.understanding.values.lexicon import AR_UNITS, EN_UNITS, has_prefix_article, lookup
 from bot.understanding.words import table
 
 
@@ -70,5 +70,7 @@ def counted_noun(tok: Token | None, words) -> str | None:
     noun = word_in(tok, words)
     if noun is None or tok.script != ARABIC:
         return noun
-    glued = any(tok.text.startswith(p) and not noun.startswith(p) for p in ("و", "ال"))
+    glued = has_prefix_article(tok.text, noun) or (
+        tok.text.startswith("و") and not noun.startswith("و")
+    )
     return None if glued else noun

@@ -22,6 +22,13 @@ from bot.understanding.values.lexicon import SPEED_CUES
 from bot.understanding.words import phrases, table
 
 _CHATTER = phrases("CHATTER")
+# (kind, the words that ask it), tried in order; read once, not per message.
+_QUESTION_WORDS = (
+    ("cost_question", table("COST_WORDS")),
+    ("saving_question", table("SAVING_WORDS")),
+)
+# Rule ``worth_question``: whether it pays off is answered as the speed question.
+_SPEED_WORDS = SPEED_CUES | table("WORTH_WORDS")
 
 
 def greeting(tokens: list[Token]) -> bool:
@@ -51,11 +58,9 @@ def _phrase_at(texts: list[str], k: int) -> tuple[int, bool]:
 def first_question(words: list[Token]) -> str | None:
     """ "cost_question", "saving_question" or "speed_question" for a message without
     numbers or a named setup that asks about cost, a saving or speed; else None."""
-    for kind, name in (("cost_question", "COST_WORDS"), ("saving_question", "SAVING_WORDS")):
-        if any(word_in(t, table(name)) for t in words):
+    for kind, asking in _QUESTION_WORDS:
+        if any(word_in(t, asking) for t in words):
             return kind
-    # Rule ``worth_question``: "is it worth it?" is answered as the speed question.
-    if any(t.kind == WORD and (word_in(t, SPEED_CUES) or word_in(t, table("WORTH_WORDS")))
-           for t in words):
+    if any(t.kind == WORD and word_in(t, _SPEED_WORDS) for t in words):
         return "speed_question"
     return None
