@@ -248,6 +248,11 @@ def _tuned(m: Measurement) -> bool:
     return m.level != PRACTICE
 
 
+def _lambda(m: Measurement) -> bool:
+    """Lambda's benchmark: the issue's own GPU-held-out test, one harness on many GPUs."""
+    return _tuned(m) and "lambdal/" in m.source_url
+
+
 def _practice(m: Measurement) -> bool:
     return m.level == PRACTICE
 
@@ -285,6 +290,10 @@ def splits() -> dict[str, tuple[list[Reply], Target]]:
     out = {
         "leave-one-GPU-out (tuned tables)": (
             held_out(_tuned, lambda r: r.job.gpu or "", _gpu),
+            TABLES_GPU_OUT,
+        ),
+        "Lambda's benchmark, leave-one-GPU-out": (
+            held_out(_lambda, lambda r: r.job.gpu or "", _gpu),
             TABLES_GPU_OUT,
         ),
         "leave-one-model-out (tuned tables)": (

@@ -67,6 +67,14 @@ class Miss:
     tuned: float
     practice: float
     cluster: tuple
+    # Its model's spread (Model.scale): the busy band's gaps are measured in it. Spreads
+    # are the tuned tables' own; projects' misses are the project's, not the model's.
+    scale: float = 1.0
+
+    def gap(self, level: str) -> float:
+        """How far the truth is from ``level``'s figure, in the units its band is sized in."""
+        gap = self.actual - self.figure(level)
+        return gap / self.scale if level == TUNED else gap
 
     def figure(self, level: str) -> float:
         """The predicted figure of ``level``: the tuned one or the realistic one."""
@@ -82,8 +90,9 @@ class Band:
     hi: float
     clusters: int
 
-    def interval(self, figure: float) -> tuple[float, float]:
-        return figure + min(self.lo, self.hi), figure + max(self.lo, self.hi)
+    def interval(self, figure: float, scale: float = 1.0) -> tuple[float, float]:
+        """The range around ``figure``, its offsets stretched by the model's ``scale``."""
+        return figure + scale * min(self.lo, self.hi), figure + scale * max(self.lo, self.hi)
 
 
 # How each kind of fold asks its held-out rows: (hide GPU, hide model, hide family).
@@ -144,7 +153,10 @@ def _measured_miss(model: Model, row: Row, tables: Sequence[Measurement]) -> lis
     practice = model.log_ratio(row.job.at_level(PRACTICE), found.log_ratio - (tuned or 0.0))
     if tuned is None or practice is None:
         return []
-    return [Miss(MEASURED, row.job.level, row.log_ratio, found.log_ratio, practice, row.cluster)]
+    scale = model.scale(row.job)
+    return [
+        Miss(MEASURED, row.job.level, row.log_ratio, found.log_ratio, practice, row.cluster, scale)
+    ]
 
 
 def _miss(model: Model, row: Row, job: Job) -> list[Miss]:
@@ -152,7 +164,8 @@ def _miss(model: Model, row: Row, job: Job) -> list[Miss]:
     if tuned is None or practice is None:
         return []
     stratum = model.stratum(job)
-    return [Miss(stratum, row.job.level, row.log_ratio, tuned, practice, row.cluster)]
+    scale = model.scale(job)
+    return [Miss(stratum, row.job.level, row.log_ratio, tuned, practice, row.cluster, scale)]
 
 
 def _cluster_weights(misses: Sequence[Miss]) -> list[float]:
@@ -197,7 +210,7 @@ def band_of(misses: Sequence[Miss], level: str) -> Band | None:
         return None
     weights = _cluster_weights(misses)
     total = sum(weights)
-    gaps = [(m.actual - m.figure(level), w / total) for m, w in zip(misses, weights, strict=True)]
+    gaps = [(m.gap(level), w / total) for m, w in zip(misses, weights, strict=True)]
     lo_cost = [-lo + PENALTY * sum(w * max(0.0, lo - a) for a, w in gaps) for lo in LO_GRID]
     hi_cost = [hi + PENALTY * sum(w * max(0.0, a - hi) for a, w in gaps) for hi in HI_GRID]
     lo_miss = [sum(w for a, w in gaps if a < lo) for lo in LO_GRID]

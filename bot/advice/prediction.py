@@ -318,12 +318,13 @@ def _width(band: Band | None) -> float:
     return band.hi - band.lo if band else math.log(TYPICAL_HIGH / TYPICAL_LOW)
 
 
-def _around(band: Band | None, figure: float) -> tuple[float, float]:
-    """The band around ``figure``; none at all (no held-out misses): the rule's width."""
+def _around(band: Band | None, figure: float, scale: float = 1.0) -> tuple[float, float]:
+    """The band around ``figure`` stretched by the model's spread; none at all (no
+    held-out misses): the rule's width."""
     if band is None:
         half = math.log(TYPICAL_HIGH / TYPICAL_LOW) / 2
         return figure - half, figure + half
-    return band.interval(figure)
+    return band.interval(figure, scale)
 
 
 def _measured(setup: Setup, ctx: _Context, job: Job, fitted: Fitted) -> tuple[Match, float] | None:
@@ -380,7 +381,7 @@ def _modelled(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction:
     else:
         factors = _model_notes(ctx, job, fitted) + factors
     stratum = calibration.MEASURED if found is not None else model.stratum(job)
-    busy_low, busy_high = _around(fitted.busy_band(stratum), tuned)
+    busy_low, busy_high = _around(fitted.busy_band(stratum), tuned, model.scale(job))
     low, high = _around(fitted.projects_band(stratum), practice)
     tail = fitted.broken_tails.get(job.framework or "")
     if tail is not None and tail < low:

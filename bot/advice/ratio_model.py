@@ -84,6 +84,15 @@ ROBUST_FLOOR = 0.05
 GPU_STATES = ("seen", "near", "far", "none")
 NEAR = math.log(1.6)
 MODEL_STATES = ("seen", "family", "none")  # rows of it / only its task family / nothing
+# How far a model's tuned rows sit from the fit, as a share of how far every model's do
+# (:func:`spreads`): a model the fit explains across GPUs and sources (Lambda's
+# ResNet-50 on five GPUs) misses a held-out GPU by less than one it does not (NVIDIA's
+# EfficientNet, 3D U-Net), so its range is narrower. Each model's spread is pulled
+# towards the pooled one as if SPREAD_PRIOR more setups had the pooled spread, and the
+# scale stays within SPREAD_LIMITS of 1.
+SPREAD_PRIOR = 3.0
+SPREAD_LIMITS = (0.5, 2.0)
+SPREAD_GPU_STATES = ("seen", "near")
 
 
 @dataclass(frozen=True)
@@ -228,6 +237,8 @@ class Model:
     reference: tuple[GpuSpec, ...]  # every GPU with rows: a job with no GPU averages them
     gpus: frozenset[str]  # GPUs with tuned tables
     models: frozenset[str]
+    # Per model, its rows' spread around the fit as a share of the pooled one (spreads).
+    spread: dict[str, float] = field(default_factory=dict)
 
     def log_ratio(self, job: Job, shift: float = 0.0) -> float | None:
         """Predicted log ratio, the tuned figure moved by ``shift`` first (a measured
@@ -246,6 +257,15 @@ class Model:
 
     def term(self, name: str) -> float:
         return self.coefficients.get(name, 0.0)
+
+    def scale(self, job: Job) -> float:
+        """How wide this job's range is against the pooled one: its model's spread
+        around the fit, on a GPU the fit measured or one near it (1 for a model unsaid
+        or without tuned rows). A GPU far from the tables misses by how far it is, not
+        by the model: there the range stays the pooled one."""
+        if self._gpu_state(job) not in SPREAD_GPU_STATES:
+            return 1.0
+        return self.spread.get(job.model or "", 1.0)
 
     def stratum(self, job: Job) -> tuple[str, str]:
         """What the fit knows of this job's GPU and model (see GPU_STATES, MODEL_STATES)."""
@@ -354,6 +374,31 @@ def _robust(
     return coefficients
 
 
+def spreads(featured: Sequence[tuple[Row, dict[str, float]]], tuned: dict[str, float]) -> dict[str, float]:
+    """Per model, the median distance of its tuned rows from the fit, pulled towards the
+    pooled median as if SPREAD_PRIOR more setups had it, as a share of the pooled one.
+    A model measured in one setup only (one GPU, one source) says nothing of how it
+    moves across them: its offset absorbs its rows, so that setup counts for none."""
+    misses: dict[str, list[float]] = {}
+    setups: dict[str, set[tuple[str | None, str]]] = {}
+    for r, t in featured:
+        if r.job.level == TUNED and t and r.job.model:
+            misses.setdefault(r.job.model, []).append(abs(r.log_ratio - _dot(tuned, t)))
+            setups.setdefault(r.job.model, set()).add((r.job.gpu, r.source))
+    if not misses:
+        return {}
+    pooled = median(d for values in misses.values() for d in values)
+    if pooled <= 0:
+        return {}
+    low, high = SPREAD_LIMITS
+    out = {}
+    for model, values in misses.items():
+        n = len(setups[model]) - 1
+        shrunk = pooled + (median(values) - pooled) * n / (n + SPREAD_PRIOR)
+        out[model] = min(high, max(low, shrunk / pooled))
+    return out
+
+
 def fit(rows: Sequence[Row], rounds: int = ROBUST_ROUNDS) -> Model:
     """A robust ridge fit of the log ratio on the tuned tables over every term, then real
     projects' shrunk share of it (:func:`practice_share`). A few extreme rows (3D
@@ -374,4 +419,5 @@ def fit(rows: Sequence[Row], rounds: int = ROBUST_ROUNDS) -> Model:
         reference=tuple(specs[k] for k in sorted(specs)),  # type: ignore[misc]
         gpus=frozenset(r.job.gpu for r in rows if r.job.gpu and r.job.level == TUNED),
         models=frozenset(r.job.model for r in rows if r.job.model),
+        spread=spreads(featured, tuned),
     )

@@ -124,8 +124,10 @@ def test_a_measured_setup_is_ranged_by_how_far_apart_two_tables_of_it_land():
     )
     p = predict(Setup(gpu="V100", model="Transformer"), fitted=narrow)
     assert p.basis == "measured" and p.tuned == p.ratio
-    assert math.isclose(p.low, p.ratio * math.exp(-0.1), abs_tol=0.02)
-    assert math.isclose(p.high, p.ratio * math.exp(0.1), abs_tol=0.02)
+    # The band's offsets are in units of the model's spread (test_model_spread.py).
+    half = 0.1 * fitted.model.spread["Transformer"]
+    assert math.isclose(p.low, p.ratio * math.exp(-half), abs_tol=0.02)
+    assert math.isclose(p.high, p.ratio * math.exp(half), abs_tol=0.02)
     assert p.projects is not None and p.projects.ratio < p.ratio
 
 
