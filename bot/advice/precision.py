@@ -66,7 +66,9 @@ def precision_advice(query: Query) -> Advice:
         verdict = PrecisionPoint.PREFER_BF16
     points = [verdict]
     if topic is PrecisionTopic.LOSS_SCALING:
-        points += [PrecisionPoint.BF16_NO_SCALING, PrecisionPoint.FP16_NEEDS_SCALING]
+        # The format asked about first: "with fp16?" is answered "yes" before BF16's "no".
+        scaling = [PrecisionPoint.BF16_NO_SCALING, PrecisionPoint.FP16_NEEDS_SCALING]
+        points += scaling[::-1] if query.precision == "fp16" else scaling
         if query.precision == "fp8":
             points.append(PrecisionPoint.FP8_NEEDS_SCALING)
         points += [PrecisionPoint.RANGE, PrecisionPoint.GRADSCALER]

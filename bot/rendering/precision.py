@@ -71,7 +71,7 @@ def _facts(w: Phrases, p: PrecisionPoint, a: Advice) -> str:
         )
     if p is PrecisionPoint.FP16_NEEDS_SCALING:
         return _(
-            "FP16 does: gradients below about 6e-5 (6e-8 as subnormals) flush to zero "
+            "FP16 needs loss scaling: gradients below about 6e-5 (6e-8 as subnormals) flush to zero "
             'without it, so use `torch.amp.GradScaler("cuda")` with FP16 autocast.'
         )
     if p is PrecisionPoint.FP8_NEEDS_SCALING:

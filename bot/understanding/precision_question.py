@@ -2,10 +2,13 @@
 
 "Is bf16 better than fp16 on A100?", "bf16 or fp16?", "هل bf16 أفضل من fp16؟"
 compare the two formats (a comparison word with both named); "do I need loss
-scaling with bf16?", "هل أحتاج تحجيم الخسارة مع bf16؟" ask about loss scaling.
-Neither is an estimate nor off-topic: the bot answers them from the facts sheet.
+scaling with bf16?", "هل أحتاج تحجيم الخسارة مع bf16؟" ask about loss scaling;
+"can I use bf16 on V100?", "ينفع bf16 على V100؟" (one format named with a support
+word) ask which format the GPU runs, so they get the comparison's answer.
+None is an estimate nor off-topic: the bot answers them from the facts sheet.
 Only a message without a time or a ratio gets here (see ``without_numbers``).
-Words: PRECISION_COMPARE_WORDS, LOSS_SCALING_PHRASES, LOSS_SCALING_WORDS.
+Words: PRECISION_COMPARE_WORDS, LOSS_SCALING_PHRASES, LOSS_SCALING_WORDS,
+PRECISION_SUPPORT_WORDS, PRECISION_SUPPORT_PHRASES.
 """
 
 from __future__ import annotations
@@ -16,23 +19,31 @@ from bot.understanding.words import mapping, phrases, table
 PRECISIONS = mapping("PRECISIONS")
 COMPARE_WORDS = table("PRECISION_COMPARE_WORDS")
 LOSS_SCALING_WORDS = table("LOSS_SCALING_WORDS")
+SUPPORT_WORDS = table("PRECISION_SUPPORT_WORDS")
 _SIXTEEN_BIT = {"fp16", "bf16"}
 
 
 def precision_topic(tokens: list[Token]) -> str | None:
     """ "loss_scaling", "compare" or None."""
     words = [t for t in tokens if t.kind == WORD]
-    if any(word_in(t, LOSS_SCALING_WORDS) for t in words) or _has_phrase(words):
+    if any(word_in(t, LOSS_SCALING_WORDS) for t in words) or _has_phrase(
+        words, "LOSS_SCALING_PHRASES"
+    ):
         return "loss_scaling"
     named = {PRECISIONS[t.text] for t in words if t.text in PRECISIONS}
     if _SIXTEEN_BIT <= named and any(word_in(t, COMPARE_WORDS) for t in words):
         return "compare"
+    if len(named & _SIXTEEN_BIT) == 1 and (
+        any(word_in(t, SUPPORT_WORDS) for t in words)
+        or _has_phrase(words, "PRECISION_SUPPORT_PHRASES")
+    ):
+        return "compare"
     return None
 
 
-def _has_phrase(words: list[Token]) -> bool:
-    """A loss-scaling phrase, each word matched as a word (Arabic without its clitics)."""
-    for phrase in phrases("LOSS_SCALING_PHRASES"):
+def _has_phrase(words: list[Token], table_name: str) -> bool:
+    """A phrase of ``table_name``, each word matched as a word (Arabic without its clitics)."""
+    for phrase in phrases(table_name):
         n = len(phrase)
         for k in range(len(words) - n + 1):
             if all(word_in(words[k + j], frozenset([phrase[j]])) for j in range(n)):

@@ -73,7 +73,7 @@ def test_a_gpu_without_tensor_cores():
 def test_loss_scaling_answer_leads_with_scaling():
     got = ask("do I need loss scaling with bf16?")
     assert got["text"].startswith("BF16 does not need loss scaling: it has FP32's exponent range")
-    assert "FP16 does:" in got["text"] and "GradScaler" in got["text"]
+    assert "FP16 needs loss scaling:" in got["text"] and "GradScaler" in got["text"]
     assert PrecisionPoint.BY_GENERATION in got["notes"]  # no GPU named
     fp8 = ask("do I need loss scaling with fp8 on H100?")
     assert PrecisionPoint.FP8_NEEDS_SCALING in fp8["notes"]
@@ -85,6 +85,36 @@ def test_arabic_answers():
     assert "لا تحتاج BF16 إلى تحجيم الخسارة" in compare
     scaling = plain(ask("هل أحتاج تحجيم الخسارة مع bf16؟")["text"])
     assert scaling.startswith("لا تحتاج BF16 إلى تحجيم الخسارة")
-    assert "أما FP16 فتحتاجه" in scaling and "GradScaler" in scaling
+    assert "تحتاج FP16 إلى تحجيم الخسارة" in scaling and "GradScaler" in scaling
     v100 = plain(ask("bf16 ولا fp16 على V100؟")["text"])
     assert v100.startswith("لا تحتوي V100 (Volta) على Tensor Cores تدعم BF16")
+
+
+def test_loss_scaling_with_fp16_is_answered_for_fp16_first():
+    for text in ("do I need loss scaling with fp16?", "is a GradScaler needed for fp16 training?"):
+        got = ask(text)
+        assert got["text"].startswith("FP16 needs loss scaling:"), text
+    arabic = plain(ask("احتاج loss scaling مع fp16؟")["text"])
+    assert arabic.startswith("تحتاج FP16 إلى تحجيم الخسارة")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "can I use bf16 on V100?",
+        "does the T4 support bf16?",
+        "is bf16 supported on an RTX 2080 Ti?",
+        "could we use bf16 on our V100s",
+        "هو ينفع استخدم bf16 على V100؟",
+        "هل يدعم T4 صيغة bf16؟",
+        "اقدر استخدم bf16 على كرت V100؟",
+    ],
+)
+def test_asking_whether_a_gpu_runs_a_format_gets_the_precision_answer(text):
+    got = ask(text)
+    assert got["kind"] == "precision", text
+    assert got["notes"][0] == PrecisionPoint.USE_FP16
+
+
+def test_a_support_word_beside_one_format_and_a_time_is_still_an_estimate():
+    assert ask("can I use bf16 on A100? training takes 10 hours")["kind"] != "precision"
