@@ -31,7 +31,9 @@ from bot.rendering.precision import precision_parts
 _LEAD_SENTENCES = ("run_evidence", "projects", "narrow_by")
 # Small talk a new user opens with: answered by ``_first_question`` in two lines
 # (a hello with one example, the typical speed-up, what a cost needs), not a thanks.
-FIRST_QUESTION_TALK = frozenset({"greeting", "speed_question", "cost_question"})
+FIRST_QUESTION_TALK = frozenset(
+    {"greeting", "speed_question", "cost_question", "definition_question"}
+)
 # Precisions the subject names ("ResNet-50 on A100 in BF16"): FP16 is what
 # "mixed precision" means when unsaid.
 NAMED_PRECISIONS = frozenset({"bf16", "fp8"})
@@ -833,6 +835,20 @@ class _Words:
             summary = _("Hi! I estimate how much faster training gets with mixed precision.")
             note = _(
                 "Send your FP32 training time and a ratio, e.g. `/mpestimate 100 2` "
+                "(100 hours in FP32, ratio 2); `help` lists the rest."
+            )
+        elif talk == "definition_question":
+            summary = _(
+                "Mixed precision runs most of the training math in FP16 or BF16 instead of "
+                "FP32, keeps FP32 master weights and scales the loss so small gradients do not "
+                "underflow; on GPUs with Tensor Cores (Volta and newer) it usually trains "
+                "%(low)s–%(high)s× as fast and needs less activation memory."
+            ) % {
+                "low": self.fmt.number(float(a.facts["low"])),
+                "high": self.fmt.number(float(a.facts["high"])),
+            }
+            note = _(
+                "Send your FP32 training time for an estimate, e.g. `/mpestimate 100 2` "
                 "(100 hours in FP32, ratio 2); `help` lists the rest."
             )
         elif talk == "cost_question":

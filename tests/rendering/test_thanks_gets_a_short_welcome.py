@@ -28,6 +28,13 @@ WELCOME = {
         ("هواية شكراً", Lang.AR),
         ("مشكور يا غالي", Lang.AR),
         ("شكرا جزيلا", Lang.AR),
+        # the ways people address someone come with thanks (THANKS_FILLER_WORDS)
+        ("thanks dude", Lang.EN),
+        ("thank you sir!", Lang.EN),
+        ("شكرا يا معلم", Lang.AR),
+        ("شكرا يا باشا", Lang.AR),
+        ("تسلم يا بطل", Lang.AR),
+        ("مشكور يا استاذ", Lang.AR),
     ],
 )
 @pytest.mark.parametrize("channel", list(Channel))

@@ -167,6 +167,16 @@ FIRST_WORDS = [
     ("فيه فايدة من الدقة المختلطة؟", "speed_question", "ar"),
     ("هل تستحق الدقة المختلطة التجربة؟", "speed_question", "ar"),
     ("الـ amp بيفرق ولا لا؟", "speed_question", "ar"),
+    # what mixed precision is (rule definition_question)
+    ("what is mixed precision?", "definition_question", "en"),
+    ("how does amp work?", "definition_question", "en"),
+    ("whats bf16", "definition_question", "en"),
+    ("can you explain mixed precision training?", "definition_question", "en"),
+    ("يعني ايه mixed precision اصلا؟", "definition_question", "ar"),
+    ("ما هي الدقة المختلطة؟", "definition_question", "ar"),
+    ("شو يعني AMP؟", "definition_question", "ar"),
+    ("اشرح لي الدقة المختلطة", "definition_question", "ar"),
+    ("what is the speedup of amp?", "speed_question", "en"),
     ("help", None, "en"),
     ("مساعدة", None, "ar"),
 ]

@@ -212,9 +212,10 @@ def test_off_topic_question_gets_one_line(text, lang):
 
 
 @pytest.mark.parametrize(
-    "text", ["does mixed precision help?", "what is mixed precision?", "how do I use this bot?"]
+    "text", ["does mixed precision help?", "how do I use this bot?", "how do I use it?"]
 )
 def test_questions_about_the_bot_get_the_usage(text):
+    """What mixed precision is gets its own two lines (test_first_hour_messages.py)."""
     q = understand(text, Channel.DM)
     assert q.intent == Intent.HELP and q.small_talk is None
 

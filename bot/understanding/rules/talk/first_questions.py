@@ -9,6 +9,9 @@ mixed precision?", "how much will it cost?", "كم بيوفر علي؟".
   it?", «هل تستاهل الدقة المختلطة؟»).
 * ``cost_question``: a cost word without numbers ("how much will it cost?",
   "كم التكلفة؟") gets one line naming what a cost needs.
+* ``definition_question``: what mixed precision is ("what is mixed precision?",
+  «يعني ايه mixed precision؟») gets a two-line definition with one example; a
+  speed word in it makes it the speed question ("what is the speedup of amp?").
 * ``saving_question``: what it saves ("how much time will it save?", "كم بيوفر
   علي؟") is an estimate missing its FP32 time (reason ``no_numbers``).
 
@@ -29,6 +32,8 @@ _QUESTION_WORDS = (
 )
 # Rule ``worth_question``: whether it pays off is answered as the speed question.
 _SPEED_WORDS = SPEED_CUES | table("WORTH_WORDS")
+_DEFINITION_PHRASES = phrases("DEFINITION_PHRASES")
+_DEFINITION_TOPIC = table("DEFINITION_TOPIC_WORDS")
 
 
 def greeting(tokens: list[Token]) -> bool:
@@ -56,11 +61,23 @@ def _phrase_at(texts: list[str], k: int) -> tuple[int, bool]:
 
 
 def first_question(words: list[Token]) -> str | None:
-    """ "cost_question", "saving_question" or "speed_question" for a message without
-    numbers or a named setup that asks about cost, a saving or speed; else None."""
+    """ "cost_question", "saving_question", "speed_question" or "definition_question"
+    for a message without numbers or a named setup that asks about cost, a saving,
+    speed or what mixed precision is; else None."""
     for kind, asking in _QUESTION_WORDS:
         if any(word_in(t, asking) for t in words):
             return kind
     if any(t.kind == WORD and word_in(t, _SPEED_WORDS) for t in words):
         return "speed_question"
+    if _asks_definition(words):
+        return "definition_question"
     return None
+
+
+def _asks_definition(words: list[Token]) -> bool:
+    """Rule ``definition_question``: a what-is phrase and a word naming the topic."""
+    texts = [t.text for t in words]
+    asked = any(
+        tuple(texts[k : k + len(p)]) == p for p in _DEFINITION_PHRASES for k in range(len(texts))
+    )
+    return asked and any(word_in(t, _DEFINITION_TOPIC) for t in words)

@@ -22,84 +22,9 @@ THANKS_WORDS = table("THANKS_WORDS")
 WELLNESS_WORDS = table("WELLNESS_WORDS")
 REACTION_WORDS = table("REACTION_WORDS")
 
-# Words that may come with a thank-you without making it a question.
-FILLER_WORDS = frozenset(
-    [
-        # English
-        "a",
-        "lot",
-        "so",
-        "much",
-        "very",
-        "you",
-        "u",
-        "again",
-        "man",
-        "mate",
-        "bro",
-        "guys",
-        "all",
-        "ok",
-        "okay",
-        "k",
-        "got",
-        "it",
-        "bot",
-        "mpestimate",
-        "for",
-        "the",
-        "that",
-        "this",
-        "was",
-        "helpful",
-        "help",
-        "really",
-        "million",
-        "ton",
-        "tons",
-        "and",
-        "oh",
-        "yes",
-        "yeah",
-        "alright",
-        "sure",
-        # Arabic
-        "ماشي",
-        "تمام",
-        "طيب",
-        "اوك",
-        "اوكي",
-        "هوايه",
-        "كثير",
-        "كتير",
-        "وايد",
-        "بالحيل",
-        "جزيلا",
-        "جدا",
-        "يا",
-        "غالي",
-        "حبيبي",
-        "اخي",
-        "اخوي",
-        "الله",
-        "فيك",
-        "فيكم",
-        "خير",
-        "خيرا",
-        "ايدك",
-        "الف",
-        "على",
-        "ع",
-        "المساعده",
-        "عالمساعده",
-        "لك",
-        "ليك",
-        "والله",
-        "اوي",
-        "قوي",
-        "خلاص",
-    ]
-)
+# Words that may come with a thank-you without making it a question ("thanks a lot
+# man", «شكرا يا معلم»): fillers, intensifiers and the ways people address someone.
+FILLER_WORDS = table("THANKS_FILLER_WORDS")
 
 # Laughter: "haha", "hahaha", "ههههه".
 _LAUGHTER = re.compile(r"(?:ha){2,}h?|(?:he){2,}h?|ه{3,}")
