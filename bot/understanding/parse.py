@@ -58,6 +58,7 @@ from bot.understanding.rules.record.record_command import (
     is_delete_without_id,
     read_command,
 )
+from bot.understanding.rules.setup.setting_words import in_setting_phrase, setting_words_read
 from bot.understanding.rules.talk.first_questions import greeting
 from bot.understanding.rules.talk.language_request import language_request
 from bot.understanding.rules.talk.small_talk import small_talk_kind
@@ -289,17 +290,20 @@ class _Reading:
         return sorted(chosen, key=lambda q: q.start)
 
     def _is_bare(self) -> bool:
-        """A slash command, or a message of nothing but numbers, names, units and
-        time labels ("التدريب أسبوع ٢", "training a week 2": the label names the week)."""
+        """A slash command, or a message of nothing but numbers, names, units, time
+        labels ("التدريب أسبوع ٢", "training a week 2": the label names the week) and
+        the words of setting phrases ("48h 2 at $3/h", "on 4 GPUs")."""
         if self.channel == Channel.COMMAND:
             return True
         joiners = table("COMMAND_JOINERS")  # "64h and 1.9": a joiner keeps a command bare
+        setting = setting_words_read(self.tokens)
         return all(
             t.kind != WORD
             or t.role
             or t.text in TECH_WORDS
             or t.text in joiners
             or _is(t, TIME_LABELS)
+            or (setting and in_setting_phrase(t))
             for t in self.tokens
         )
 

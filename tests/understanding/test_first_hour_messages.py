@@ -117,7 +117,23 @@ LOGS_ALONE = [
     ),
 ]
 
-CASES = PRICE_PER_HOUR_FOR_A_TIME + LOG_LINES + LOGS_ALONE
+# A bare command with a setting phrase (setting_words.py): the price or the GPU count
+# keeps the message bare, so its lone ratio is read by position, as in "48h 2".
+BARE_WITH_A_SETTING = [
+    ("48h 2 at $3/h", "dm", 48, 2, None),
+    ("2 days 1.5 at 40 AED/h", "dm", 48, 1.5, None),
+    ("10 hours 2 on 4 GPUs", "dm", 10, 2, None),
+    ("36h 1.8 on 8 A100 at $2.5 per GPU-hour", "dm", 36, 1.8, None),
+    ("١٠ ساعات ٢ بسعر ٣ دولار للساعة على ٤ كروت", "dm", 10, 2, None),
+    ("٤٨ ساعة ١٫٥ على ٨ كروت", "dm", 48, 1.5, None),
+    ("يومين ٢ بسعر ١٢ ريال للساعة", "dm", 48, 2, None),
+    ("100 2 on 4 GPUs", "command", 100, 2, None),
+    ("fp32 100h on 8 gpus, 2.5", "dm", 100, 2.5, None),
+    ("١٠٠ ساعة على ٨ بطاقات، و ٢٫٥", "dm", 100, 2.5, None),
+    ("36h, at 2.5?", "dm", 36, None, None),  # no price read: 2.5 may be one, so unused
+]
+
+CASES = PRICE_PER_HOUR_FOR_A_TIME + LOG_LINES + LOGS_ALONE + BARE_WITH_A_SETTING
 
 
 @pytest.mark.parametrize(("text", "channel", "hours", "ratio", "reason"), CASES)
