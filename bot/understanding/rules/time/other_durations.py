@@ -224,7 +224,11 @@ def _excluded_by_words_after(tokens: list[Token], end: int) -> bool:
 
 
 def _obligation_before(tokens: list[Token], marker: int) -> bool:
-    """ "need it done in", "has to finish in", "لازم يخلص في": a need a few words before."""
+    """ "need it done in", "has to finish in", "لازم يخلص في": a need a few words before.
+    A marker opening a clause after a comma looks into the clause it adds to: "I need
+    results by Friday, within 48 hours" ("training is done within 2 hours" names no need)."""
+    if text_at(tokens, marker - 1) == ",":
+        marker -= 1
     for k in range(marker - 1, max(-1, marker - 5), -1):
         tok = tokens[k]
         if tok.is_boundary or tok.kind == NUM:
