@@ -19,6 +19,7 @@ JOINERS = table("ALTERNATIVE_JOINERS")
 OPENERS = table("ALTERNATIVE_OPENERS")
 SOFTENERS = table("ALTERNATIVE_SOFTENERS")
 DOUBTS = table("ALTERNATIVE_DOUBTS")
+ANDS = table("ALTERNATIVE_ANDS")
 # At most this many tokens stand between two alternatives ("40 hours, or maybe 50").
 _GAP = 4
 
@@ -27,21 +28,29 @@ def offered_between(tokens: list[Token], start: int, end: int, joiners=JOINERS) 
     """Whether ``tokens[start:end]`` (what stands between two numbers) offers the
     second as an alternative to the first: one joiner, with at most a comma and
     softening words beside it ("or", ", or maybe", "ولا", "أو يمكن", "يعني أو"),
-    or a comma and a word of doubt ("40 hrs, maybe 50", "٤٠ ساعة، يمكن ٥٠")."""
+    or a word of doubt after a comma or an "and" ("40 hrs, maybe 50", "٤٠ ساعة، يمكن
+    ٥٠", "40 hours and maybe 50", "٤٠ ساعة ويمكن ٥٠", "وممكن")."""
     between = tokens[start:end]
     if not between or len(between) > _GAP:
         return False
-    joined = comma = doubt = False
+    joined = paused = doubt = False
     for tok in between:
-        if tok.text == ",":
-            comma = True
+        if tok.text == "," or tok.text in ANDS:
+            paused = True
         elif tok.text in joiners and not joined:
             joined = True
         elif word_in(tok, SOFTENERS) is not None or word_in(tok, DOUBTS) is not None:
             doubt = doubt or word_in(tok, DOUBTS) is not None
+            paused = paused or _glued_and(tok)
         else:
             return False
-    return joined or (comma and doubt)
+    return joined or (paused and doubt)
+
+
+def _glued_and(tok: Token) -> bool:
+    """ «ويمكن», «وممكن»: a softening word with «و» glued before it ("and maybe")."""
+    word = word_in(tok, SOFTENERS) or word_in(tok, DOUBTS)
+    return tok.text != word and tok.text.startswith("و") and not word.startswith("و")
 
 
 def partner_before(tokens: list[Token], i: int, joiners=JOINERS) -> int | None:

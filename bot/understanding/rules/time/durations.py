@@ -45,6 +45,8 @@ COMPOUND_JOINERS = table("COMPOUND_JOINERS")
 UNIT_ORDER = ("sec", "min", "h", "d", "w", "mo", "y")
 # What joins a number to the duration after it: a range, an alternative, "40/50 hours".
 _PARTNER_JOINERS = RANGE_JOINERS | ALTERNATIVES | {"/"}
+# How far apart two guesses at one time may be ("an hour or 5" at most).
+_GUESS_SPREAD = 5
 
 
 @dataclass
@@ -417,10 +419,19 @@ def _alternative_after(tokens: list[Token], q: Quantity, taken: set[int]) -> Qua
     tok, nxt = tokens[k], at(tokens, k + 1)
     if tok.role or tok.suffix or (nxt is not None and nxt.kind == WORD and _counts(nxt)):
         return None
+    if not _same_order(q.value, tok.value):
+        return None  # "takes 100 hours, maybe 1.5": no second guess at the time
     # "a day or two", «يومين أو ثلاثة»: a unit said without a digit is as meant as
     # the number offered beside it, so both stay candidates and the reply asks.
     q.strong = True
     return Quantity(tok.value, q.unit, k, k + 1, excluded=q.excluded)
+
+
+def _same_order(a: float, b: float) -> bool:
+    """Two guesses at one time lie near each other ("40 hours, maybe 50", "a day or
+    two"); a number many times smaller or larger is something else."""
+    low, high = sorted((abs(a), abs(b)))
+    return low > 0 and high <= _GUESS_SPREAD * low
 
 
 def _counts(tok: Token) -> bool:
