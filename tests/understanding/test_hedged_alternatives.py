@@ -1,5 +1,12 @@
 """Times and ratios said with a hedge, and times said with "within".
 
+Two or more guesses at the ratio, set side by side by words of doubt or of
+alternatives ("maybe 1.5, maybe 2", "perhaps 1.3 or perhaps 1.8", «يمكن ١٫٥ يمكن ٢»,
+«إما ١٫٥ أو ٢», «يا ١٫٥ يا ٢», «بلكي ١٫٥ بلكي ٢»), with or without a label and beside
+a time, are all ratio candidates: the reply asks which, and never pairs the time
+with one of them. Two words the tables give the same number, offered as
+alternatives («يا ضعف يا ضعفين»), are asked about as written.
+
 A second guess at the time after a word of doubt is an alternative, after a comma
 or an "and" ("40-ish hours, maybe 45", "about 40h and perhaps 50", «٤٠ ساعة ويمكن
 ٥٠», «حوالي ٤٠ ساعة وممكن ٥٠»): both are candidates and the reply asks which, never
@@ -19,13 +26,80 @@ from __future__ import annotations
 import pytest
 from readings import check_reading
 
+from bot.models import Channel, Reason
+from bot.understanding import understand
+
+HEDGED_RATIOS = [
+    ("maybe 1.5, maybe 2", "dm", None, None, "ambiguous", ["1.5", "2"]),
+    ("perhaps 1.3 or perhaps 1.8", "dm", None, None, "ambiguous", ["1.3", "1.8"]),
+    ("ratio possibly 1.4 or possibly 1.7", "dm", None, None, "ambiguous", ["1.4", "1.7"]),
+    (
+        "training takes 100 hours, speedup maybe 1.5 maybe 2",
+        "mention",
+        100,
+        None,
+        "ambiguous",
+        ["1.5", "2"],
+    ),
+    ("training takes 100 hours, maybe 1.5 maybe 2", "dm", 100, None, "ambiguous", ["1.5", "2"]),
+    ("fp32 36h, amp maybe 1.5x maybe 2", "dm", 36, None, "ambiguous", ["1.5", "2"]),
+    (
+        "the speedup is either 1.5 or 2, fp32 takes 3 days",
+        "mention",
+        72,
+        None,
+        "ambiguous",
+        ["1.5", "2"],
+    ),
+    ("100 1.5 or 2", "command", 100, None, "ambiguous", ["1.5", "2"]),
+    ("100 maybe 1.5 maybe 2", "command", 100, None, "ambiguous", ["1.5", "2"]),
+    ("يمكن ١٫٥ يمكن ٢", "dm", None, None, "ambiguous", ["1.5", "2"]),
+    ("إما ١٫٥ أو ٢", "dm", None, None, "ambiguous", ["1.5", "2"]),
+    ("يا ١٫٥ يا ٢", "dm", None, None, "ambiguous", ["1.5", "2"]),
+    ("بلكي ١٫٥ بلكي ٢", "dm", None, None, "ambiguous", ["1.5", "2"]),
+    ("١٠٠ يا ١٫٥ يا ٢", "command", 100, None, "ambiguous", ["1.5", "2"]),
+    ("التدريب ١٠٠ ساعة والتسريع يمكن ١٫٥ يمكن ٢", "dm", 100, None, "ambiguous", ["1.5", "2"]),
+    ("التدريب ٤٠ ساعة، ممكن ١٫٥ ممكن ٢", "dm", 40, None, "ambiguous", ["1.5", "2"]),
+    ("التدريب بياخد ٣٠ ساعة والـ amp يا ١٫٥ يا ٢", "dm", 30, None, "ambiguous", ["1.5", "2"]),
+    ("التدريب ياخذ ٣٠ ساعة، والتسريع إما ١٫٥ أو ٢", "dm", 30, None, "ambiguous", ["1.5", "2"]),
+    ("يا ضعف يا ضعفين", "dm", None, None, "ambiguous", ["ضعف", "ضعفين"]),
+    (
+        "التدريب ١٠٠ ساعة والـ amp أسرع يا ضعف يا ضعفين",
+        "dm",
+        100,
+        None,
+        "ambiguous",
+        ["ضعف", "ضعفين"],
+    ),
+    # Guesses too large for a ratio are times.
+    ("maybe 40 maybe 50, ratio 2", "dm", None, 2, "ambiguous", ["40", "50"]),
+    ("يمكن ٤٠ يمكن ٥٠ ساعة والنسبة ٢", "dm", None, 2, "ambiguous", ["40", "50"]),
+]
+
+NOT_GUESSES_AT_THE_RATIO = [
+    # A joiner beside a count keeps the count's; the message is no bare command.
+    ("4 or 8 GPUs, 40 hours, ratio 2", "dm", 40, 2, None),
+    ("batch 32 or 64, training 10h ratio 2", "dm", 10, 2, None),
+    ("يمكن ٤ يمكن ٨ كروت، التدريب ٤٠ ساعة والنسبة ٢", "dm", 40, 2, None),
+    # The vocative «يا» offers nothing.
+    ("يا جماعة التدريب ٤٠ ساعة والنسبة ٢", "dm", 40, 2, None),
+    ("fp32 takes 40 hours, amp maybe 2x", "dm", 40, 2, None),
+]
+
 HEDGED_TIMES = [
     ("٤٠ ساعة ويمكن ٥٠", "dm", None, None, "ambiguous", ["40", "50"]),
     ("40-ish hours, maybe 45", "dm", None, None, "ambiguous", ["40", "45"]),
     ("about 40h, maybe 50", "dm", None, None, "ambiguous", ["40", "50"]),
     ("حوالي ٤٠ ساعة وممكن ٥٠", "dm", None, None, "ambiguous", ["40", "50"]),
     ("40 hours and maybe 50", "dm", None, None, "ambiguous", ["40", "50"]),
-    ("training about 40 hours, possibly 45, ratio 2", "mention", None, 2, "ambiguous", ["40", "45"]),
+    (
+        "training about 40 hours, possibly 45, ratio 2",
+        "mention",
+        None,
+        2,
+        "ambiguous",
+        ["40", "45"],
+    ),
     ("40ish h and perhaps 50, amp 2x", "dm", None, 2, "ambiguous", ["40", "50"]),
     ("fp32 is 2 days-ish, maybe 3", "dm", None, None, "ambiguous", ["2", "3"]),
     ("40h-ish, could be 50, ratio 2", "dm", None, 2, "ambiguous", ["40", "50"]),
@@ -38,7 +112,8 @@ HEDGED_TIMES = [
 ]
 
 NOT_A_SECOND_GUESS = [
-    ("training takes 100 hours, maybe 1.5", "dm", 100, None, None),
+    # A lone hedged number after the time is read as a bare one is ("…, 1.5"): the ratio.
+    ("training takes 100 hours, maybe 1.5", "dm", 100, 1.5, None),
     ("takes 40 hours and maybe 2 on amp", "dm", 40, None, None),
     ("about 40h and perhaps 50 epochs, ratio 2", "dm", 40, 2, None),
     ("40-ish hours 2", "command", 40, 2, None),
@@ -59,7 +134,13 @@ WITHIN = [
 DEADLINES = [
     # A need or a want before "within" keeps it a deadline, in the clause before a comma too.
     ("fp32 takes 60h, we want it within 2 days, ratio 1.8", "mention", 60, 1.8, None),
-    ("I need results by Friday, within 48 hours. FP32 takes 60 hours, AMP 1.5x", "dm", 60, 1.5, None),
+    (
+        "I need results by Friday, within 48 hours. FP32 takes 60 hours, AMP 1.5x",
+        "dm",
+        60,
+        1.5,
+        None,
+    ),
     ("fp32 takes 3 days and it should be done within 2 days, ratio 2", "dm", 72, 2, None),
     ("بدي ياه خلال يومين والتدريب ٣ أيام بنسبة ٢", "dm", 72, 2, None),
     ("عايزه يخلص خلال يومين والتدريب ٣ أيام بنسبة ٢", "dm", 72, 2, None),
@@ -90,3 +171,20 @@ def test_a_number_far_from_the_time_or_counting_something_is_no_second_guess(
     text, channel, hours, ratio, reason
 ):
     check_reading(text, channel, hours, ratio, reason)
+
+
+@pytest.mark.parametrize(("text", "channel", "hours", "ratio", "reason", "between"), HEDGED_RATIOS)
+def test_hedged_guesses_at_the_ratio_are_asked_about(text, channel, hours, ratio, reason, between):
+    check_reading(text, channel, hours, ratio, reason, between)
+
+
+@pytest.mark.parametrize(("text", "channel", "hours", "ratio", "reason"), NOT_GUESSES_AT_THE_RATIO)
+def test_words_of_alternatives_beside_a_count_offer_no_ratio(text, channel, hours, ratio, reason):
+    check_reading(text, channel, hours, ratio, reason)
+
+
+@pytest.mark.parametrize("text", ["maybe 2, maybe 2.5", "يمكن ٢ يمكن ٢٫٥؟", "و يا ٢ يا ٣؟"])
+def test_in_a_thread_hedged_guesses_are_ratios_to_choose_from(text):
+    query = understand(text, Channel.DM, follow_up=True)
+    assert query.reason is Reason.AMBIGUOUS and query.ratio is None, query
+    assert len(query.candidates) == 2, query

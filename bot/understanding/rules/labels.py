@@ -11,6 +11,7 @@ from __future__ import annotations
 from bot.understanding.resolving.candidates import RATIO, TIME, Candidate
 from bot.understanding.resolving.resolve import resolve
 from bot.understanding.rules.alternatives import JOINERS as ALTERNATIVES
+from bot.understanding.rules.alternatives import offered_between, opened_before, opens_a_pair
 from bot.understanding.rules.ratio.ratios import RatioCand
 from bot.understanding.rules.time.durations import Quantity, unit_of
 from bot.understanding.text.tokens import ARABIC, NUM, WORD, Token
@@ -83,16 +84,20 @@ def _label_before(
 def _shared_label(
     tokens: list[Token], j: int, i: int, said: dict[int, tuple[str, str]]
 ) -> tuple[str, str] | None:
-    """ "النسبة ٢ أو ٣", "ratio 2 on V100 vs 3 on A100": the second number shares
-    the first one's label (read in this pass or an earlier one) when a joiner
-    stands between them."""
+    """ "النسبة ٢ أو ٣", "ratio 2 on V100 vs 3 on A100", "speedup maybe 1.5 maybe 2":
+    the second number shares the first one's label (read in this pass or an earlier
+    one) when a joiner stands between them or it is offered as its alternative."""
     tok = tokens[j]
     kind = said[j][0] if j in said else tok.role
     joiners = _JOINERS | ALTERNATIVES
     if j and tokens[j - 1].text in _BETWEEN:
         joiners |= {"and", "و"}
+    opened = opened_before(tokens, j)
+    if opens_a_pair(tokens, i) and not opened:
+        return None  # «١٠٠ ساعة يا ١٫٥ يا ٢»: the «يا» opens a pair of its own
     between = {t.text for t in tokens[j + 1 : i]}
-    if kind in ("ratio", "time") and not tok.suffix and between & joiners:
+    offered = between & joiners or offered_between(tokens, j + 1, i, opened=opened)
+    if kind in ("ratio", "time") and not tok.suffix and offered:
         return (kind, "h")
     return None
 
