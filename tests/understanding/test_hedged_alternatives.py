@@ -62,6 +62,13 @@ HEDGED_RATIOS = [
     ("التدريب ٤٠ ساعة، ممكن ١٫٥ ممكن ٢", "dm", 40, None, "ambiguous", ["1.5", "2"]),
     ("التدريب بياخد ٣٠ ساعة والـ amp يا ١٫٥ يا ٢", "dm", 30, None, "ambiguous", ["1.5", "2"]),
     ("التدريب ياخذ ٣٠ ساعة، والتسريع إما ١٫٥ أو ٢", "dm", 30, None, "ambiguous", ["1.5", "2"]),
+    # A word of doubt alone, and guesses after a labelled ratio across a comma.
+    ("ratio of 1.5 maybe 2", "dm", None, None, "ambiguous", ["1.5", "2"]),
+    ("speedup could be 1.5, could be 2", "dm", None, None, "ambiguous", ["1.5", "2"]),
+    ("fp32 40h amp 1.5 probably 2", "dm", 40, None, "ambiguous", ["1.5", "2"]),
+    ("training 40 hours, 1.5 maybe 2", "dm", 40, None, "ambiguous", ["1.5", "2"]),
+    ("النسبة ١٫٥، يمكن ٢", "dm", None, None, "ambiguous", ["1.5", "2"]),
+    ("ممكن ١٫٥ ممكن ٢", "dm", None, None, "ambiguous", ["1.5", "2"]),
     ("يا ضعف يا ضعفين", "dm", None, None, "ambiguous", ["ضعف", "ضعفين"]),
     (
         "التدريب ١٠٠ ساعة والـ amp أسرع يا ضعف يا ضعفين",
@@ -109,6 +116,9 @@ HEDGED_TIMES = [
     ("ياخذ ٤٠ ساعة ويمكن ٤٥", "dm", None, None, "ambiguous", ["40", "45"]),
     ("٤٠ ساعة تقريبا، يمكن ٥٠", "dm", None, None, "ambiguous", ["40", "50"]),
     ("١٠٠ ساعة و يمكن ١٢٠ بالـ fp32، النسبة ٢", "dm", None, 2, "ambiguous", ["100", "120"]),
+    ("40 hours maybe 50", "dm", None, None, "ambiguous", ["40", "50"]),
+    ("التدريب ٤٠ ساعة يمكن ٥٠", "dm", None, None, "ambiguous", ["40", "50"]),
+    ("fp32 time: 40, maybe 50", "dm", None, None, "ambiguous", ["40", "50"]),
 ]
 
 NOT_A_SECOND_GUESS = [

@@ -30,44 +30,41 @@ def offered_between(
     tokens: list[Token], start: int, end: int, joiners=JOINERS, opened: bool = False
 ) -> bool:
     """Whether ``tokens[start:end]`` (what stands between two numbers) offers the
-    second as an alternative to the first: one joiner, with at most a comma and
-    softening words beside it ("or", ", or maybe", "ولا", "أو يمكن", "يعني أو"),
-    or a word of doubt after a comma or an "and" ("40 hrs, maybe 50", "٤٠ ساعة، يمكن
-    ٥٠", "40 hours and maybe 50", "٤٠ ساعة ويمكن ٥٠", "وممكن"). When the first was
-    ``opened`` by a word of doubt, the same word alone offers the second: "maybe 1.5
-    maybe 2", "يمكن ١٫٥ يمكن ٢" (the doubt said twice sets the two side by side)."""
+    second as an alternative to the first: one joiner or a word of doubt, with at
+    most commas, an "and" and softening words beside it ("or", ", or maybe", "ولا",
+    "أو يمكن", "يعني أو", "40 hrs, maybe 50", "40 hours and maybe 50", "٤٠ ساعة ويمكن
+    ٥٠", "ratio of 1.5 maybe 2"). A word that opens and is said again after the
+    second number opens a pair of its own unless the first was ``opened`` too:
+    "maybe 1.5 maybe 2", "يا ١٫٥ يا ٢" are a pair, "100 maybe 1.5 maybe 2", "١٠٠ يا
+    ١٫٥ يا ٢" are 100 and that pair."""
     between = tokens[start:end]
     if not between or len(between) > _GAP:
         return False
-    joined = paused = doubt = False
+    joined = doubt = False
     for tok in between:
         if tok.text == "," or tok.text in ANDS:
-            paused = True
-        elif tok.text in joiners and not joined:
-            joined = opened or not opens_a_pair(tokens, end)
+            continue
+        if tok.text in joiners and not joined:
+            joined = True
         elif word_in(tok, SOFTENERS) is not None or word_in(tok, DOUBTS) is not None:
             doubt = doubt or word_in(tok, DOUBTS) is not None
-            paused = paused or _glued_and(tok)
         else:
             return False
-    return joined or (doubt and (paused or opened))
+    return (joined or doubt) and (opened or not opens_a_pair(tokens, end))
 
 
 def opens_a_pair(tokens: list[Token], i: int) -> bool:
-    """«١٠٠ يا ١٫٥ يا ٢»: a joiner that also opens («يا») right before the number at
-    ``i`` and said again right after it opens the pair of that number and the next;
-    it offers nothing before it."""
-    joiner = tokens[i - 1] if i > 0 else None
+    """«١٠٠ يا ١٫٥ يا ٢», "100 maybe 1.5 maybe 2": a word that opens alternatives (a
+    joiner such as «يا», or a word of doubt) right before the number at ``i`` and
+    said again right after it opens the pair of that number and the next; it
+    offers nothing before it."""
+    before = tokens[i - 1] if i > 0 else None
     again = tokens[i + 1] if i + 1 < len(tokens) else None
-    if joiner is None or again is None or joiner.text not in JOINERS:
+    if before is None or again is None or again.text != before.text:
         return False
-    return word_in(joiner, OPENERS) is not None and again.text == joiner.text
-
-
-def _glued_and(tok: Token) -> bool:
-    """«ويمكن», «وممكن»: a softening word with «و» glued before it ("and maybe")."""
-    word = word_in(tok, SOFTENERS) or word_in(tok, DOUBTS)
-    return tok.text != word and tok.text.startswith("و") and not word.startswith("و")
+    if before.text in JOINERS:
+        return word_in(before, OPENERS) is not None
+    return word_in(before, DOUBTS) is not None
 
 
 def partner_before(tokens: list[Token], i: int, joiners=JOINERS) -> int | None:

@@ -11,7 +11,12 @@ from __future__ import annotations
 from bot.understanding.resolving.candidates import RATIO, TIME, Candidate
 from bot.understanding.resolving.resolve import resolve
 from bot.understanding.rules.alternatives import JOINERS as ALTERNATIVES
-from bot.understanding.rules.alternatives import offered_between, opened_before, opens_a_pair
+from bot.understanding.rules.alternatives import (
+    offered_between,
+    opened_before,
+    opens_a_pair,
+    partner_after,
+)
 from bot.understanding.rules.ratio.ratios import RatioCand
 from bot.understanding.rules.time.durations import Quantity, unit_of
 from bot.understanding.text.tokens import ARABIC, NUM, WORD, Token
@@ -38,6 +43,7 @@ def read_labels(tokens: list[Token], ratios: list[RatioCand]) -> list[Quantity]:
         label = _label_before(tokens, i, said) or _label_after(tokens, i)
         if label is not None:
             said[i] = label
+            _share_with_guesses(tokens, i, said)
     if not said:
         return []
     cands = {
@@ -79,6 +85,16 @@ def _label_before(
         if tok.kind == WORD and (label := _word_label(tokens, j)) is not None:
             return label
     return None
+
+
+def _share_with_guesses(tokens: list[Token], i: int, said: dict[int, tuple[str, str]]) -> None:
+    """ "speedup could be 1.5, could be 2", "النسبة ١٫٥، يمكن ٢": the bare numbers
+    offered after a labelled one as guesses at it, across a comma, share its label."""
+    while (k := partner_after(tokens, i + 1, opened_before(tokens, i))) is not None:
+        tok = tokens[k]
+        if tok.role or tok.suffix or k in said:
+            return
+        said[k], i = said[i], k
 
 
 def _shared_label(
