@@ -155,7 +155,12 @@ def excluded(tokens: list[Token], start: int, end: int) -> bool:
     """A deadline, interval, saving, future event or past time, by the words around it."""
     if text_at(tokens, start - 1) in FUTURE_MARKERS and _event_before(tokens, start - 1):
         return True
-    if text_at(tokens, start - 1) in _DEADLINE_MARKERS and _obligation_before(tokens, start - 1):
+    marker = at(tokens, start - 1)
+    if (
+        marker is not None
+        and _cue(marker, _DEADLINE_MARKERS)
+        and _obligation_before(tokens, start - 1)
+    ):
         return True
     said_before = _excluded_by_words_before(tokens, start, end)
     if said_before is not None:
