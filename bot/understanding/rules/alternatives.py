@@ -3,10 +3,12 @@
 "40 or 50 hours", "either 2 or 3 days", "takes 40 hours, or maybe 50", "٤٠ ولا
 ٥٠ ساعة", "يا ٥٠ يا ٦٠ ساعة", "إما ٤٠ أو ٥٠", "النسبة ١٫٥ والا ٢": the writer is
 unsure which, so the reader keeps both and the reply asks (``ambiguous``),
-never silently taking the first. The words are data (``ALTERNATIVE_JOINERS``,
-``ALTERNATIVE_OPENERS``, ``ALTERNATIVE_SOFTENERS`` in ``words/*.toml``); the
-durations, the labels and the ratio markers share this one test of what stands
-between two numbers.
+never silently taking the first; hedged guesses too ("maybe 1.5 maybe 2", "٤٠
+ساعة ويمكن ٥٠", «يا ١٫٥ يا ٢»). The words are data (``ALTERNATIVE_JOINERS``,
+``ALTERNATIVE_OPENERS``, ``ALTERNATIVE_SOFTENERS``, ``ALTERNATIVE_DOUBTS``,
+``ALTERNATIVE_ANDS`` in ``words/*.toml``); the durations, the labels, the ratio
+markers and the bare guesses (``position.by_alternatives``) share this one test of
+what stands between two numbers.
 """
 
 from __future__ import annotations
