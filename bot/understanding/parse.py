@@ -46,6 +46,7 @@ from bot.understanding.questions import (
 )
 from bot.understanding.resolving.candidates import RATIO, TIME, Candidate
 from bot.understanding.resolving.resolve import resolve
+from bot.understanding.rules.alternatives import alike_words_offered, offers_alternatives
 from bot.understanding.rules.labels import read_labels
 from bot.understanding.rules.names.name_rules import SIZES as CARD_SIZES
 from bot.understanding.rules.names.names import Names, find_names, memory_size_alone
@@ -64,7 +65,7 @@ from bot.understanding.rules.talk.language_request import language_request
 from bot.understanding.rules.talk.small_talk import small_talk_kind
 from bot.understanding.rules.time.durations import Quantity, find_durations
 from bot.understanding.rules.time.fp32_and_mixed import fp32_and_mixed, measured_pair_and_job
-from bot.understanding.rules.time.position import by_position, lone_ratio
+from bot.understanding.rules.time.position import by_alternatives, by_position, lone_ratio
 from bot.understanding.text.chatter import strip_chatter
 from bot.understanding.text.language import detect_language
 from bot.understanding.text.normalise import normalise
@@ -201,6 +202,8 @@ class _Reading:
         named = names.gpu or names.model or ctx.family
         if self.follow_up and not (ratios or durations or memory or named):
             ratios.extend(lone_ratio(self.tokens))
+        if not memory:
+            by_alternatives(self.tokens, times, ratios)
         unplaced = by_position(self.tokens, times, ratios) if self._is_bare() and not memory else []
         common = dict(
             lang=lang,
@@ -291,8 +294,9 @@ class _Reading:
 
     def _is_bare(self) -> bool:
         """A slash command, or a message of nothing but numbers, names, units, time
-        labels ("التدريب أسبوع ٢", "training a week 2": the label names the week) and
-        the words of setting phrases ("48h 2 at $3/h", "on 4 GPUs")."""
+        labels ("التدريب أسبوع ٢", "training a week 2": the label names the week), the
+        words of setting phrases ("48h 2 at $3/h", "on 4 GPUs") and the words that
+        offer alternatives ("100 1.5 or 2", "١٠٠ يا ١٫٥ يا ٢")."""
         if self.channel == Channel.COMMAND:
             return True
         joiners = table("COMMAND_JOINERS")  # "64h and 1.9": a joiner keeps a command bare
@@ -304,7 +308,8 @@ class _Reading:
             or t.text in joiners
             or _is(t, TIME_LABELS)
             or (setting and in_setting_phrase(t))
-            for t in self.tokens
+            or offers_alternatives(self.tokens, i)
+            for i, t in enumerate(self.tokens)
         )
 
     def _asks_memory(self) -> bool:
@@ -350,7 +355,9 @@ class _Reading:
     def _decide(self, times: list[Quantity], ratios: list[RatioCand], common: dict) -> Query:
         times, ratios = _without_overlaps(times, ratios)
         times = _distinct(times, key=lambda q: q.hours)
-        ratios = _distinct(ratios, key=lambda r: r.value)
+        ratios = alike_words_offered(self.tokens, ratios) or _distinct(
+            ratios, key=lambda r: r.value
+        )
         pair, job, rule = self._measured(times)
         if pair is not None:
             # "FP32 takes 10 h, AMP takes 6 h": the ratio is what was measured.
@@ -369,7 +376,7 @@ class _Reading:
         if len(times) > 1 or len(ratios) > 1:
             reason = Reason.AMBIGUOUS
             candidates = (
-                self._candidates(times) if len(times) > 1 else [_fmt(r.value) for r in ratios]
+                self._candidates(times) if len(times) > 1 else self._ratio_candidates(ratios)
             )
         else:
             reason = reason_for(fp32, ratio)
@@ -395,6 +402,13 @@ class _Reading:
         if len({q.unit for q in times}) == 1:
             return [_fmt(q.value) for q in times]
         return [self._span_text(q.start, q.end) for q in times]
+
+    def _ratio_candidates(self, ratios: list[RatioCand]) -> list[str]:
+        """The ratios to choose from: their numbers, or as written when two are the
+        same number («ضعف» or «ضعفين»)."""
+        if len({r.value for r in ratios}) == len(ratios):
+            return [_fmt(r.value) for r in ratios]
+        return [self._span_text(r.start, max(r.end, r.start + 1)) for r in ratios]
 
     def _span_text(self, start: int, end: int) -> str:
         return " ".join(t.written for t in self.tokens[start:end])

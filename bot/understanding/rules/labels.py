@@ -11,6 +11,12 @@ from __future__ import annotations
 from bot.understanding.resolving.candidates import RATIO, TIME, Candidate
 from bot.understanding.resolving.resolve import resolve
 from bot.understanding.rules.alternatives import JOINERS as ALTERNATIVES
+from bot.understanding.rules.alternatives import (
+    offered_between,
+    opened_before,
+    opens_a_pair,
+    partner_after,
+)
 from bot.understanding.rules.ratio.ratios import RatioCand
 from bot.understanding.rules.time.durations import Quantity, unit_of
 from bot.understanding.text.tokens import ARABIC, NUM, WORD, Token
@@ -37,6 +43,7 @@ def read_labels(tokens: list[Token], ratios: list[RatioCand]) -> list[Quantity]:
         label = _label_before(tokens, i, said) or _label_after(tokens, i)
         if label is not None:
             said[i] = label
+            _share_with_guesses(tokens, i, said)
     if not said:
         return []
     cands = {
@@ -80,19 +87,33 @@ def _label_before(
     return None
 
 
+def _share_with_guesses(tokens: list[Token], i: int, said: dict[int, tuple[str, str]]) -> None:
+    """ "speedup could be 1.5, could be 2", "النسبة ١٫٥، يمكن ٢": the bare numbers
+    offered after a labelled one as guesses at it, across a comma, share its label."""
+    while (k := partner_after(tokens, i + 1, opened_before(tokens, i))) is not None:
+        tok = tokens[k]
+        if tok.role or tok.suffix or k in said:
+            return
+        said[k], i = said[i], k
+
+
 def _shared_label(
     tokens: list[Token], j: int, i: int, said: dict[int, tuple[str, str]]
 ) -> tuple[str, str] | None:
-    """ "النسبة ٢ أو ٣", "ratio 2 on V100 vs 3 on A100": the second number shares
-    the first one's label (read in this pass or an earlier one) when a joiner
-    stands between them."""
+    """ "النسبة ٢ أو ٣", "ratio 2 on V100 vs 3 on A100", "speedup maybe 1.5 maybe 2":
+    the second number shares the first one's label (read in this pass or an earlier
+    one) when a joiner stands between them or it is offered as its alternative."""
     tok = tokens[j]
     kind = said[j][0] if j in said else tok.role
     joiners = _JOINERS | ALTERNATIVES
     if j and tokens[j - 1].text in _BETWEEN:
         joiners |= {"and", "و"}
+    opened = opened_before(tokens, j)
+    if opens_a_pair(tokens, i) and not opened:
+        return None  # «١٠٠ ساعة يا ١٫٥ يا ٢»: the «يا» opens a pair of its own
     between = {t.text for t in tokens[j + 1 : i]}
-    if kind in ("ratio", "time") and not tok.suffix and between & joiners:
+    offered = between & joiners or offered_between(tokens, j + 1, i, opened=opened)
+    if kind in ("ratio", "time") and not tok.suffix and offered:
         return (kind, "h")
     return None
 

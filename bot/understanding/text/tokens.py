@@ -19,6 +19,11 @@ from bot.understanding.values.lexicon import (
     RATIO_LABELS,
     lookup,
 )
+from bot.understanding.words import table
+
+# "40-ish hours", "40ish h": a hedge glued to a number says "about"; the number keeps no
+# suffix, so the unit after it (or glued before the hedge) is read as usual.
+_HEDGE_SUFFIXES = table("HEDGE_SUFFIXES")
 
 NUM, WORD, SYM = "num", "word", "sym"
 LATIN, ARABIC = "lat", "ar"
@@ -183,7 +188,10 @@ def tokenize(text: str) -> list[Token]:
             continue
         if _is_latin(c):
             j = _label_end(text, i, _read_latin_word(text, i))
-            tokens.append(Token(WORD, text[i:j], glued=glued, script=LATIN))
+            word = text[i:j]
+            for hedge in _HEDGE_SUFFIXES:  # "days-ish": the unit, hedged
+                word = word.removesuffix("-" + hedge) or word
+            tokens.append(Token(WORD, word, glued=glued, script=LATIN))
             i = j
             continue
         tokens.append(Token(SYM, "x" if c == "×" else c, glued=glued))
@@ -223,7 +231,20 @@ def _number_token(text: str, i: int, prev: str) -> tuple[Token, int]:
     if signed:
         value, raw = -value, "-" + raw
     suffix, j = _read_suffix(text, j)
-    return Token(NUM, raw, value=value, suffix=suffix), j
+    if suffix.lstrip("-") in _HEDGE_SUFFIXES:
+        suffix = ""
+    return Token(NUM, raw, value=value, suffix=suffix), _after_hedge(text, j)
+
+
+def _after_hedge(text: str, j: int) -> int:
+    """The index after a hedge glued by a hyphen at ``j`` ("40h-ish", "days-ish"), else ``j``."""
+    if j >= len(text) or text[j] != "-":
+        return j
+    for hedge in _HEDGE_SUFFIXES:
+        end = j + 1 + len(hedge)
+        if text.startswith(hedge, j + 1) and (end >= len(text) or not _is_latin(text[end])):
+            return end
+    return j
 
 
 def _read_latin_word(text: str, i: int) -> int:

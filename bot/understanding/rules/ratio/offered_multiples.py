@@ -14,7 +14,7 @@ make the reply ask which one is meant (rule ``alternatives``).
 
 from __future__ import annotations
 
-from bot.understanding.rules.alternatives import offered_between
+from bot.understanding.rules.alternatives import offered_between, opened_before
 from bot.understanding.rules.ratio.ratio_cues import has_cue, slowdown, speed_direction, with_half
 from bot.understanding.text.tokens import ARABIC, NUM, WORD, Token
 from bot.understanding.values.lexicon import COUNT_NOUNS, MULTIPLE_WORDS, TIMES_WORDS, lookup
@@ -32,7 +32,8 @@ def offered_partners(tokens: list[Token], found: list) -> list[tuple[float, int,
     out: list[tuple[float, int, int]] = []
     for r in found:
         end = max(r.end, r.start + 1)
-        for value, start, stop in (_before(tokens, r.start, taken), _after(tokens, end, taken)):
+        after = _after(tokens, end, taken, opened_before(tokens, r.start))
+        for value, start, stop in (_before(tokens, r.start, taken), after):
             if stop < 0:
                 continue
             out.append((slowdown(value) if 0 < r.value < 1 else value, start, stop))
@@ -69,20 +70,21 @@ def _before(tokens: list[Token], start: int, taken: set[int]) -> tuple[float, in
         if got is not None:
             value, end = got
             free = not taken & set(range(j, end))
-            return (value, j, end) if free and offered_between(tokens, end, start) else _NO
+            offered = offered_between(tokens, end, start, opened=opened_before(tokens, j))
+            return (value, j, end) if free and offered else _NO
     return _NO
 
 
-def _after(tokens: list[Token], end: int, taken: set[int]) -> tuple[float, int, int]:
+def _after(tokens: list[Token], end: int, taken: set[int], opened: bool) -> tuple[float, int, int]:
     """A word multiple or a bare number offered after a ratio ending at ``end``
-    ("ضعفين أو ثلاثة", "1.5x or 2", "مرة ونص يا مرتين")."""
+    ("ضعفين أو ثلاثة", "1.5x or 2", "مرة ونص يا مرتين", "maybe 1.5x maybe 2")."""
     for j in range(end + 1, min(len(tokens), end + 1 + _REACH)):
         if j in taken:
             return _NO
         got = _multiple_at(tokens, j) or _bare_number(tokens, j)
         if got is not None:
             value, stop = got
-            return (value, j, stop) if offered_between(tokens, end, j) else _NO
+            return (value, j, stop) if offered_between(tokens, end, j, opened=opened) else _NO
     return _NO
 
 
@@ -109,7 +111,8 @@ def _pair(tokens: list[Token], taken: set[int]) -> list[tuple[float, int, int]]:
         value, end = first
         for k in range(end + 1, min(n, end + 1 + _REACH)):
             second = _multiple_at(tokens, k)
-            if second is None or not offered_between(tokens, end, k):
+            opened = opened_before(tokens, j)
+            if second is None or not offered_between(tokens, end, k, opened=opened):
                 continue
             sign = speed_direction(tokens, j, second[1], default=True)
             if sign is None:

@@ -15,7 +15,12 @@ from dataclasses import dataclass
 from bot.understanding.resolving.candidates import TIME, Candidate
 from bot.understanding.resolving.resolve import resolve
 from bot.understanding.rules.alternatives import JOINERS as ALTERNATIVES
-from bot.understanding.rules.alternatives import offered_between, partner_after, partner_before
+from bot.understanding.rules.alternatives import (
+    offered_between,
+    opened_before,
+    partner_after,
+    partner_before,
+)
 from bot.understanding.rules.time.dates import elapsed_clock
 from bot.understanding.rules.time.other_durations import (
     epoch_time,
@@ -45,6 +50,8 @@ COMPOUND_JOINERS = table("COMPOUND_JOINERS")
 UNIT_ORDER = ("sec", "min", "h", "d", "w", "mo", "y")
 # What joins a number to the duration after it: a range, an alternative, "40/50 hours".
 _PARTNER_JOINERS = RANGE_JOINERS | ALTERNATIVES | {"/"}
+# How far apart two guesses at one time may be ("an hour or 5" at most).
+_GUESS_SPREAD = 5
 
 
 @dataclass
@@ -312,9 +319,11 @@ class _DurationScan:
             self._add(Quantity(tokens[k].value, smallest, k, k + 1, excluded=q.excluded))
         self._join_range(i, q)
         self._add(q)
-        after = _alternative_after(tokens, q, self.taken)
-        if after is not None:
+        guess, opened = q, opened_before(tokens, q.start)
+        while (after := _alternative_after(tokens, guess, q, self.taken, opened)) is not None:
+            # "40 hours, maybe 50, maybe 60": each guess offered after the one before.
             self._add(after)
+            guess, opened = after, opened_before(tokens, after.start)
         return j
 
     def _join_range(self, i: int, q: Quantity) -> None:
@@ -407,20 +416,32 @@ def _range_partner(tokens: list[Token], i: int, unit: str, taken: set[int]) -> Q
     return q
 
 
-def _alternative_after(tokens: list[Token], q: Quantity, taken: set[int]) -> Quantity | None:
+def _alternative_after(
+    tokens: list[Token], guess: Quantity, q: Quantity, taken: set[int], opened: bool
+) -> Quantity | None:
     """ "takes 40 hours, or maybe 50", "٤٠ ساعة أو يمكن ٥٠": a bare number offered
-    as an alternative after a duration shares its unit (rule ``alternatives``).
-    A number with a unit or a counted noun after it is a reading of its own."""
-    k = partner_after(tokens, q.end)
+    as an alternative after the duration ``q`` (or after the last ``guess`` at it)
+    shares its unit (rule ``alternatives``). A number with a unit or a counted noun
+    after it is a reading of its own."""
+    k = partner_after(tokens, guess.end, opened)
     if k is None or k in taken:
         return None
     tok, nxt = tokens[k], at(tokens, k + 1)
     if tok.role or tok.suffix or (nxt is not None and nxt.kind == WORD and _counts(nxt)):
         return None
+    if not _same_order(q.value, tok.value):
+        return None  # "takes 100 hours, maybe 1.5": no second guess at the time
     # "a day or two", «يومين أو ثلاثة»: a unit said without a digit is as meant as
     # the number offered beside it, so both stay candidates and the reply asks.
     q.strong = True
     return Quantity(tok.value, q.unit, k, k + 1, excluded=q.excluded)
+
+
+def _same_order(a: float, b: float) -> bool:
+    """Two guesses at one time lie near each other ("40 hours, maybe 50", "a day or
+    two"); a number many times smaller or larger is something else."""
+    low, high = sorted((abs(a), abs(b)))
+    return low > 0 and high <= _GUESS_SPREAD * low
 
 
 def _counts(tok: Token) -> bool:

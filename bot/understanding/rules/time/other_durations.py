@@ -155,7 +155,12 @@ def excluded(tokens: list[Token], start: int, end: int) -> bool:
     """A deadline, interval, saving, future event or past time, by the words around it."""
     if text_at(tokens, start - 1) in FUTURE_MARKERS and _event_before(tokens, start - 1):
         return True
-    if text_at(tokens, start - 1) in _DEADLINE_MARKERS and _obligation_before(tokens, start - 1):
+    marker = at(tokens, start - 1)
+    if (
+        marker is not None
+        and _cue(marker, _DEADLINE_MARKERS)
+        and _obligation_before(tokens, start - 1)
+    ):
         return True
     said_before = _excluded_by_words_before(tokens, start, end)
     if said_before is not None:
@@ -224,7 +229,11 @@ def _excluded_by_words_after(tokens: list[Token], end: int) -> bool:
 
 
 def _obligation_before(tokens: list[Token], marker: int) -> bool:
-    """ "need it done in", "has to finish in", "لازم يخلص في": a need a few words before."""
+    """ "need it done in", "has to finish in", "لازم يخلص في": a need a few words before.
+    A marker opening a clause after a comma looks into the clause it adds to: "I need
+    results by Friday, within 48 hours" ("training is done within 2 hours" names no need)."""
+    if text_at(tokens, marker - 1) == ",":
+        marker -= 1
     for k in range(marker - 1, max(-1, marker - 5), -1):
         tok = tokens[k]
         if tok.is_boundary or tok.kind == NUM:
