@@ -21,9 +21,15 @@ from typing import Protocol
 
 from babel.core import Locale
 from babel.lists import format_list
-from babel.numbers import format_currency, format_decimal, get_currency_precision
+from babel.numbers import (
+    format_currency,
+    format_decimal,
+    get_currency_precision,
+    get_currency_unit_pattern,
+)
 
 from bot.models import HOURS_PER_UNIT, Lang, TimeUnit
+from bot.rendering.currency_names import currency_name
 
 FSI = "\u2068"  # first-strong isolate
 PDI = "\u2069"  # pop directional isolate
@@ -119,8 +125,9 @@ _WHOLE_DIGITS = re.compile(r"\.0+")
 _LETTER_THEN_DIGIT = re.compile(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
 
 
-# Arabic names the currency ("1,600 دولار أمريكي", "500 ريال سعودي"): CLDR's
-# Arabic symbols ("US$", "ر.س.") read as abbreviations there.
+# Arabic names the currency, in the form its amount takes ("1,600 دولار أمريكي",
+# "3 دولارات أمريكية", "15 ريالًا سعوديًا"): CLDR's Arabic symbols ("US$", "ر.س.")
+# read as abbreviations there.
 _CURRENCY_BY_NAME = frozenset({Lang.AR.value})
 
 
@@ -128,15 +135,29 @@ _CURRENCY_BY_NAME = frozenset({Lang.AR.value})
 def _money(amount: float, currency: str, locale: str, arab: bool) -> str:
     """CLDR's currency format, without the ".00" of a whole amount ("$1,600")."""
     system = "arab" if arab else "latn"
-    by_name = locale in _CURRENCY_BY_NAME
-    options: dict = {"format_type": "name" if by_name else "standard"}
-    if round(amount, get_currency_precision(currency)) == round(amount):
-        pattern = "#,##0" if by_name else _locale(locale).currency_formats["standard"].pattern
-        options |= {"format": _WHOLE_DIGITS.sub("", pattern), "currency_digits": False}
-        amount = round(amount)
-    text = format_currency(amount, currency, locale=locale, numbering_system=system, **options)
-    text = _LETTER_THEN_DIGIT.sub("\u00a0", text)
+    whole = round(amount, get_currency_precision(currency)) == round(amount)
+    if locale in _CURRENCY_BY_NAME:
+        text = _by_name(round(amount) if whole else amount, currency, locale, system)
+    else:
+        options: dict = {}
+        if whole:
+            pattern = _locale(locale).currency_formats["standard"].pattern
+            options = {"format": _WHOLE_DIGITS.sub("", pattern), "currency_digits": False}
+            amount = round(amount)
+        text = format_currency(amount, currency, locale=locale, numbering_system=system, **options)
+        text = _LETTER_THEN_DIGIT.sub("\u00a0", text)
     return text.translate(_ARABIC_INDIC) if arab else text
+
+
+def _by_name(amount: float, currency: str, locale: str, system: str) -> str:
+    """ "3 دولارات أمريكية": the amount with the currency's decimals (none when whole),
+    then the name that agrees with the amount as shown, in CLDR's unit pattern."""
+    whole = amount == int(amount)
+    options = {"format": "#,##0", "currency_digits": False} if whole else {"format": "#,##0.00"}
+    number = format_currency(amount, currency, locale=locale, numbering_system=system, **options)
+    shown = round(amount, get_currency_precision(currency))
+    name = currency_name(currency, shown, locale)
+    return get_currency_unit_pattern(currency, count=shown, locale=locale).format(number, name)
 
 
 # The smallest integer of each CLDR plural category in the languages we ship
@@ -405,6 +426,8 @@ def _term_and_number(run: str) -> list[str]:
             pieces.append([])
         pieces[-1].append(word)
     return [" ".join(words) for words in pieces]
+
+
 _SEPARATOR_BETWEEN_DIGITS = re.compile(r"(?<=\d)([.,])(?=\d)")
 
 
