@@ -30,6 +30,7 @@ from babel.numbers import (
 
 from bot.models import HOURS_PER_UNIT, Lang, TimeUnit
 from bot.rendering.currency_names import currency_name
+from bot.rendering.grammar import Case
 
 FSI = "\u2068"  # first-strong isolate
 PDI = "\u2069"  # pop directional isolate
@@ -266,6 +267,7 @@ def duration(
     as_given: bool = False,
     unit: TimeUnit | None = None,
     calendar: bool = False,
+    case: Case = Case.NOMINATIVE,
 ) -> str:
     """Say a duration the way people do, with plural forms from the catalog.
 
@@ -277,13 +279,16 @@ def duration(
     own time as given); seconds only below a minute or in a time the user
     gave, hours up to two days, then days and hours. A part of a compound has
     its own plural forms (context "compound"): Arabic says "ساعة واحدة" alone
-    but "ساعة و30 دقيقة" in a compound.
+    but "ساعة و30 دقيقة" in a compound. ``case`` is the one the sentence puts the
+    duration in (:func:`bot.rendering.grammar.case_at`): each form has a genitive
+    entry too (context "genitive"), since Arabic says «يومان» but «نحو يومين».
     """
     said = said_in(hours, unit)
     if said is not None:
-        text = _in_unit(_shown_count(hours, said, as_given), said, fmt, catalog)
-        if calendar and said is TimeUnit.HOURS:
-            days = _in_unit(_shown_count(hours, TimeUnit.DAYS, False), TimeUnit.DAYS, fmt, catalog)
+        text = _in_unit(_shown_count(hours, said, as_given), said, fmt, catalog, case)
+        if calendar and said is TimeUnit.HOURS:  # "(أي يومين)" takes the case of what it explains
+            days = _shown_count(hours, TimeUnit.DAYS, False)
+            days = _in_unit(days, TimeUnit.DAYS, fmt, catalog, case)
             text = catalog.gettext("%(duration)s (about %(calendar)s)") % {
                 "duration": text,
                 "calendar": days,
@@ -291,8 +296,10 @@ def duration(
         return text
     total = shown_seconds(hours, as_given=as_given)
     if total == 0:
-        return catalog.ngettext("%(n)s hour", "%(n)s hours", 0) % {"n": fmt.integer(0)}
-    if hours * 3600 < 1:  # "0.19 s" is not "1 second"
+        return _alone("h", 0, catalog, case) % {"n": fmt.integer(0)}
+    if (
+        hours * 3600 < 1
+    ):  # "أقل من ثانية" reads the same in every case  # "0.19 s" is not "1 second"
         return catalog.ngettext("under %(n)s second", "under %(n)s seconds", 1) % {
             "n": fmt.integer(1)
         }
@@ -305,11 +312,12 @@ def duration(
         if n
     ]
     if days and counts == [(days, "d"), (12, "h")]:  # "2.5 days", "يومان ونصف"
-        return _and_a_half("d", days, catalog) % {"n": fmt.integer(days)}
+        return _and_a_half("d", days, catalog, case) % {"n": fmt.integer(days)}
     if len(counts) == 1:
         ((n, unit),) = counts
-        return _alone(unit, n, catalog) % {"n": fmt.integer(n)}
-    return fmt.join([_in_compound(unit, n, catalog) % {"n": fmt.integer(n)} for n, unit in counts])
+        return _alone(unit, n, catalog, case) % {"n": fmt.integer(n)}
+    parts = [_in_compound(unit, n, catalog, case) % {"n": fmt.integer(n)} for n, unit in counts]
+    return fmt.join(parts)
 
 
 _UNIT_LETTER = {
@@ -321,20 +329,30 @@ _UNIT_LETTER = {
 }
 
 
-def _in_unit(count: float, unit: TimeUnit, fmt: NumberFormat, catalog: Catalog) -> str:
+def _in_unit(count: float, unit: TimeUnit, fmt: NumberFormat, catalog: Catalog, case: Case) -> str:
     """ "10.5 days": a whole count and a half have their own forms (Arabic says
     "10 أيام ونصف"); any other fraction is a number with its CLDR plural form."""
     letter = _UNIT_LETTER[unit]
     whole = math.floor(count)
     if count == whole:
-        return _alone(letter, int(whole), catalog) % {"n": fmt.integer(int(whole))}
+        return _alone(letter, int(whole), catalog, case) % {"n": fmt.integer(int(whole))}
     if count - whole == 0.5 and whole >= 1 and letter in _HALF_FORMS:
-        return _and_a_half(letter, int(whole), catalog) % {"n": fmt.integer(int(whole))}
-    return _alone(letter, fmt.plural_count(count), catalog) % {"n": fmt.short(count)}
+        return _and_a_half(letter, int(whole), catalog, case) % {"n": fmt.integer(int(whole))}
+    return _alone(letter, fmt.plural_count(count), catalog, case) % {"n": fmt.short(count)}
 
 
-# Literal msgids in each call so `pybabel extract` finds them.
-def _alone(unit: str, n: int, catalog: Catalog) -> str:
+# Literal msgids in each call so `pybabel extract` finds them; the genitive
+# entries differ from the nominative ones in the Arabic dual only.
+def _alone(unit: str, n: int, catalog: Catalog, case: Case) -> str:
+    if case is Case.GENITIVE:
+        return {
+            "y": lambda: catalog.npgettext("genitive", "%(n)s year", "%(n)s years", n),
+            "w": lambda: catalog.npgettext("genitive", "%(n)s week", "%(n)s weeks", n),
+            "d": lambda: catalog.npgettext("genitive", "%(n)s day", "%(n)s days", n),
+            "h": lambda: catalog.npgettext("genitive", "%(n)s hour", "%(n)s hours", n),
+            "m": lambda: catalog.npgettext("genitive", "%(n)s minute", "%(n)s minutes", n),
+            "s": lambda: catalog.npgettext("genitive", "%(n)s second", "%(n)s seconds", n),
+        }[unit]()
     return {
         "y": lambda: catalog.ngettext("%(n)s year", "%(n)s years", n),
         "w": lambda: catalog.ngettext("%(n)s week", "%(n)s weeks", n),
@@ -348,9 +366,21 @@ def _alone(unit: str, n: int, catalog: Catalog) -> str:
 _HALF_FORMS = frozenset("dwy")  # hours and minutes say their fractions as minutes
 
 
-def _and_a_half(unit: str, n: int, catalog: Catalog) -> str:
+def _and_a_half(unit: str, n: int, catalog: Catalog, case: Case) -> str:
     """``n`` and a half units: English writes the decimal ("2.5 days"), Arabic the
     word ("يومان ونصف"); the catalog picks the form for the whole ``n``."""
+    if case is Case.GENITIVE:
+        return {
+            "y": lambda: catalog.npgettext(
+                "and a half, genitive", "%(n)s.5 years", "%(n)s.5 years", n
+            ),
+            "w": lambda: catalog.npgettext(
+                "and a half, genitive", "%(n)s.5 weeks", "%(n)s.5 weeks", n
+            ),
+            "d": lambda: catalog.npgettext(
+                "and a half, genitive", "%(n)s.5 days", "%(n)s.5 days", n
+            ),
+        }[unit]()
     return {
         "y": lambda: catalog.npgettext("and a half", "%(n)s.5 years", "%(n)s.5 years", n),
         "w": lambda: catalog.npgettext("and a half", "%(n)s.5 weeks", "%(n)s.5 weeks", n),
@@ -358,7 +388,18 @@ def _and_a_half(unit: str, n: int, catalog: Catalog) -> str:
     }[unit]()
 
 
-def _in_compound(unit: str, n: int, catalog: Catalog) -> str:
+def _in_compound(unit: str, n: int, catalog: Catalog, case: Case) -> str:
+    if case is Case.GENITIVE:
+        return {
+            "d": lambda: catalog.npgettext("compound, genitive", "%(n)s day", "%(n)s days", n),
+            "h": lambda: catalog.npgettext("compound, genitive", "%(n)s hour", "%(n)s hours", n),
+            "m": lambda: catalog.npgettext(
+                "compound, genitive", "%(n)s minute", "%(n)s minutes", n
+            ),
+            "s": lambda: catalog.npgettext(
+                "compound, genitive", "%(n)s second", "%(n)s seconds", n
+            ),
+        }[unit]()
     return {
         "d": lambda: catalog.npgettext("compound", "%(n)s day", "%(n)s days", n),
         "h": lambda: catalog.npgettext("compound", "%(n)s hour", "%(n)s hours", n),

@@ -14,6 +14,7 @@ from bot.advice.notes import Note
 from bot.advice.prediction import NAMES_SEPARATOR, TYPICAL_HIGH, TYPICAL_LOW
 from bot.models import Advice, AdviceFactor, Kind, Lang, Reason, Reply, TimeUnit
 from bot.rendering.cost import cost_range_sentence, cost_sentence, price_detail
+from bot.rendering.grammar import Case, Worded, fill
 from bot.rendering.i18n import translations
 from bot.rendering.memory import memory_parts
 from bot.rendering.numbers import (
@@ -99,11 +100,32 @@ class _Words:
     def echo(self, text: str) -> str:
         return escape(text) if self.mrkdwn else text
 
-    def hours(self, value: float, *, as_given: bool = False, calendar: bool = False) -> str:
+    def hours(
+        self,
+        value: float,
+        *,
+        as_given: bool = False,
+        calendar: bool = False,
+        case: Case = Case.NOMINATIVE,
+    ) -> str:
         """A time in the user's unit; ``calendar`` adds days after many hours."""
         return duration(
-            value, self.fmt, self.catalog, as_given=as_given, unit=self.unit, calendar=calendar
+            value,
+            self.fmt,
+            self.catalog,
+            as_given=as_given,
+            unit=self.unit,
+            calendar=calendar,
+            case=case,
         )
+
+    def said(self, value: float, *, bold: bool = False, **options: bool) -> Worded:
+        """:meth:`hours` worded once :meth:`fill` knows its place in the sentence."""
+        return lambda case: (self.bold if bold else str)(self.hours(value, case=case, **options))
+
+    def fill(self, template: str, values: dict[str, object]) -> str:
+        """``template % values``, each duration in the case its place gives it."""
+        return fill(template, values, self.lang)
 
     def shown(self, value: float, *, as_given: bool = False) -> int:
         """The seconds :meth:`hours` says, so differences of said times add up."""
@@ -156,8 +178,8 @@ class _Words:
         longer = self.shown(a.mp_hours) > fp32_shown
         mp_hours = a.fp32_hours if longer else a.mp_hours
         values = {
-            "fp32": self.bold(self.hours(a.fp32_hours, as_given=True)),
-            "mp": self.bold(self.hours(mp_hours, as_given=longer, calendar=True)),
+            "fp32": self.said(a.fp32_hours, bold=True, as_given=True),
+            "mp": self.said(mp_hours, bold=True, as_given=longer, calendar=True),
             "ratio": self.fmt.number(a.ratio),
             "percent": self.fmt.percent(a.saved_percent),
         }
@@ -174,12 +196,12 @@ class _Words:
                 "%(fp32)s in FP32 → about %(mp)s with mixed precision (ratio %(ratio)s, no saving)"
             )
         else:
-            values["saved"] = self.hours(saved / 3600, as_given=True)
+            values["saved"] = self.said(saved / 3600, as_given=True)
             summary = _(
                 "%(fp32)s in FP32 → about %(mp)s with mixed precision "
                 "(ratio %(ratio)s, saves %(saved)s, %(percent)s)"
             )
-        summary %= values
+        summary = self.fill(summary, values)
         if a.model or a.gpu or a.family:  # a thread's or a button's setup stays in view
             summary = _("%(subject)s: %(answer)s") % {
                 "subject": self.bold(self._subject(a)),
@@ -189,7 +211,7 @@ class _Words:
 
     def _preset(self, a: Advice) -> _Parts:
         _ = self._
-        summary = (
+        template = (
             _(
                 "%(subject)s: %(fp32)s in FP32 (run as TF32) → about %(mp)s with mixed "
                 "precision (ratio %(ratio)s, likely %(span)s; basis: %(basis)s)"
@@ -199,30 +221,32 @@ class _Words:
                 "%(subject)s: %(fp32)s in FP32 → about %(mp)s with mixed precision "
                 "(ratio %(ratio)s, likely %(span)s; basis: %(basis)s)"
             )
-        ) % {
-            "subject": self.bold(self._subject(a)),
-            "fp32": self.bold(self.hours(a.fp32_hours, as_given=True)),
-            "mp": self.bold(self.hours(a.mp_hours, calendar=True)),
-            "ratio": self.fmt.number(a.ratio),
-            "span": self.fmt.span(a.ratio_low, a.ratio_high),
-            "basis": self._basis(a.basis),
-        }
-        details = [
-            # "from ... to ...": durations say "and" themselves ("8 hours and 15 minutes").
-            (
-                _("Likely from %(low)s to %(high)s with mixed precision (saves %(percent)s).")
-                if a.saved_percent >= 0
-                else _(
-                    "Likely from %(low)s to %(high)s with mixed precision (takes %(percent)s "
-                    "longer)."
-                )
+        )
+        summary = self.fill(
+            template,
+            {
+                "subject": self.bold(self._subject(a)),
+                "fp32": self.said(a.fp32_hours, bold=True, as_given=True),
+                "mp": self.said(a.mp_hours, bold=True, calendar=True),
+                "ratio": self.fmt.number(a.ratio),
+                "span": self.fmt.span(a.ratio_low, a.ratio_high),
+                "basis": self._basis(a.basis),
+            },
+        )
+        likely = (
+            _("Likely from %(low)s to %(high)s with mixed precision (saves %(percent)s).")
+            if a.saved_percent >= 0
+            else _(
+                "Likely from %(low)s to %(high)s with mixed precision (takes %(percent)s longer)."
             )
-            % {
-                "low": self.hours(a.mp_hours_low),
-                "high": self.hours(a.mp_hours_high),
-                "percent": self.fmt.percent(abs(a.saved_percent)),
-            }
-        ]
+        )
+        # "from ... to ...": durations say "and" themselves ("8 hours and 15 minutes").
+        values = {
+            "low": self.said(a.mp_hours_low),
+            "high": self.said(a.mp_hours_high),
+            "percent": self.fmt.percent(abs(a.saved_percent)),
+        }
+        details = [self.fill(likely, values)]
         lead, evidence = self._evidence(a)
         return self._with_notes(summary, a, details + evidence, lead=lead)
 
@@ -274,15 +298,19 @@ class _Words:
         return lead + [self.factor(f) for f in order], details
 
     def _range(self, a: Advice) -> _Parts:
-        summary = self._(
+        template = self._(
             "%(fp32)s in FP32 → from %(low)s to %(high)s with mixed precision "
             "(typical ratio %(span)s)"
-        ) % {
-            "fp32": self.bold(self.hours(a.fp32_hours, as_given=True)),
-            "low": self.bold(self.hours(a.mp_hours_low)),
-            "high": self.bold(self.hours(a.mp_hours_high)),
-            "span": self.fmt.span(a.ratio_low, a.ratio_high),
-        }
+        )
+        summary = self.fill(
+            template,
+            {
+                "fp32": self.said(a.fp32_hours, bold=True, as_given=True),
+                "low": self.said(a.mp_hours_low, bold=True),
+                "high": self.said(a.mp_hours_high, bold=True),
+                "span": self.fmt.span(a.ratio_low, a.ratio_high),
+            },
+        )
         return self._with_notes(summary, a, [])
 
     def _memory(self, a: Advice) -> _Parts:
@@ -440,12 +468,12 @@ class _Words:
             return _Parts(summary, note, [try_this])
         values = {"ratio": self.fmt.number(float(ratio))}
         if isinstance(fp32, int | float) and isinstance(mp, int | float):
-            values |= {"fp32": self.hours(fp32, as_given=True), "mp": self.hours(mp)}
+            values |= {"fp32": self.said(fp32, as_given=True), "mp": self.said(mp)}
             summary = _(
                 "At a ratio of %(ratio)s mixed precision is slower than FP32: "
                 "%(fp32)s in FP32 would take about %(mp)s."
             )
-            return _Parts(summary % values, note, [])
+            return _Parts(self.fill(summary, values), note, [])
         summary = _("A ratio of %(ratio)s means mixed precision would be slower, not faster.")
         return _Parts(summary % values, note, [try_this])
 
