@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from enum import StrEnum
 from functools import lru_cache
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from babel.core import Locale
 from babel.lists import format_list
@@ -81,6 +81,10 @@ class NumberFormat:
     def short(self, value: float) -> str:
         """At most one decimal ("1.5", "340"), for a count already scaled to millions etc."""
         return self._format(round(value, 1), "#,##0.#")
+
+    def exact(self, value: float) -> str:
+        """Up to two decimals ("1.25", "250.5"): a count the user wrote, as written."""
+        return self._format(round(value, _GIVEN_DECIMALS), "#,##0.##")
 
     def plural_count(self, value: float) -> int:
         """An integer that selects ``value``'s plural form in a gettext catalog.
@@ -189,8 +193,9 @@ def shown_seconds(hours: float, *, as_given: bool = False, unit: TimeUnit | None
     30-second job never "saves 1 minute".
 
     With the user's ``unit`` a time at that unit's scale is rounded in it
-    (:func:`said_in`): to the half day, week or year, to the hour from two
-    days up, to the minute below two hours.
+    (:func:`said_in`): an estimate to the half day, week or year, to the hour
+    from two days up, to the minute below two hours; the user's own time as
+    they wrote it (1.25 days, to two decimals).
     """
     said = said_in(hours, unit)
     if said is not None:
@@ -238,12 +243,74 @@ def said_in(hours: float, unit: TimeUnit | None) -> TimeUnit | None:
     return unit
 
 
+class Split(NamedTuple):
+    """An estimate and the rest of the user's time (the saving), in seconds as said,
+    and the unit both are said in (None: hours and minutes, days and hours)."""
+
+    part: int
+    rest: int
+    unit: TimeUnit | None
+
+
+def split_shown(total: float, part: float, unit: TimeUnit | None) -> Split:
+    """Say ``part`` of the user's ``total`` hours and the rest so they add up.
+
+    Each is rounded from its own unrounded value ("3 hours at ratio 1.5: about 2
+    hours, saves 1 hour"), at the coarsest step where the two add up to the
+    total as shown: in the user's unit, then each smaller one (hours also to
+    their decimals), then to the minute. Where even that cannot add up (3 h 15 at ratio 2: 97.5 minutes
+    each), the estimate is said to the minute and the saving is what is left
+    (1 h 38 and 1 h 37), never one rounded up and the other down by a step.
+    """
+    shown = shown_seconds(total, as_given=True, unit=unit)
+    for level, as_given in _levels(unit):
+        said = shown_seconds(part, as_given=as_given, unit=level)
+        rest = shown_seconds(total - part, as_given=as_given, unit=level)
+        if 0 < said and said + rest == shown:
+            return Split(said, rest, level)
+    return _remainder(shown, part)
+
+
+def _remainder(shown: int, part: float) -> Split:
+    """One of the two said to the minute (the second below an hour), the other what
+    is left of ``shown``: whichever order leaves a time that can be said exactly."""
+    said = min(shown, shown_seconds(part, as_given=True))
+    rest = shown_seconds(max(0.0, shown / 3600 - part), as_given=True)
+    if _sayable(shown - said) or not _sayable(shown - rest):
+        return Split(said, shown - said, None)
+    return Split(shown - rest, rest, None)
+
+
+def _sayable(seconds: int) -> bool:
+    return shown_seconds(seconds / 3600, as_given=True) == seconds
+
+
+def _levels(unit: TimeUnit | None) -> Iterator[tuple[TimeUnit | None, bool]]:
+    """(unit, as_given) from the user's unit down to the general way, then to the minute;
+    hours are tried as given too (to two decimals) before leaving them."""
+    while unit is not None:
+        yield unit, False
+        if unit is TimeUnit.HOURS:  # "125.25 hours", before "5 days, 5 hours and 15 minutes"
+            yield unit, True
+        unit = _SMALLER.get(unit)
+    yield None, False
+    yield None, True
+
+
+# A count the user wrote (or one computed from what they wrote) is said with up
+# to this many decimals (1.25 days, 250.5 hours): what they gave, without the
+# float noise of converting it to hours; minutes to a tenth (a time of 1-2 hours
+# in minutes, "72 minutes", is a count of whole minutes, not "72.02").
+_GIVEN_DECIMALS = 2
+_GIVEN_DECIMALS_IN = {TimeUnit.MINUTES: 1}
+
+
 def _shown_count(hours: float, unit: TimeUnit, as_given: bool) -> float:
-    """How many ``unit`` a time is said as: the user's own to a tenth, an estimate
+    """How many ``unit`` a time is said as: the user's own as written, an estimate
     to the whole minute or hour, or to the half day, week or year."""
     count = hours / HOURS_PER_UNIT[unit]
     if as_given:
-        return round(count, 1)
+        return round(count, _GIVEN_DECIMALS_IN.get(unit, _GIVEN_DECIMALS))
     if unit in (TimeUnit.MINUTES, TimeUnit.HOURS) or count >= _HALVES_BELOW:
         return _nearest(count)
     return _nearest(count * 2) / 2
@@ -330,15 +397,18 @@ _UNIT_LETTER = {
 
 
 def _in_unit(count: float, unit: TimeUnit, fmt: NumberFormat, catalog: Catalog, case: Case) -> str:
-    """ "10.5 days": a whole count and a half have their own forms (Arabic says
-    "10 أيام ونصف"); any other fraction is a number with its CLDR plural form."""
+    """ "10.5 days": a whole count and a half or a quarter have their own forms
+    (Arabic says "10 أيام ونصف", "يوم وربع"); any other fraction is a number with
+    its CLDR plural form."""
     letter = _UNIT_LETTER[unit]
     whole = math.floor(count)
+    n = {"n": fmt.integer(int(whole))}
     if count == whole:
-        return _alone(letter, int(whole), catalog, case) % {"n": fmt.integer(int(whole))}
-    if count - whole == 0.5 and whole >= 1 and letter in _HALF_FORMS:
-        return _and_a_half(letter, int(whole), catalog, case) % {"n": fmt.integer(int(whole))}
-    return _alone(letter, fmt.plural_count(count), catalog, case) % {"n": fmt.short(count)}
+        return _alone(letter, int(whole), catalog, case) % n
+    fraction = _FRACTIONS.get(round(count - whole, _GIVEN_DECIMALS))
+    if fraction and whole >= 1 and letter in _FRACTION_FORMS:
+        return fraction(letter, int(whole), catalog, case) % n
+    return _alone(letter, fmt.plural_count(count), catalog, case) % {"n": fmt.exact(count)}
 
 
 # Literal msgids in each call so `pybabel extract` finds them; the genitive
@@ -363,7 +433,7 @@ def _alone(unit: str, n: int, catalog: Catalog, case: Case) -> str:
     }[unit]()
 
 
-_HALF_FORMS = frozenset("dwy")  # hours and minutes say their fractions as minutes
+_FRACTION_FORMS = frozenset("dwy")  # hours and minutes say their fractions as minutes
 
 
 def _and_a_half(unit: str, n: int, catalog: Catalog, case: Case) -> str:
@@ -386,6 +456,51 @@ def _and_a_half(unit: str, n: int, catalog: Catalog, case: Case) -> str:
         "w": lambda: catalog.npgettext("and a half", "%(n)s.5 weeks", "%(n)s.5 weeks", n),
         "d": lambda: catalog.npgettext("and a half", "%(n)s.5 days", "%(n)s.5 days", n),
     }[unit]()
+
+
+def _and_a_quarter(unit: str, n: int, catalog: Catalog, case: Case) -> str:
+    """ "2.25 days" / "يومان وربع", like :func:`_and_a_half`."""
+    if case is Case.GENITIVE:
+        return {
+            "y": lambda: catalog.npgettext(
+                "and a quarter, genitive", "%(n)s.25 years", "%(n)s.25 years", n
+            ),
+            "w": lambda: catalog.npgettext(
+                "and a quarter, genitive", "%(n)s.25 weeks", "%(n)s.25 weeks", n
+            ),
+            "d": lambda: catalog.npgettext(
+                "and a quarter, genitive", "%(n)s.25 days", "%(n)s.25 days", n
+            ),
+        }[unit]()
+    return {
+        "y": lambda: catalog.npgettext("and a quarter", "%(n)s.25 years", "%(n)s.25 years", n),
+        "w": lambda: catalog.npgettext("and a quarter", "%(n)s.25 weeks", "%(n)s.25 weeks", n),
+        "d": lambda: catalog.npgettext("and a quarter", "%(n)s.25 days", "%(n)s.25 days", n),
+    }[unit]()
+
+
+def _and_three_quarters(unit: str, n: int, catalog: Catalog, case: Case) -> str:
+    """ "3.75 days" / "3 أيام وثلاثة أرباع", like :func:`_and_a_half`."""
+    if case is Case.GENITIVE:
+        return {
+            "y": lambda: catalog.npgettext(
+                "and three quarters, genitive", "%(n)s.75 years", "%(n)s.75 years", n
+            ),
+            "w": lambda: catalog.npgettext(
+                "and three quarters, genitive", "%(n)s.75 weeks", "%(n)s.75 weeks", n
+            ),
+            "d": lambda: catalog.npgettext(
+                "and three quarters, genitive", "%(n)s.75 days", "%(n)s.75 days", n
+            ),
+        }[unit]()
+    return {
+        "y": lambda: catalog.npgettext("and three quarters", "%(n)s.75 years", "%(n)s.75 years", n),
+        "w": lambda: catalog.npgettext("and three quarters", "%(n)s.75 weeks", "%(n)s.75 weeks", n),
+        "d": lambda: catalog.npgettext("and three quarters", "%(n)s.75 days", "%(n)s.75 days", n),
+    }[unit]()
+
+
+_FRACTIONS = {0.25: _and_a_quarter, 0.5: _and_a_half, 0.75: _and_three_quarters}
 
 
 def _in_compound(unit: str, n: int, catalog: Catalog, case: Case) -> str:

@@ -9,6 +9,7 @@ Babel. The reply is written twice by the same code: once as Slack mrkdwn
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Literal
 
 from bot.advice.notes import Note
 from bot.advice.prediction import NAMES_SEPARATOR, TYPICAL_HIGH, TYPICAL_LOW
@@ -25,6 +26,7 @@ from bot.rendering.numbers import (
     duration,
     isolate_latin,
     shown_seconds,
+    split_shown,
 )
 from bot.rendering.precision import precision_parts
 
@@ -107,19 +109,20 @@ class _Words:
         as_given: bool = False,
         calendar: bool = False,
         case: Case = Case.NOMINATIVE,
+        unit: TimeUnit | None | Literal["user"] = "user",
     ) -> str:
-        """A time in the user's unit; ``calendar`` adds days after many hours."""
+        """A time in the user's unit (or ``unit``); ``calendar`` adds days after many hours."""
         return duration(
             value,
             self.fmt,
             self.catalog,
             as_given=as_given,
-            unit=self.unit,
+            unit=self.unit if unit == "user" else unit,
             calendar=calendar,
             case=case,
         )
 
-    def said(self, value: float, *, bold: bool = False, **options: bool) -> Worded:
+    def said(self, value: float, *, bold: bool = False, **options: Any) -> Worded:
         """:meth:`hours` worded once :meth:`fill` knows its place in the sentence."""
         return lambda case: (self.bold if bold else str)(self.hours(value, case=case, **options))
 
@@ -172,19 +175,20 @@ class _Words:
     # -- kinds ---------------------------------------------------------------
     def _estimate(self, a: Advice) -> _Parts:
         _ = self._
-        fp32_shown = self.shown(a.fp32_hours, as_given=True)
-        # Rounding an estimate up ("1 minute and 30 seconds" at ratio 1 -> "2 minutes")
-        # must not make it longer than the job itself: then it is said as the job.
-        longer = self.shown(a.mp_hours) > fp32_shown
-        mp_hours = a.fp32_hours if longer else a.mp_hours
+        # The estimate and the saving, each from its unrounded value, add up to the FP32 time.
+        split = split_shown(a.fp32_hours, a.mp_hours, self.unit)
+        mp = self.said(split.part / 3600, bold=True, as_given=True, calendar=True, unit=split.unit)
+        saved = split.rest
+        if self.shown(a.mp_hours) >= self.shown(a.fp32_hours, as_given=True):
+            # Rounding an estimate up ("1 minute and 30 seconds" at ratio 1 -> "2 minutes")
+            # must not make it longer than the job itself: then it is said as the job.
+            mp, saved = self.said(a.fp32_hours, bold=True, as_given=True, calendar=True), 0
         values = {
             "fp32": self.said(a.fp32_hours, bold=True, as_given=True),
-            "mp": self.said(mp_hours, bold=True, as_given=longer, calendar=True),
+            "mp": mp,
             "ratio": self.fmt.number(a.ratio),
             "percent": self.fmt.percent(a.saved_percent),
         }
-        # The saving is the difference of the two times as shown, so the line adds up.
-        saved = fp32_shown - self.shown(mp_hours, as_given=longer)
         if saved <= 0 and a.saved_percent and a.saved_percent > 0:
             # Too little to show at this scale ("2 minutes → about 2 minutes"): the share.
             summary = _(
@@ -196,7 +200,7 @@ class _Words:
                 "%(fp32)s in FP32 → about %(mp)s with mixed precision (ratio %(ratio)s, no saving)"
             )
         else:
-            values["saved"] = self.said(saved / 3600, as_given=True)
+            values["saved"] = self.said(saved / 3600, as_given=True, unit=split.unit)
             summary = _(
                 "%(fp32)s in FP32 → about %(mp)s with mixed precision "
                 "(ratio %(ratio)s, saves %(saved)s, %(percent)s)"
