@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterator
+from decimal import ROUND_HALF_EVEN, Decimal
 from enum import StrEnum
 from functools import lru_cache
 from typing import NamedTuple, Protocol
@@ -108,6 +109,13 @@ class NumberFormat:
 
     def _format(self, value: float, pattern: str) -> str:
         return _formatted(value, pattern, self.lang.value, self.arab)
+
+
+def shown_amount(amount: float, currency: str) -> float:
+    """The amount :meth:`NumberFormat.money` shows (Babel rounds half to even at the
+    currency's decimals), so a saving said as a difference of shown amounts adds up."""
+    step = Decimal(1).scaleb(-get_currency_precision(currency))
+    return float(Decimal(str(round(amount, 6))).quantize(step, rounding=ROUND_HALF_EVEN))
 
 
 @lru_cache(maxsize=1024)
