@@ -8,14 +8,24 @@ from __future__ import annotations
 
 from bot.advice.cost import CostEstimate
 from bot.rendering.i18n import Phrases
+from bot.rendering.numbers import shown_amount
 
 
 def money(w: Phrases, amount: float, currency: str) -> str:
     return w.atom(w.fmt.money(amount, currency))
 
 
+def difference(w: Phrases, more: float, less: float, currency: str) -> str:
+    """``more - less`` as the difference of the two amounts as shown, so a cost line
+    adds up to the cent ("$99.21 → $84.41, saves $14.80", not "$14.81")."""
+    shown = shown_amount(more, currency) - shown_amount(less, currency)
+    return money(w, shown_amount(shown, currency), currency)
+
+
 def cost_sentence(w: Phrases, cost: CostEstimate) -> str:
-    """ "Cost: $2,000.00 in FP32 → $1,000.00 with mixed precision (saves $1,000.00)." """
+    """ "Cost: $2,000 in FP32 → $1,000 with mixed precision (saves $1,000)."
+
+    The saving is the difference of the two shown amounts, so the line adds up."""
     _, c = w._, cost.currency
     values = {
         "fp32": money(w, cost.fp32_cost, c),
@@ -24,11 +34,11 @@ def cost_sentence(w: Phrases, cost: CostEstimate) -> str:
     if cost.saving < 0:  # a predicted ratio below one: mixed precision is slower
         return _("Cost: %(fp32)s in FP32 → %(mp)s with mixed precision (%(extra)s more).") % {
             **values,
-            "extra": money(w, -cost.saving, c),
+            "extra": difference(w, cost.mp_cost, cost.fp32_cost, c),
         }
     return _("Cost: %(fp32)s in FP32 → %(mp)s with mixed precision (saves %(saved)s).") % {
         **values,
-        "saved": money(w, cost.saving, c),
+        "saved": difference(w, cost.fp32_cost, cost.mp_cost, c),
     }
 
 
@@ -41,8 +51,8 @@ def cost_range_sentence(w: Phrases, fast: CostEstimate, slow: CostEstimate) -> s
         "fp32": money(w, fast.fp32_cost, c),
         "low": w.bold(money(w, fast.mp_cost, c)),
         "high": w.bold(money(w, slow.mp_cost, c)),
-        "least": money(w, slow.saving, c),
-        "most": money(w, fast.saving, c),
+        "least": difference(w, slow.fp32_cost, slow.mp_cost, c),
+        "most": difference(w, fast.fp32_cost, fast.mp_cost, c),
     }
 
 

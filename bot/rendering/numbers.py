@@ -14,16 +14,24 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from decimal import ROUND_HALF_EVEN, Decimal
 from enum import StrEnum
 from functools import lru_cache
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from babel.core import Locale
 from babel.lists import format_list
-from babel.numbers import format_currency, format_decimal, get_currency_precision
+from babel.numbers import (
+    format_currency,
+    format_decimal,
+    get_currency_precision,
+    get_currency_unit_pattern,
+)
 
 from bot.models import HOURS_PER_UNIT, Lang, TimeUnit
+from bot.rendering.currency_names import currency_name
+from bot.rendering.grammar import Case
 
 FSI = "\u2068"  # first-strong isolate
 PDI = "\u2069"  # pop directional isolate
@@ -75,6 +83,10 @@ class NumberFormat:
         """At most one decimal ("1.5", "340"), for a count already scaled to millions etc."""
         return self._format(round(value, 1), "#,##0.#")
 
+    def exact(self, value: float) -> str:
+        """Up to two decimals ("1.25", "250.5"): a count the user wrote, as written."""
+        return self._format(round(value, _GIVEN_DECIMALS), "#,##0.##")
+
     def plural_count(self, value: float) -> int:
         """An integer that selects ``value``'s plural form in a gettext catalog.
 
@@ -99,6 +111,13 @@ class NumberFormat:
         return _formatted(value, pattern, self.lang.value, self.arab)
 
 
+def shown_amount(amount: float, currency: str) -> float:
+    """The amount :meth:`NumberFormat.money` shows (Babel rounds half to even at the
+    currency's decimals), so a saving said as a difference of shown amounts adds up."""
+    step = Decimal(1).scaleb(-get_currency_precision(currency))
+    return float(Decimal(str(round(amount, 6))).quantize(step, rounding=ROUND_HALF_EVEN))
+
+
 @lru_cache(maxsize=1024)
 def _listed(items: tuple[str, ...], locale: str) -> str:
     return format_list(list(items), locale=locale)
@@ -119,8 +138,9 @@ _WHOLE_DIGITS = re.compile(r"\.0+")
 _LETTER_THEN_DIGIT = re.compile(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
 
 
-# Arabic names the currency ("1,600 دولار أمريكي", "500 ريال سعودي"): CLDR's
-# Arabic symbols ("US$", "ر.س.") read as abbreviations there.
+# Arabic names the currency, in the form its amount takes ("1,600 دولار أمريكي",
+# "3 دولارات أمريكية", "15 ريالًا سعوديًا"): CLDR's Arabic symbols ("US$", "ر.س.")
+# read as abbreviations there.
 _CURRENCY_BY_NAME = frozenset({Lang.AR.value})
 
 
@@ -128,15 +148,29 @@ _CURRENCY_BY_NAME = frozenset({Lang.AR.value})
 def _money(amount: float, currency: str, locale: str, arab: bool) -> str:
     """CLDR's currency format, without the ".00" of a whole amount ("$1,600")."""
     system = "arab" if arab else "latn"
-    by_name = locale in _CURRENCY_BY_NAME
-    options: dict = {"format_type": "name" if by_name else "standard"}
-    if round(amount, get_currency_precision(currency)) == round(amount):
-        pattern = "#,##0" if by_name else _locale(locale).currency_formats["standard"].pattern
-        options |= {"format": _WHOLE_DIGITS.sub("", pattern), "currency_digits": False}
-        amount = round(amount)
-    text = format_currency(amount, currency, locale=locale, numbering_system=system, **options)
-    text = _LETTER_THEN_DIGIT.sub("\u00a0", text)
+    whole = round(amount, get_currency_precision(currency)) == round(amount)
+    if locale in _CURRENCY_BY_NAME:
+        text = _by_name(round(amount) if whole else amount, currency, locale, system)
+    else:
+        options: dict = {}
+        if whole:
+            pattern = _locale(locale).currency_formats["standard"].pattern
+            options = {"format": _WHOLE_DIGITS.sub("", pattern), "currency_digits": False}
+            amount = round(amount)
+        text = format_currency(amount, currency, locale=locale, numbering_system=system, **options)
+        text = _LETTER_THEN_DIGIT.sub("\u00a0", text)
     return text.translate(_ARABIC_INDIC) if arab else text
+
+
+def _by_name(amount: float, currency: str, locale: str, system: str) -> str:
+    """ "3 دولارات أمريكية": the amount with the currency's decimals (none when whole),
+    then the name that agrees with the amount as shown, in CLDR's unit pattern."""
+    whole = amount == int(amount)
+    options = {"format": "#,##0", "currency_digits": False} if whole else {"format": "#,##0.00"}
+    number = format_currency(amount, currency, locale=locale, numbering_system=system, **options)
+    shown = round(amount, get_currency_precision(currency))
+    name = currency_name(currency, shown, locale)
+    return get_currency_unit_pattern(currency, count=shown, locale=locale).format(number, name)
 
 
 # The smallest integer of each CLDR plural category in the languages we ship
@@ -167,8 +201,9 @@ def shown_seconds(hours: float, *, as_given: bool = False, unit: TimeUnit | None
     30-second job never "saves 1 minute".
 
     With the user's ``unit`` a time at that unit's scale is rounded in it
-    (:func:`said_in`): to the half day, week or year, to the hour from two
-    days up, to the minute below two hours.
+    (:func:`said_in`): an estimate to the half day, week or year, to the hour
+    from two days up, to the minute below two hours; the user's own time as
+    they wrote it (1.25 days, to two decimals).
     """
     said = said_in(hours, unit)
     if said is not None:
@@ -216,12 +251,74 @@ def said_in(hours: float, unit: TimeUnit | None) -> TimeUnit | None:
     return unit
 
 
+class Split(NamedTuple):
+    """An estimate and the rest of the user's time (the saving), in seconds as said,
+    and the unit both are said in (None: hours and minutes, days and hours)."""
+
+    part: int
+    rest: int
+    unit: TimeUnit | None
+
+
+def split_shown(total: float, part: float, unit: TimeUnit | None) -> Split:
+    """Say ``part`` of the user's ``total`` hours and the rest so they add up.
+
+    Each is rounded from its own unrounded value ("3 hours at ratio 1.5: about 2
+    hours, saves 1 hour"), at the coarsest step where the two add up to the
+    total as shown: in the user's unit, then each smaller one (hours also to
+    their decimals), then to the minute. Where even that cannot add up (3 h 15 at ratio 2: 97.5 minutes
+    each), the estimate is said to the minute and the saving is what is left
+    (1 h 38 and 1 h 37), never one rounded up and the other down by a step.
+    """
+    shown = shown_seconds(total, as_given=True, unit=unit)
+    for level, as_given in _levels(unit):
+        said = shown_seconds(part, as_given=as_given, unit=level)
+        rest = shown_seconds(total - part, as_given=as_given, unit=level)
+        if 0 < said and said + rest == shown:
+            return Split(said, rest, level)
+    return _remainder(shown, part)
+
+
+def _remainder(shown: int, part: float) -> Split:
+    """One of the two said to the minute (the second below an hour), the other what
+    is left of ``shown``: whichever order leaves a time that can be said exactly."""
+    said = min(shown, shown_seconds(part, as_given=True))
+    rest = shown_seconds(max(0.0, shown / 3600 - part), as_given=True)
+    if _sayable(shown - said) or not _sayable(shown - rest):
+        return Split(said, shown - said, None)
+    return Split(shown - rest, rest, None)
+
+
+def _sayable(seconds: int) -> bool:
+    return shown_seconds(seconds / 3600, as_given=True) == seconds
+
+
+def _levels(unit: TimeUnit | None) -> Iterator[tuple[TimeUnit | None, bool]]:
+    """(unit, as_given) from the user's unit down to the general way, then to the minute;
+    hours are tried as given too (to two decimals) before leaving them."""
+    while unit is not None:
+        yield unit, False
+        if unit is TimeUnit.HOURS:  # "125.25 hours", before "5 days, 5 hours and 15 minutes"
+            yield unit, True
+        unit = _SMALLER.get(unit)
+    yield None, False
+    yield None, True
+
+
+# A count the user wrote (or one computed from what they wrote) is said with up
+# to this many decimals (1.25 days, 250.5 hours): what they gave, without the
+# float noise of converting it to hours; minutes to a tenth (a time of 1-2 hours
+# in minutes, "72 minutes", is a count of whole minutes, not "72.02").
+_GIVEN_DECIMALS = 2
+_GIVEN_DECIMALS_IN = {TimeUnit.MINUTES: 1}
+
+
 def _shown_count(hours: float, unit: TimeUnit, as_given: bool) -> float:
-    """How many ``unit`` a time is said as: the user's own to a tenth, an estimate
+    """How many ``unit`` a time is said as: the user's own as written, an estimate
     to the whole minute or hour, or to the half day, week or year."""
     count = hours / HOURS_PER_UNIT[unit]
     if as_given:
-        return round(count, 1)
+        return round(count, _GIVEN_DECIMALS_IN.get(unit, _GIVEN_DECIMALS))
     if unit in (TimeUnit.MINUTES, TimeUnit.HOURS) or count >= _HALVES_BELOW:
         return _nearest(count)
     return _nearest(count * 2) / 2
@@ -245,6 +342,7 @@ def duration(
     as_given: bool = False,
     unit: TimeUnit | None = None,
     calendar: bool = False,
+    case: Case = Case.NOMINATIVE,
 ) -> str:
     """Say a duration the way people do, with plural forms from the catalog.
 
@@ -256,13 +354,16 @@ def duration(
     own time as given); seconds only below a minute or in a time the user
     gave, hours up to two days, then days and hours. A part of a compound has
     its own plural forms (context "compound"): Arabic says "ساعة واحدة" alone
-    but "ساعة و30 دقيقة" in a compound.
+    but "ساعة و30 دقيقة" in a compound. ``case`` is the one the sentence puts the
+    duration in (:func:`bot.rendering.grammar.case_at`): each form has a genitive
+    entry too (context "genitive"), since Arabic says «يومان» but «نحو يومين».
     """
     said = said_in(hours, unit)
     if said is not None:
-        text = _in_unit(_shown_count(hours, said, as_given), said, fmt, catalog)
-        if calendar and said is TimeUnit.HOURS:
-            days = _in_unit(_shown_count(hours, TimeUnit.DAYS, False), TimeUnit.DAYS, fmt, catalog)
+        text = _in_unit(_shown_count(hours, said, as_given), said, fmt, catalog, case)
+        if calendar and said is TimeUnit.HOURS:  # "(أي يومين)" takes the case of what it explains
+            days = _shown_count(hours, TimeUnit.DAYS, False)
+            days = _in_unit(days, TimeUnit.DAYS, fmt, catalog, case)
             text = catalog.gettext("%(duration)s (about %(calendar)s)") % {
                 "duration": text,
                 "calendar": days,
@@ -270,8 +371,10 @@ def duration(
         return text
     total = shown_seconds(hours, as_given=as_given)
     if total == 0:
-        return catalog.ngettext("%(n)s hour", "%(n)s hours", 0) % {"n": fmt.integer(0)}
-    if hours * 3600 < 1:  # "0.19 s" is not "1 second"
+        return _alone("h", 0, catalog, case) % {"n": fmt.integer(0)}
+    if (
+        hours * 3600 < 1
+    ):  # "أقل من ثانية" reads the same in every case  # "0.19 s" is not "1 second"
         return catalog.ngettext("under %(n)s second", "under %(n)s seconds", 1) % {
             "n": fmt.integer(1)
         }
@@ -284,11 +387,12 @@ def duration(
         if n
     ]
     if days and counts == [(days, "d"), (12, "h")]:  # "2.5 days", "يومان ونصف"
-        return _and_a_half("d", days, catalog) % {"n": fmt.integer(days)}
+        return _and_a_half("d", days, catalog, case) % {"n": fmt.integer(days)}
     if len(counts) == 1:
         ((n, unit),) = counts
-        return _alone(unit, n, catalog) % {"n": fmt.integer(n)}
-    return fmt.join([_in_compound(unit, n, catalog) % {"n": fmt.integer(n)} for n, unit in counts])
+        return _alone(unit, n, catalog, case) % {"n": fmt.integer(n)}
+    parts = [_in_compound(unit, n, catalog, case) % {"n": fmt.integer(n)} for n, unit in counts]
+    return fmt.join(parts)
 
 
 _UNIT_LETTER = {
@@ -300,20 +404,33 @@ _UNIT_LETTER = {
 }
 
 
-def _in_unit(count: float, unit: TimeUnit, fmt: NumberFormat, catalog: Catalog) -> str:
-    """ "10.5 days": a whole count and a half have their own forms (Arabic says
-    "10 أيام ونصف"); any other fraction is a number with its CLDR plural form."""
+def _in_unit(count: float, unit: TimeUnit, fmt: NumberFormat, catalog: Catalog, case: Case) -> str:
+    """ "10.5 days": a whole count and a half or a quarter have their own forms
+    (Arabic says "10 أيام ونصف", "يوم وربع"); any other fraction is a number with
+    its CLDR plural form."""
     letter = _UNIT_LETTER[unit]
     whole = math.floor(count)
+    n = {"n": fmt.integer(int(whole))}
     if count == whole:
-        return _alone(letter, int(whole), catalog) % {"n": fmt.integer(int(whole))}
-    if count - whole == 0.5 and whole >= 1 and letter in _HALF_FORMS:
-        return _and_a_half(letter, int(whole), catalog) % {"n": fmt.integer(int(whole))}
-    return _alone(letter, fmt.plural_count(count), catalog) % {"n": fmt.short(count)}
+        return _alone(letter, int(whole), catalog, case) % n
+    fraction = _FRACTIONS.get(round(count - whole, _GIVEN_DECIMALS))
+    if fraction and whole >= 1 and letter in _FRACTION_FORMS:
+        return fraction(letter, int(whole), catalog, case) % n
+    return _alone(letter, fmt.plural_count(count), catalog, case) % {"n": fmt.exact(count)}
 
 
-# Literal msgids in each call so `pybabel extract` finds them.
-def _alone(unit: str, n: int, catalog: Catalog) -> str:
+# Literal msgids in each call so `pybabel extract` finds them; the genitive
+# entries differ from the nominative ones in the Arabic dual only.
+def _alone(unit: str, n: int, catalog: Catalog, case: Case) -> str:
+    if case is Case.GENITIVE:
+        return {
+            "y": lambda: catalog.npgettext("genitive", "%(n)s year", "%(n)s years", n),
+            "w": lambda: catalog.npgettext("genitive", "%(n)s week", "%(n)s weeks", n),
+            "d": lambda: catalog.npgettext("genitive", "%(n)s day", "%(n)s days", n),
+            "h": lambda: catalog.npgettext("genitive", "%(n)s hour", "%(n)s hours", n),
+            "m": lambda: catalog.npgettext("genitive", "%(n)s minute", "%(n)s minutes", n),
+            "s": lambda: catalog.npgettext("genitive", "%(n)s second", "%(n)s seconds", n),
+        }[unit]()
     return {
         "y": lambda: catalog.ngettext("%(n)s year", "%(n)s years", n),
         "w": lambda: catalog.ngettext("%(n)s week", "%(n)s weeks", n),
@@ -324,12 +441,24 @@ def _alone(unit: str, n: int, catalog: Catalog) -> str:
     }[unit]()
 
 
-_HALF_FORMS = frozenset("dwy")  # hours and minutes say their fractions as minutes
+_FRACTION_FORMS = frozenset("dwy")  # hours and minutes say their fractions as minutes
 
 
-def _and_a_half(unit: str, n: int, catalog: Catalog) -> str:
+def _and_a_half(unit: str, n: int, catalog: Catalog, case: Case) -> str:
     """``n`` and a half units: English writes the decimal ("2.5 days"), Arabic the
     word ("يومان ونصف"); the catalog picks the form for the whole ``n``."""
+    if case is Case.GENITIVE:
+        return {
+            "y": lambda: catalog.npgettext(
+                "and a half, genitive", "%(n)s.5 years", "%(n)s.5 years", n
+            ),
+            "w": lambda: catalog.npgettext(
+                "and a half, genitive", "%(n)s.5 weeks", "%(n)s.5 weeks", n
+            ),
+            "d": lambda: catalog.npgettext(
+                "and a half, genitive", "%(n)s.5 days", "%(n)s.5 days", n
+            ),
+        }[unit]()
     return {
         "y": lambda: catalog.npgettext("and a half", "%(n)s.5 years", "%(n)s.5 years", n),
         "w": lambda: catalog.npgettext("and a half", "%(n)s.5 weeks", "%(n)s.5 weeks", n),
@@ -337,7 +466,63 @@ def _and_a_half(unit: str, n: int, catalog: Catalog) -> str:
     }[unit]()
 
 
-def _in_compound(unit: str, n: int, catalog: Catalog) -> str:
+def _and_a_quarter(unit: str, n: int, catalog: Catalog, case: Case) -> str:
+    """ "2.25 days" / "يومان وربع", like :func:`_and_a_half`."""
+    if case is Case.GENITIVE:
+        return {
+            "y": lambda: catalog.npgettext(
+                "and a quarter, genitive", "%(n)s.25 years", "%(n)s.25 years", n
+            ),
+            "w": lambda: catalog.npgettext(
+                "and a quarter, genitive", "%(n)s.25 weeks", "%(n)s.25 weeks", n
+            ),
+            "d": lambda: catalog.npgettext(
+                "and a quarter, genitive", "%(n)s.25 days", "%(n)s.25 days", n
+            ),
+        }[unit]()
+    return {
+        "y": lambda: catalog.npgettext("and a quarter", "%(n)s.25 years", "%(n)s.25 years", n),
+        "w": lambda: catalog.npgettext("and a quarter", "%(n)s.25 weeks", "%(n)s.25 weeks", n),
+        "d": lambda: catalog.npgettext("and a quarter", "%(n)s.25 days", "%(n)s.25 days", n),
+    }[unit]()
+
+
+def _and_three_quarters(unit: str, n: int, catalog: Catalog, case: Case) -> str:
+    """ "3.75 days" / "3 أيام وثلاثة أرباع", like :func:`_and_a_half`."""
+    if case is Case.GENITIVE:
+        return {
+            "y": lambda: catalog.npgettext(
+                "and three quarters, genitive", "%(n)s.75 years", "%(n)s.75 years", n
+            ),
+            "w": lambda: catalog.npgettext(
+                "and three quarters, genitive", "%(n)s.75 weeks", "%(n)s.75 weeks", n
+            ),
+            "d": lambda: catalog.npgettext(
+                "and three quarters, genitive", "%(n)s.75 days", "%(n)s.75 days", n
+            ),
+        }[unit]()
+    return {
+        "y": lambda: catalog.npgettext("and three quarters", "%(n)s.75 years", "%(n)s.75 years", n),
+        "w": lambda: catalog.npgettext("and three quarters", "%(n)s.75 weeks", "%(n)s.75 weeks", n),
+        "d": lambda: catalog.npgettext("and three quarters", "%(n)s.75 days", "%(n)s.75 days", n),
+    }[unit]()
+
+
+_FRACTIONS = {0.25: _and_a_quarter, 0.5: _and_a_half, 0.75: _and_three_quarters}
+
+
+def _in_compound(unit: str, n: int, catalog: Catalog, case: Case) -> str:
+    if case is Case.GENITIVE:
+        return {
+            "d": lambda: catalog.npgettext("compound, genitive", "%(n)s day", "%(n)s days", n),
+            "h": lambda: catalog.npgettext("compound, genitive", "%(n)s hour", "%(n)s hours", n),
+            "m": lambda: catalog.npgettext(
+                "compound, genitive", "%(n)s minute", "%(n)s minutes", n
+            ),
+            "s": lambda: catalog.npgettext(
+                "compound, genitive", "%(n)s second", "%(n)s seconds", n
+            ),
+        }[unit]()
     return {
         "d": lambda: catalog.npgettext("compound", "%(n)s day", "%(n)s days", n),
         "h": lambda: catalog.npgettext("compound", "%(n)s hour", "%(n)s hours", n),
@@ -405,6 +590,8 @@ def _term_and_number(run: str) -> list[str]:
             pieces.append([])
         pieces[-1].append(word)
     return [" ".join(words) for words in pieces]
+
+
 _SEPARATOR_BETWEEN_DIGITS = re.compile(r"(?<=\d)([.,])(?=\d)")
 
 

@@ -84,7 +84,7 @@ def _carried_item(w: _Words, query: Query, name: str) -> str | None:
 
 def _fp32(w: _Words, query: Query) -> str:
     w.unit = query.fp32.unit
-    return w._("%(time)s in FP32") % {"time": w.hours(query.fp32.hours, as_given=True)}
+    return w.fill(w._("%(time)s in FP32"), {"time": w.said(query.fp32.hours, as_given=True)})
 
 
 def _price(w: _Words, query: Query) -> str:

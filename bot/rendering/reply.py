@@ -9,11 +9,13 @@ Babel. The reply is written twice by the same code: once as Slack mrkdwn
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Literal
 
 from bot.advice.notes import Note
 from bot.advice.prediction import NAMES_SEPARATOR, TYPICAL_HIGH, TYPICAL_LOW
 from bot.models import Advice, AdviceFactor, Kind, Lang, Reason, Reply, TimeUnit
 from bot.rendering.cost import cost_range_sentence, cost_sentence, price_detail
+from bot.rendering.grammar import Case, Worded, fill
 from bot.rendering.i18n import translations
 from bot.rendering.memory import memory_parts
 from bot.rendering.numbers import (
@@ -24,6 +26,7 @@ from bot.rendering.numbers import (
     duration,
     isolate_latin,
     shown_seconds,
+    split_shown,
 )
 from bot.rendering.precision import precision_parts
 
@@ -101,11 +104,33 @@ class _Words:
     def echo(self, text: str) -> str:
         return escape(text) if self.mrkdwn else text
 
-    def hours(self, value: float, *, as_given: bool = False, calendar: bool = False) -> str:
-        """A time in the user's unit; ``calendar`` adds days after many hours."""
+    def hours(
+        self,
+        value: float,
+        *,
+        as_given: bool = False,
+        calendar: bool = False,
+        case: Case = Case.NOMINATIVE,
+        unit: TimeUnit | None | Literal["user"] = "user",
+    ) -> str:
+        """A time in the user's unit (or ``unit``); ``calendar`` adds days after many hours."""
         return duration(
-            value, self.fmt, self.catalog, as_given=as_given, unit=self.unit, calendar=calendar
+            value,
+            self.fmt,
+            self.catalog,
+            as_given=as_given,
+            unit=self.unit if unit == "user" else unit,
+            calendar=calendar,
+            case=case,
         )
+
+    def said(self, value: float, *, bold: bool = False, **options: Any) -> Worded:
+        """:meth:`hours` worded once :meth:`fill` knows its place in the sentence."""
+        return lambda case: (self.bold if bold else str)(self.hours(value, case=case, **options))
+
+    def fill(self, template: str, values: dict[str, object]) -> str:
+        """``template % values``, each duration in the case its place gives it."""
+        return fill(template, values, self.lang)
 
     def shown(self, value: float, *, as_given: bool = False) -> int:
         """The seconds :meth:`hours` says, so differences of said times add up."""
@@ -152,19 +177,20 @@ class _Words:
     # -- kinds ---------------------------------------------------------------
     def _estimate(self, a: Advice) -> _Parts:
         _ = self._
-        fp32_shown = self.shown(a.fp32_hours, as_given=True)
-        # Rounding an estimate up ("1 minute and 30 seconds" at ratio 1 -> "2 minutes")
-        # must not make it longer than the job itself: then it is said as the job.
-        longer = self.shown(a.mp_hours) > fp32_shown
-        mp_hours = a.fp32_hours if longer else a.mp_hours
+        # The estimate and the saving, each from its unrounded value, add up to the FP32 time.
+        split = split_shown(a.fp32_hours, a.mp_hours, self.unit)
+        mp = self.said(split.part / 3600, bold=True, as_given=True, calendar=True, unit=split.unit)
+        saved = split.rest
+        if self.shown(a.mp_hours) >= self.shown(a.fp32_hours, as_given=True):
+            # Rounding an estimate up ("1 minute and 30 seconds" at ratio 1 -> "2 minutes")
+            # must not make it longer than the job itself: then it is said as the job.
+            mp, saved = self.said(a.fp32_hours, bold=True, as_given=True, calendar=True), 0
         values = {
-            "fp32": self.bold(self.hours(a.fp32_hours, as_given=True)),
-            "mp": self.bold(self.hours(mp_hours, as_given=longer, calendar=True)),
+            "fp32": self.said(a.fp32_hours, bold=True, as_given=True),
+            "mp": mp,
             "ratio": self.fmt.number(a.ratio),
             "percent": self.fmt.percent(a.saved_percent),
         }
-        # The saving is the difference of the two times as shown, so the line adds up.
-        saved = fp32_shown - self.shown(mp_hours, as_given=longer)
         if saved <= 0 and a.saved_percent and a.saved_percent > 0:
             # Too little to show at this scale ("2 minutes → about 2 minutes"): the share.
             summary = _(
@@ -176,12 +202,12 @@ class _Words:
                 "%(fp32)s in FP32 → about %(mp)s with mixed precision (ratio %(ratio)s, no saving)"
             )
         else:
-            values["saved"] = self.hours(saved / 3600, as_given=True)
+            values["saved"] = self.said(saved / 3600, as_given=True, unit=split.unit)
             summary = _(
                 "%(fp32)s in FP32 → about %(mp)s with mixed precision "
                 "(ratio %(ratio)s, saves %(saved)s, %(percent)s)"
             )
-        summary %= values
+        summary = self.fill(summary, values)
         if a.model or a.gpu or a.family:  # a thread's or a button's setup stays in view
             summary = _("%(subject)s: %(answer)s") % {
                 "subject": self.bold(self._subject(a)),
@@ -191,7 +217,7 @@ class _Words:
 
     def _preset(self, a: Advice) -> _Parts:
         _ = self._
-        summary = (
+        template = (
             _(
                 "%(subject)s: %(fp32)s in FP32 (run as TF32) → about %(mp)s with mixed "
                 "precision (ratio %(ratio)s, likely %(span)s; basis: %(basis)s)"
@@ -201,30 +227,32 @@ class _Words:
                 "%(subject)s: %(fp32)s in FP32 → about %(mp)s with mixed precision "
                 "(ratio %(ratio)s, likely %(span)s; basis: %(basis)s)"
             )
-        ) % {
-            "subject": self.bold(self._subject(a)),
-            "fp32": self.bold(self.hours(a.fp32_hours, as_given=True)),
-            "mp": self.bold(self.hours(a.mp_hours, calendar=True)),
-            "ratio": self.fmt.number(a.ratio),
-            "span": self.fmt.span(a.ratio_low, a.ratio_high),
-            "basis": self._basis(a.basis),
-        }
-        details = [
-            # "from ... to ...": durations say "and" themselves ("8 hours and 15 minutes").
-            (
-                _("Likely from %(low)s to %(high)s with mixed precision (saves %(percent)s).")
-                if a.saved_percent >= 0
-                else _(
-                    "Likely from %(low)s to %(high)s with mixed precision (takes %(percent)s "
-                    "longer)."
-                )
+        )
+        summary = self.fill(
+            template,
+            {
+                "subject": self.bold(self._subject(a)),
+                "fp32": self.said(a.fp32_hours, bold=True, as_given=True),
+                "mp": self.said(a.mp_hours, bold=True, calendar=True),
+                "ratio": self.fmt.number(a.ratio),
+                "span": self.fmt.span(a.ratio_low, a.ratio_high),
+                "basis": self._basis(a.basis),
+            },
+        )
+        likely = (
+            _("Likely from %(low)s to %(high)s with mixed precision (saves %(percent)s).")
+            if a.saved_percent >= 0
+            else _(
+                "Likely from %(low)s to %(high)s with mixed precision (takes %(percent)s longer)."
             )
-            % {
-                "low": self.hours(a.mp_hours_low),
-                "high": self.hours(a.mp_hours_high),
-                "percent": self.fmt.percent(abs(a.saved_percent)),
-            }
-        ]
+        )
+        # "from ... to ...": durations say "and" themselves ("8 hours and 15 minutes").
+        values = {
+            "low": self.said(a.mp_hours_low),
+            "high": self.said(a.mp_hours_high),
+            "percent": self.fmt.percent(abs(a.saved_percent)),
+        }
+        details = [self.fill(likely, values)]
         lead, evidence = self._evidence(a)
         return self._with_notes(summary, a, details + evidence, lead=lead)
 
@@ -276,15 +304,19 @@ class _Words:
         return lead + [self.factor(f) for f in order], details
 
     def _range(self, a: Advice) -> _Parts:
-        summary = self._(
+        template = self._(
             "%(fp32)s in FP32 → from %(low)s to %(high)s with mixed precision "
             "(typical ratio %(span)s)"
-        ) % {
-            "fp32": self.bold(self.hours(a.fp32_hours, as_given=True)),
-            "low": self.bold(self.hours(a.mp_hours_low)),
-            "high": self.bold(self.hours(a.mp_hours_high)),
-            "span": self.fmt.span(a.ratio_low, a.ratio_high),
-        }
+        )
+        summary = self.fill(
+            template,
+            {
+                "fp32": self.said(a.fp32_hours, bold=True, as_given=True),
+                "low": self.said(a.mp_hours_low, bold=True),
+                "high": self.said(a.mp_hours_high, bold=True),
+                "span": self.fmt.span(a.ratio_low, a.ratio_high),
+            },
+        )
         return self._with_notes(summary, a, [])
 
     def _memory(self, a: Advice) -> _Parts:
@@ -442,12 +474,12 @@ class _Words:
             return _Parts(summary, note, [try_this])
         values = {"ratio": self.fmt.number(float(ratio))}
         if isinstance(fp32, int | float) and isinstance(mp, int | float):
-            values |= {"fp32": self.hours(fp32, as_given=True), "mp": self.hours(mp)}
+            values |= {"fp32": self.said(fp32, as_given=True), "mp": self.said(mp)}
             summary = _(
                 "At a ratio of %(ratio)s mixed precision is slower than FP32: "
                 "%(fp32)s in FP32 would take about %(mp)s."
             )
-            return _Parts(summary % values, note, [])
+            return _Parts(self.fill(summary, values), note, [])
         summary = _("A ratio of %(ratio)s means mixed precision would be slower, not faster.")
         return _Parts(summary % values, note, [try_this])
 

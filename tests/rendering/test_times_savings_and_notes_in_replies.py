@@ -56,17 +56,22 @@ def test_long_given_times_keep_their_hours():
     """Hours are answered in hours (issue 12), with the days after the estimate."""
     text = command("250.5h 2").reply.text
     assert text.startswith(
-        "250.5 hours in FP32 → about 125 hours (about 5 days) with mixed precision "
-        "(ratio 2, saves 125.5 hours, 50%)"
+        "250.5 hours in FP32 → about 125.25 hours (about 5 days) with mixed precision "
+        "(ratio 2, saves 125.25 hours, 50%)"
     )
 
 
-# -- 21: the saving is the difference of what is shown; ratio 1 saves nothing -----
+# -- 21: the saving and the estimate add up to what is shown; ratio 1 saves nothing --
 def test_saving_adds_up_with_the_rounded_estimate():
+    """12.5 and 7.5 hours: not "13, saves 7" (one rounded up, the other down), but
+    both to the minute, where they add up to the 20 hours."""
     text = mention("fp32 takes 20h on 8 gpus, ratio 1.6").reply.text
-    assert "about 13 hours with mixed precision (ratio 1.6, saves 7 hours," in text
+    assert (
+        "about 12 hours and 30 minutes with mixed precision (ratio 1.6, "
+        "saves 7 hours and 30 minutes," in text
+    )
     ar = plain(mention("تدريب fp32 ياخذ ٢٠ ساعة على ٨ بطاقات، والمعامل ١٫٦").reply.text)
-    assert "13 ساعةً تقريبًا" in ar and "والتوفير 7 ساعات" in ar
+    assert "12 ساعةً و30 دقيقةً تقريبًا" in ar and "والتوفير 7 ساعات و30 دقيقةً" in ar
 
 
 @pytest.mark.parametrize("text", ["1 minute 1", "2h 1"])
