@@ -1,8 +1,9 @@
 """What a memory question says about how the GPU is used (rules with names).
 
 * ``memory_by_method``: a method word ("LoRA", "QLoRA", "inference", "serve",
-  "للاستدلال") with a parameter count or a model of known size asks about
-  memory, unless the message asks how much faster.
+  "للاستدلال", "full fine-tune", «تدريب كامل») with a parameter count (also in
+  words: "7 billion", «١٣ مليار») or a model of known size asks about memory,
+  unless the message asks how much faster.
 * ``memory_follow_up``: after a memory question, a message naming only a setup
   detail (a method, a size, a GPU, a count, a precision) asks about memory again.
 * ``memory_setup``: the method (full fine-tune when unsaid; a 4-bit base that
@@ -12,8 +13,9 @@
   model named ("BERT-large", "gpt2-xl", "llama 2 70b") for its size and shape.
 
 Words live in ``words/*.toml`` (MEMORY_METHODS, WEIGHT_PRECISIONS, BIT_WIDTHS,
-SHARDINGS, PURE_WORDS, MASTER_COPY_WORDS, BIT_WORDS, INFERENCE_RUN_WORDS); each rule looks at a
-token and at most its two neighbours, so reading stays linear.
+SHARDINGS, PURE_WORDS, MASTER_COPY_WORDS, BIT_WORDS, INFERENCE_RUN_WORDS, FULL_WORDS,
+FULL_FILLERS); each rule looks at a token and at most its two neighbours, so
+reading stays linear.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from bot.advice.model_sizes import known_keys, model_size, squash
 from bot.understanding.precision_question import precision_topic
+from bot.understanding.rules.setup.setup_numbers import AR_PARAM_WORDS, PARAM_SUFFIXES
 from bot.understanding.text.tokens import NUM, WORD, Token, word_in
 from bot.understanding.values.lexicon import ESTIMATE_CUES, SPEED_CUES, lookup
 from bot.understanding.words import mapping, table
@@ -39,6 +42,8 @@ MASTER_COPY_WORDS = table("MASTER_COPY_WORDS")
 BIT_WORDS = table("BIT_WORDS")
 RUN_WORDS = table("INFERENCE_RUN_WORDS")
 TRAIN_VERBS = table("TRAIN_VERBS")
+FULL_WORDS = table("FULL_WORDS")
+FULL_FILLERS = table("FULL_FILLERS")
 _OPTIMIZER_WORDS = frozenset(mapping("OPTIMIZERS"))
 _OPTIMIZER_NOUNS = table("BIT_OPTIMIZER_NOUNS")
 _MAX_NAME_TOKENS = 3  # "llama 2 70b"
@@ -53,7 +58,7 @@ def asks_memory_by_method(tokens: list[Token]) -> bool:
         return False
     if _method_word(tokens, run_is_inference=False) is None:
         return False
-    return any(_is_size(t) for t in tokens) or sized_model(tokens) is not None
+    return any(_is_size(tokens, i) for i in range(len(tokens))) or sized_model(tokens) is not None
 
 
 def memory_setup(
@@ -108,11 +113,22 @@ def sized_model(tokens: list[Token]) -> str | None:
     return None
 
 
-def _is_size(tok: Token) -> bool:
-    """ "7B", "340M", "1T", or a name ending in its size ("llama-2-13b")."""
+def _is_size(tokens: list[Token], i: int) -> bool:
+    """ "7B", "340M", "1T", a count with its scale in words ("7 billion", "٣٥٠ مليون",
+    «١٣ مليار»), or a name ending in its size ("llama-2-13b")."""
+    tok = tokens[i]
     if tok.kind == NUM:
-        return tok.suffix in ("b", "m", "t")
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        return tok.suffix in ("b", "m", "t") or (not tok.suffix and _is_scale_word(nxt))
     return tok.kind == WORD and _NAME_SIZE.search(tok.text) is not None
+
+
+def _is_scale_word(tok: Token | None) -> bool:
+    """ "billion", "bn", "million", «مليار», «مليون» (not a one-letter "m": minutes)."""
+    if tok is None or tok.kind != WORD:
+        return False
+    scale = PARAM_SUFFIXES.get(tok.text, 0.0) if len(tok.text) > 1 else 0.0
+    return scale >= 1e6 or lookup(tok.text, AR_PARAM_WORDS) is not None
 
 
 def _method_word(tokens: list[Token], *, run_is_inference: bool = True) -> str | None:
@@ -122,12 +138,36 @@ def _method_word(tokens: list[Token], *, run_is_inference: bool = True) -> str |
     for method in ("qlora", "lora", "inference"):  # "QLoRA inference" is still QLoRA
         if method in found:
             return method
+    if any(_full_training(tokens, i) for i in range(len(tokens))):
+        return "full"
     if not run_is_inference:
         return None
     words = [t for t in tokens if t.kind == WORD]
     runs = any(word_in(t, RUN_WORDS) for t in words)
     trains = any(word_in(t, TRAIN_VERBS) and not word_in(t, RUN_WORDS) for t in words)
     return "inference" if runs and not trains else None
+
+
+def _full_training(tokens: list[Token], i: int) -> bool:
+    """ "full fine-tune", "fully fine-tuned", "full parameter fine-tuning", "full-finetune",
+    «تدريب كامل», «فاين تيون كامل», «تدريب النموذج بالكامل»: a full-training word right
+    next to a training verb (one filler such as "parameter" may sit between), so
+    "full precision training" and «الدقة الكاملة» name no method."""
+    tok = tokens[i]
+    if tok.kind != WORD:
+        return False
+    head, hyphen, rest = tok.text.partition("-")
+    if hyphen and head in FULL_WORDS and rest in TRAIN_VERBS:
+        return True
+    if not word_in(tok, FULL_WORDS):
+        return False
+    for step in (-1, 1):
+        j = i + step
+        if 0 <= j < len(tokens) and word_in(tokens[j], FULL_FILLERS):
+            j += step
+        if 0 <= j < len(tokens) and word_in(tokens[j], TRAIN_VERBS):
+            return True
+    return False
 
 
 def _weight_bits(tokens: list[Token]) -> str | None:

@@ -48,7 +48,7 @@ from bot.understanding.resolving.candidates import RATIO, TIME, Candidate
 from bot.understanding.resolving.resolve import resolve
 from bot.understanding.rules.labels import read_labels
 from bot.understanding.rules.names.name_rules import SIZES as CARD_SIZES
-from bot.understanding.rules.names.names import Names, find_names, memory_size_alone
+from bot.understanding.rules.names.names import Names, card_size, find_names, memory_size_alone
 from bot.understanding.rules.rate.rates import progress_lines, progress_readouts, step_rate
 from bot.understanding.rules.ratio.ratios import RatioCand, find_ratios
 from bot.understanding.rules.record.record_command import (
@@ -220,7 +220,8 @@ class _Reading:
         """Whether memory is asked about, and the setup numbers and words."""
         tokens = self.tokens
         memory = self._asks_memory()
-        gpu_named = names.gpu is not None
+        # "on a T4", or a card by its size ("a 16GB card", «كرت ٨ جيجا»).
+        gpu_named = names.gpu is not None or card_size(tokens) is not None
         fits = not memory and (
             any(_is(t, FIT_WORDS) for t in tokens) or sized_on_gpu(tokens, gpu_named)
         )
@@ -234,7 +235,7 @@ class _Reading:
         # memory as surely as the word "memory" does; "can I train GPT-2 on a T4?" too,
         # without the count (the reply asks for it).
         asked = memory or (fits and ctx.params is not None) or fits_alone
-        if not asked and thread and continues_memory(tokens, ctx, names.gpu is not None):
+        if not asked and thread and continues_memory(tokens, ctx, gpu_named):
             self.memory_from_thread = asked = True
         return asked, ctx
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from bot.models import Intent, Query, Reason
 from bot.understanding.precision_question import precision_topic
+from bot.understanding.rules.names.name_rules import GIGABYTE_WORDS
 from bot.understanding.rules.talk.first_questions import first_question
 from bot.understanding.rules.time.durations import unit_of
 from bot.understanding.text.tokens import ARABIC, NUM, WORD, Token, word_in
@@ -72,11 +73,13 @@ def asks_if_it_fits(tokens: list[Token], gpu_named: bool) -> bool:
 
 
 def _loose_number(tokens: list[Token], k: int) -> bool:
-    """A number that is not part of a name, a GPU count ("2 A100s") or a memory size."""
+    """A number that is not part of a name, a GPU count ("2 A100s") or a memory size
+    ("24GB", «٢٤ جيجا»)."""
     tok = tokens[k]
     if tok.kind != NUM or tok.role or tok.suffix == "gb":
         return False
-    return not (k + 1 < len(tokens) and tokens[k + 1].role == "gpu")
+    nxt = tokens[k + 1] if k + 1 < len(tokens) else None
+    return not (nxt is not None and (nxt.role == "gpu" or nxt.text in GIGABYTE_WORDS))
 
 
 def _may_i_train(tokens: list[Token]) -> bool:

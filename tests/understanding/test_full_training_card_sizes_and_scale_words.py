@@ -1,0 +1,133 @@
+"""Memory questions as people fine-tune today (issue 19, item 8): "full fine-tune" and
+«تدريب كامل» name a method as LoRA does; a size said in words ("7 billion", «١٣ مليار»)
+is a size; a card known by its size only ("a 16GB card", «كرت ٨ جيجا») stands for the
+GPU; models sized from the catalog without a count in their name (Phi-2, DistilBERT,
+GPT-J)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.models import Channel, Intent
+from bot.understanding.parse import understand
+
+
+@pytest.mark.parametrize(
+    ("text", "params"),
+    [
+        ("full finetune bert-large on a T4?", 340e6),
+        ("gpt2-medium full-finetune on a 3090?", 355e6),
+        ("fully fine-tune t5-base on an A10", 220e6),
+        ("full parameter fine-tuning of roberta-large on an A100", 355e6),
+        ("full ft distilbert on a 1060", 66e6),
+        ("فاين تيون كامل لـ t5-large على A100", 770e6),
+        ("تدريب كامل لموديل gpt2-medium على 3090", 355e6),
+        ("بدي اعمل تدريب للنموذج بالكامل لـ bert-base على T4", 110e6),
+        ("التدريب الكامل لـ bert-large على A10؟", 340e6),
+    ],
+)
+def test_full_training_is_a_method_word(text, params):
+    query = understand(text, Channel.DM)
+    assert query.intent is Intent.MEMORY
+    assert query.memory_method == "full"
+    assert query.params == pytest.approx(params)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "full precision training of bert-base on a t4?",  # FP32, no method
+        "تدريب bert بالدقة الكاملة على T4؟",
+        "full fine-tuning of bert on a T4, how much faster with amp?",  # speed
+        "تدريب كامل لـ bert على T4، كم التسريع؟",
+        "full training takes 20h on a v100",  # a time
+        "التدريب الكامل ياخذ ١٠ ساعات على A100",
+    ],
+)
+def test_full_words_do_not_take_over_speed_time_or_precision(text):
+    assert understand(text, Channel.DM).intent is not Intent.MEMORY
+
+
+@pytest.mark.parametrize(
+    "method", ["and a full fine-tune?", "what about full finetuning?", "وتدريب كامل؟"]
+)
+def test_a_full_fine_tune_after_lora_switches_the_method(method):
+    query = understand(method, Channel.DM, follows_memory="lora")
+    assert query.intent is Intent.MEMORY and query.memory_method == "full"
+
+
+@pytest.mark.parametrize(
+    ("text", "params", "method"),
+    [
+        ("lora on a 7 billion model?", 7e9, "lora"),
+        ("qlora of a 350 million param model", 350e6, "qlora"),
+        ("serve a 13 billion model in int4", 13e9, "inference"),
+        ("لورا لنموذج ٧ مليار على A100", 7e9, "lora"),
+        ("LoRA على موديل ٣٥٠ مليون معامل على T4", 350e6, "lora"),
+        ("عايز أعمل QLoRA لموديل ٧٠ مليار على H100", 70e9, "qlora"),
+        ("استدلال نموذج ١٣ مليار بـ int4 على 3060", 13e9, "inference"),
+    ],
+)
+def test_a_size_said_in_words_with_a_method_asks_about_memory(text, params, method):
+    query = understand(text, Channel.DM)
+    assert query.intent is Intent.MEMORY
+    assert query.params == pytest.approx(params) and query.memory_method == method
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "7 billion params, 10h fp32 on a100",
+        "inference of a 7 billion model takes 2 hours in fp32, fp16?",
+        "تدريب نموذج ٧ مليار ياخذ ٢٠ ساعة بـ fp32 على A100",
+    ],
+)
+def test_a_size_in_words_leaves_a_timed_job_an_estimate(text):
+    assert understand(text, Channel.DM).intent is Intent.ESTIMATE
+
+
+@pytest.mark.parametrize(
+    ("text", "params", "memory"),
+    [
+        ("will bert fit on a 12gb card?", 110e6, 12),
+        ("can I fine-tune gpt2-medium on an 8gb gpu?", 355e6, 8),
+        ("هل يكفي كرت ٨ جيجا لـ gpt2؟", 124e6, 8),
+        ("أقدر أدرب bert-large على كرت ١٦ جيجا؟", 340e6, 16),
+        ("بطاقة ٢٤ جيجا تكفي لتدريب roberta-large؟", 355e6, 24),
+        ("LoRA على نموذج ١٣ مليار على كرت ٢٤ جيجا، ينفع؟", 13e9, 24),  # «ينفع» here: does it work
+        ("qlora a 13 billion model on a 24 gb card, does it work?", 13e9, 24),
+    ],
+)
+def test_a_card_known_by_its_size_stands_for_the_gpu(text, params, memory):
+    query = understand(text, Channel.DM)
+    assert query.intent is Intent.MEMORY
+    assert query.params == pytest.approx(params) and query.gpu_memory_gb == memory
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "training with 8 gb of data on a 16gb card takes 5 hours",
+        "بدي درب bert على كرت ١٦ جيجا، قديش بياخد وقت؟",
+        "is it worth amp on a 16gb card?",
+        "هل ينفع bf16 على A100؟",  # «ينفع» alone: is it worth it
+    ],
+)
+def test_a_card_size_leaves_time_and_worth_questions_alone(text):
+    assert understand(text, Channel.DM).intent is not Intent.MEMORY
+
+
+@pytest.mark.parametrize(
+    ("text", "params"),
+    [
+        ("will phi-2 fit on a T4 for lora?", 2.7e9),
+        ("phi 2 on a t4, enough?", 2.7e9),
+        ("فاين تيون كامل لـ phi-2 على A100، يكفي؟", 2.7e9),
+        ("can I run gpt-j on a 4090?", 6.05e9),
+        ("هل يكفي T4 لتدريب distilbert؟", 66e6),
+        ("phi-3-mini qlora on a 3060, fits?", 3.8e9),
+    ],
+)
+def test_models_without_a_count_in_their_name_are_sized_from_the_catalog(text, params):
+    query = understand(text, Channel.DM)
+    assert query.intent is Intent.MEMORY and query.params == pytest.approx(params)
