@@ -30,7 +30,7 @@ from bot.models import (
     Reason,
     TimeUnit,
 )
-from bot.understanding.context import Context, mark_context
+from bot.understanding.context import Context, mark_context, sized_as_experts
 from bot.understanding.limits import reason_for, refuse_absurd_setup
 from bot.understanding.memory_words import (
     asks_memory_by_method,
@@ -262,6 +262,8 @@ class _Reading:
     def _memory_query(self, ctx: Context, names: Names, common: dict) -> Query:
         if ctx.params is None:
             ctx.params = self._large_bare_number() or catalog_params(self.tokens)
+        elif sized_as_experts(self.tokens):  # "mixtral 8x7b": the catalog's 46.7B, not 8 x 7B
+            ctx.params = catalog_params(self.tokens) or ctx.params
         size = memory_size_alone(self.tokens)  # "fit in 80GB?", "A100 بسعة ٤٠ جيجا"
         if common["gpu_memory_gb"] is None and (names.gpu is None or size in CARD_SIZES):
             common["gpu_memory_gb"] = size  # with a GPU named, only a size cards are sold in

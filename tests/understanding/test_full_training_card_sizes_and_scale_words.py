@@ -2,7 +2,8 @@
 «تدريب كامل» name a method as LoRA does; a size said in words ("7 billion", «١٣ مليار»)
 is a size; a card known by its size only ("a 16GB card", «كرت ٨ جيجا») stands for the
 GPU; models sized from the catalog without a count in their name (Phi-2, DistilBERT,
-GPT-J)."""
+GPT-J, Whisper); millions said of a model ("a 350m model", "gpt2 small (124M)") are
+its size, not minutes; "8x7b" is a mixture of experts (rule experts_times_size)."""
 
 from __future__ import annotations
 
@@ -129,5 +130,63 @@ def test_a_card_size_leaves_time_and_worth_questions_alone(text):
     ],
 )
 def test_models_without_a_count_in_their_name_are_sized_from_the_catalog(text, params):
+    query = understand(text, Channel.DM)
+    assert query.intent is Intent.MEMORY and query.params == pytest.approx(params)
+
+
+@pytest.mark.parametrize(
+    ("text", "params"),
+    [
+        ("can i train a 350m model from scratch on a t4?", 350e6),
+        ("could we fine-tune a 125M LLM on a 1060?", 125e6),
+        ("gpt2 small (124M) on a 3060, can i train it?", 124e6),
+        ("can i train gpt2 (124m) on a t4?", 124e6),
+        ("bert-large, 340M, on a t4 - can I train it?", 340e6),
+        ("هل يكفي T4 لتدريب موديل 350m من الصفر؟", 350e6),
+    ],
+)
+def test_millions_of_a_model_are_its_size_not_minutes(text, params):
+    query = understand(text, Channel.DM)
+    assert query.intent is Intent.MEMORY and query.params == pytest.approx(params)
+
+
+def test_millions_before_model_leave_a_timed_job_an_estimate():
+    query = understand("the 125m model takes 3h on a v100, amp?", Channel.DM)
+    assert query.intent is Intent.ESTIMATE and query.fp32.hours == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "params"),
+    [
+        ("mixtral 8x7b fp16 inference on a single h100?", 46.7e9),  # the catalog's count
+        ("mixtral-8x7b qlora on an a100 80gb", 46.7e9),
+        ("هل يكفي H100 لاستدلال mixtral 8x7b بـ fp16؟", 46.7e9),
+        ("mixtral 8x22b in int4 on 2 h100s for inference", 141e9),
+        ("qlora on an 8x7b moe on a 4090?", 56e9),  # unknown: experts x size bounds it
+    ],
+)
+def test_experts_times_size(text, params):
+    query = understand(text, Channel.DM)
+    assert query.intent is Intent.MEMORY and query.params == pytest.approx(params)
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [("7b on 8x a100 80gb fits?", 8), ("8x a100 for a 7b full finetune, fits?", 8)],
+)
+def test_a_count_times_a_gpu_stays_a_gpu_count(text, gpus):
+    query = understand(text, Channel.DM)
+    assert query.params == pytest.approx(7e9) and query.num_gpus == gpus
+
+
+@pytest.mark.parametrize(
+    ("text", "params"),
+    [
+        ("whisper large inference on a t4?", 1.55e9),
+        ("can i fine-tune whisper-medium on a 12gb card?", 769e6),
+        ("هل يكفي T4 لتدريب whisper small؟", 244e6),
+    ],
+)
+def test_whisper_is_sized_from_the_catalog(text, params):
     query = understand(text, Channel.DM)
     assert query.intent is Intent.MEMORY and query.params == pytest.approx(params)
