@@ -71,12 +71,21 @@ def memory_setup(
     when it named none): "and in 4-bit?" after serving a model is 4-bit inference,
     after LoRA it is QLoRA. The method is returned only when this message changes it
     (the follow-up carries the thread's otherwise, and says so).
+
+    Quantised weights without a method word: nothing trained, they are served ("13b
+    in 8-bit on a 3090?", "70B in 4-bit on a 4090?"); trained, they are a frozen base
+    under adapters, since 4- and 8-bit weights take no optimizer step: QLoRA for
+    4-bit, LoRA on an INT8 base for 8-bit ("fine-tune 13B in 8-bit").
     """
     bits = _weight_bits(tokens)
     named = _method_word(tokens)
     method = named or (follows if follows != "full" else None)
+    if method is None and bits and follows is None and not _trains(tokens):
+        method = "inference"
     if method in (None, "lora") and bits == "int4":
         method = "qlora"  # a 4-bit base that trains is QLoRA
+    elif method is None and bits == "int8":
+        method = "lora"  # an 8-bit base that trains: LoRA on LLM.int8 weights
     weights = bits or _named_precision(tokens)
     if method == "inference" and weights is None:
         weights = precision if precision in ("fp16", "bf16", "fp8") else baseline
@@ -142,10 +151,15 @@ def _method_word(tokens: list[Token], *, run_is_inference: bool = True) -> str |
         return "full"
     if not run_is_inference:
         return None
-    words = [t for t in tokens if t.kind == WORD]
-    runs = any(word_in(t, RUN_WORDS) for t in words)
-    trains = any(word_in(t, TRAIN_VERBS) and not word_in(t, RUN_WORDS) for t in words)
-    return "inference" if runs and not trains else None
+    runs = any(t.kind == WORD and word_in(t, RUN_WORDS) for t in tokens)
+    return "inference" if runs and not _trains(tokens) else None
+
+
+def _trains(tokens: list[Token]) -> bool:
+    """A training verb that is not also a run word ("fine-tune", «أدرب»; not "load")."""
+    return any(
+        t.kind == WORD and word_in(t, TRAIN_VERBS) and not word_in(t, RUN_WORDS) for t in tokens
+    )
 
 
 def _full_training(tokens: list[Token], i: int) -> bool:

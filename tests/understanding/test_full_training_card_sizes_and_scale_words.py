@@ -190,3 +190,47 @@ def test_a_count_times_a_gpu_stays_a_gpu_count(text, gpus):
 def test_whisper_is_sized_from_the_catalog(text, params):
     query = understand(text, Channel.DM)
     assert query.intent is Intent.MEMORY and query.params == pytest.approx(params)
+
+
+@pytest.mark.parametrize(
+    ("text", "method", "weights"),
+    [
+        ("13b in 8-bit on a 3090?", "inference", "int8"),  # nothing trained: served
+        ("70B in 4-bit on a 4090?", "inference", "int4"),
+        ("a single 80gb card for llama 70b in int8?", "inference", "int8"),
+        ("load_in_8bit llama 13b on a t4?", "inference", "int8"),  # the bitsandbytes flag
+        ("load_in_4bit mistral 7b on a 3060 ti 8gb", "inference", "int4"),
+        ("موديل ١٣ مليار بـ ٨ بت على 3090 يكفي؟", "inference", "int8"),
+        ("fine-tune 13B in 8-bit on a 3090", "lora", "int8"),  # trained: a frozen INT8 base
+        ("fine-tune 13B in 4-bit on a 4090", "qlora", "nf4"),
+        ("أدرب موديل ١٣ مليار بـ ٤ بت على 4090، يكفي؟", "qlora", "nf4"),
+        ("بدي درّب نموذج ٧ مليار بـ int8 على كرت ٢٤ جيجا", "lora", "int8"),
+    ],
+)
+def test_quantised_weights_are_served_unless_something_trains(text, method, weights):
+    query = understand(text, Channel.DM)
+    assert query.intent is Intent.MEMORY
+    assert (query.memory_method, query.weight_precision) == (method, weights)
+
+
+@pytest.mark.parametrize(("follows", "method"), [("full", "qlora"), ("inference", None)])
+def test_in_a_thread_4_bit_follows_the_method_asked(follows, method):
+    query = understand("and in 4-bit?", Channel.DM, follows_memory=follows)
+    assert query.intent is Intent.MEMORY and query.memory_method == method
+    assert query.weight_precision in ("nf4", "int4")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A10 بتوسع t5-large؟",  # Levantine: does it fit
+        "كرت 3060 بيوسع roberta-large؟",
+        "هل T4 حيكفي لـ gpt2-medium؟",  # Egyptian future
+        "RTX 3090 يكفيني لـ bert-large؟",
+        "will bert-large oom on a t4?",
+        "gpt2-xl on a 3090, will it oom?",
+        "الميموري بتاعة T4 تكفي لـ roberta-large؟",
+    ],
+)
+def test_dialect_fit_words_and_oom_ask_about_memory(text):
+    assert understand(text, Channel.DM).intent is Intent.MEMORY
