@@ -9,13 +9,13 @@
 * ``memory_setup``: the method (full fine-tune when unsaid; a 4-bit base that
   trains is QLoRA), the recipe (FP32, torch.amp, an FP32 master copy under
   DeepSpeed/ZeRO/Megatron, pure BF16), the precision of frozen or served weights
-  ("int4", "8-bit", "٤ بت"), the sharding (DDP, ZeRO-1/2/3, FSDP) and a catalog
-  model named ("BERT-large", "gpt2-xl", "llama 2 70b") for its size and shape.
+  ("int4", "8-bit", "٤ بت"), the sharding (DDP, ZeRO-1/2/3, FSDP, CPU offload) and a
+  catalog model named ("BERT-large", "gpt2-xl", "llama 2 70b") for its size and shape.
 
 Words live in ``words/*.toml`` (MEMORY_METHODS, WEIGHT_PRECISIONS, BIT_WIDTHS,
 SHARDINGS, PURE_WORDS, MASTER_COPY_WORDS, BIT_WORDS, INFERENCE_RUN_WORDS, FULL_WORDS,
-FULL_FILLERS); each rule looks at a token and at most its two neighbours, so
-reading stays linear.
+FULL_FILLERS, OFFLOAD_WORDS, PARAM_OFFLOAD_WORDS); each rule looks at a token and at
+most its two neighbours, so reading stays linear.
 """
 
 from __future__ import annotations
@@ -43,6 +43,8 @@ BIT_WORDS = table("BIT_WORDS")
 RUN_WORDS = table("INFERENCE_RUN_WORDS")
 TRAIN_VERBS = table("TRAIN_VERBS")
 FULL_WORDS = table("FULL_WORDS")
+OFFLOAD_WORDS = table("OFFLOAD_WORDS")
+PARAM_OFFLOAD_WORDS = table("PARAM_OFFLOAD_WORDS")
 FULL_FILLERS = table("FULL_FILLERS")
 _OPTIMIZER_WORDS = frozenset(mapping("OPTIMIZERS"))
 _OPTIMIZER_NOUNS = table("BIT_OPTIMIZER_NOUNS")
@@ -236,7 +238,17 @@ def _recipe(tokens: list[Token], precision: str | None, baseline: str | None) ->
 
 
 def _sharding(tokens: list[Token]) -> str | None:
-    """ "FSDP", "ZeRO-3", "zero3", "ZeRO stage 2", "zero 2", "DDP"."""
+    """ "FSDP", "ZeRO-3", "zero3", "ZeRO stage 2", "zero 2", "DDP"; with CPU offload
+    ("zero-offload", "ZeRO-3 offload", "FSDP cpu offload", "offload_param") the
+    offloading variant: the weights offloaded too under ZeRO-3/FSDP or when said."""
+    stage = _sharding_stage(tokens)
+    if not any(word_in(t, OFFLOAD_WORDS) for t in tokens):
+        return stage
+    params_too = stage == "zero3" or any(word_in(t, PARAM_OFFLOAD_WORDS) for t in tokens)
+    return "zero3_offload" if params_too else "zero2_offload"
+
+
+def _sharding_stage(tokens: list[Token]) -> str | None:
     for i, tok in enumerate(tokens):
         if tok.kind == WORD and tok.text in SHARDINGS:
             return SHARDINGS[tok.text]

@@ -150,6 +150,20 @@ def test_phi_2_full_fine_tune_needs_more_than_a_24_gb_card_lora_fits_a_t4():
     assert estimate_memory(2.7e9, gpu="T4", method="lora", model="phi2").fits is True
 
 
+def test_cpu_offload_moves_the_offloaded_parts_off_the_gpu():
+    # 13B, FP32 master copy: 2 + 2 + 4 + 8 = 16 bytes = 208 GB. ZeRO-Offload keeps only
+    # the 16-bit weights (26 GB) on a 24 GB card: no fit; ZeRO-3 offload keeps the live
+    # parameters, 1e9 x 2 bytes = 2 GB: fits, with 208 GB in CPU memory.
+    stage2 = estimate_memory(13e9, gpu="RTX 3090", recipe="master", sharding="zero2_offload")
+    assert stage2.asked.per_gpu_gb == pytest.approx(26.0) and stage2.fits is False
+    assert stage2.asked.offloaded_gb == pytest.approx(182.0)
+    stage3 = estimate_memory(13e9, gpu="RTX 3090", recipe="master", sharding="zero3_offload")
+    assert stage3.asked.per_gpu_gb == pytest.approx(2.0) and stage3.fits is True
+    assert stage3.asked.offloaded_gb == pytest.approx(208.0)
+    assert MemoryNote.CPU_OFFLOAD in stage3.notes
+    assert MemoryNote.CPU_OFFLOAD not in estimate_memory(13e9, gpu="RTX 3090").notes
+
+
 def test_inference_that_does_not_fit_suggests_quantised_weights():
     e = estimate_memory(13e9, gpu="RTX 4090", method="inference", weight_precision="fp16")
     assert e.fits is False  # 26 GB of weights on a 24 GB card

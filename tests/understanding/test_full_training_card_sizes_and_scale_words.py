@@ -234,3 +234,22 @@ def test_in_a_thread_4_bit_follows_the_method_asked(follows, method):
 )
 def test_dialect_fit_words_and_oom_ask_about_memory(text):
     assert understand(text, Channel.DM).intent is Intent.MEMORY
+
+
+@pytest.mark.parametrize(
+    ("text", "sharding"),
+    [
+        ("deepspeed zero-3 offload 13b full finetune on one 24gb 3090?", "zero3_offload"),
+        ("fsdp with cpu offload, full finetune llama 7b on 2x 4090?", "zero3_offload"),
+        ("full fine-tune 13b with offload_param on an a100 40gb", "zero3_offload"),
+        ("zero-infinity for a 30b full finetune on one a100, fits?", "zero3_offload"),
+        ("zero-offload 13b full finetune on a 3090?", "zero2_offload"),
+        ("deepspeed zero 2 with cpu offload, 7b full finetune on a 4090, fits?", "zero2_offload"),
+        ("تدريب كامل لموديل ١٣ مليار بـ deepspeed zero-3 offload على 3090، يكفي؟", "zero3_offload"),
+        ("فاين تيون كامل لـ ٧ مليار مع اوفلود للـ optimizer على 4090، يكفي؟", "zero2_offload"),
+        ("full finetune 7b with zero-3 on 4 a100s", "zero3"),  # no offload said
+    ],
+)
+def test_cpu_offload_words_pick_the_offloading_sharding(text, sharding):
+    query = understand(text, Channel.DM)
+    assert query.intent is Intent.MEMORY and query.sharding == sharding
