@@ -27,13 +27,13 @@ from bot.advice.model_sizes import known_keys, model_size, squash
 from bot.understanding.precision_question import precision_topic
 from bot.understanding.rules.setup.setup_numbers import AR_PARAM_WORDS, PARAM_SUFFIXES
 from bot.understanding.text.tokens import NUM, WORD, Token, word_in
-from bot.understanding.values.lexicon import ESTIMATE_CUES, SPEED_CUES, lookup
+from bot.understanding.values.lexicon import ESTIMATE_CUES, SPEED_CUES, lookup, with_slips
 from bot.understanding.words import mapping, table
 
 if TYPE_CHECKING:
     from bot.understanding.context import Context
 
-METHODS = mapping("MEMORY_METHODS")
+METHODS = with_slips(mapping("MEMORY_METHODS"))  # "infrence", "inferecne" too
 WEIGHT_PRECISIONS = mapping("WEIGHT_PRECISIONS")
 BIT_WIDTHS = mapping("BIT_WIDTHS")
 SHARDINGS = mapping("SHARDINGS")

@@ -253,3 +253,27 @@ def test_dialect_fit_words_and_oom_ask_about_memory(text):
 def test_cpu_offload_words_pick_the_offloading_sharding(text, sharding):
     query = understand(text, Channel.DM)
     assert query.intent is Intent.MEMORY and query.sharding == sharding
+
+
+@pytest.mark.parametrize(
+    ("text", "method"),
+    [
+        ("q-lora on llama 13b on a t4?", "qlora"),
+        ("infrence of llama 13b in fp16 on an a100 40gb?", "inference"),  # a dropped letter
+        ("will a 7b fit on a t4 for inferecne?", "inference"),  # two letters swapped
+        ("inferance of a 13b on a 3090, enough?", "inference"),
+        ("full fine tunning of bert-large on a t4?", "full"),
+        ("full fine tuning of bert-large on a t4?", "full"),
+    ],
+)
+def test_slack_typos_of_method_words(text, method):
+    query = understand(text, Channel.DM)
+    assert query.intent is Intent.MEMORY and query.memory_method == method
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["bert-large on a t4, enogh?", "roberta-large on a t4 enuf?", "t5-large on an a10, enought?"],
+)
+def test_slack_typos_of_fit_words(text):
+    assert understand(text, Channel.DM).intent is Intent.MEMORY
