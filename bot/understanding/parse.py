@@ -48,7 +48,13 @@ from bot.understanding.resolving.candidates import RATIO, TIME, Candidate
 from bot.understanding.resolving.resolve import resolve
 from bot.understanding.rules.labels import read_labels
 from bot.understanding.rules.names.name_rules import SIZES as CARD_SIZES
-from bot.understanding.rules.names.names import Names, card_size, find_names, memory_size_alone
+from bot.understanding.rules.names.names import (
+    Names,
+    card_size,
+    find_names,
+    memory_size_alone,
+    variant_size_after,
+)
 from bot.understanding.rules.rate.rates import progress_lines, progress_readouts, step_rate
 from bot.understanding.rules.ratio.ratios import RatioCand, find_ratios
 from bot.understanding.rules.record.record_command import (
@@ -264,6 +270,8 @@ class _Reading:
             ctx.params = self._large_bare_number() or catalog_params(self.tokens)
         elif sized_as_experts(self.tokens):  # "mixtral 8x7b": the catalog's 46.7B, not 8 x 7B
             ctx.params = catalog_params(self.tokens) or ctx.params
+        if common["gpu_memory_gb"] is None:  # "A100 40", «A100 ٤٠»
+            common["gpu_memory_gb"] = variant_size_after(self.tokens, names)
         size = memory_size_alone(self.tokens)  # "fit in 80GB?", "A100 بسعة ٤٠ جيجا"
         if common["gpu_memory_gb"] is None and (names.gpu is None or size in CARD_SIZES):
             common["gpu_memory_gb"] = size  # with a GPU named, only a size cards are sold in

@@ -277,3 +277,36 @@ def test_slack_typos_of_method_words(text, method):
 )
 def test_slack_typos_of_fit_words(text):
     assert understand(text, Channel.DM).intent is Intent.MEMORY
+
+
+@pytest.mark.parametrize(
+    ("text", "memory"),
+    [
+        ("كم كرت A100 ٤٠ أحتاج لتدريب كامل لـ ١٣ مليار؟", 40),
+        ("full finetune 7b on a100 40, fits?", 40),
+        ("7b lora on v100 16?", 16),
+        ("13b on 4 a100 40 with fsdp, fits?", 40),
+        ("7b lora on v100 32?", 32),
+    ],
+)
+def test_a_bare_variant_size_after_the_gpu_is_its_memory(text, memory):
+    query = understand(text, Channel.DM)
+    assert query.intent is Intent.MEMORY and query.gpu_memory_gb == memory
+
+
+def test_a_bare_number_after_the_gpu_stays_a_time_outside_memory_questions():
+    query = understand("a100 40 hours, amp 2x?", Channel.DM)
+    assert query.intent is Intent.ESTIMATE and query.fp32.hours == 40
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu"),
+    [
+        ("يا ترى الـ 4090 تشيل موديل ٣٠ مليار بـ ٤ بت؟", "RTX 4090"),  # «تشيل»: can it hold
+        ("هل الـ T4 يتحمل تدريب bert-large؟", "T4"),
+        ("الـ 3090 بتستحمل gpt2-xl؟", "RTX 3090"),
+    ],
+)
+def test_hold_verbs_and_the_arabic_article_before_a_card_number(text, gpu):
+    query = understand(text, Channel.DM)
+    assert query.intent is Intent.MEMORY and query.gpu == gpu

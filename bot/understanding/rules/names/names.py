@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.advice.gpus import gpu_variants
 from bot.understanding.resolving.candidates import MEMORY, NAME, Candidate
 from bot.understanding.resolving.resolve import resolve
 from bot.understanding.rules.names.name_rules import GIGABYTE_WORDS, memory_in_name, name_candidates
@@ -118,6 +119,22 @@ def memory_size_alone(tokens: list[Token]) -> float | None:
     without a GPU name (a memory question only; any size a GPU could have)."""
     found = _memory_sizes(tokens)
     return tokens[found[0][0]].value if found else None
+
+
+def variant_size_after(tokens: list[Token], names: Names) -> float | None:
+    """Rule ``gpu_variant_number``: in a memory question, a bare number right after the
+    GPU that is one of its published memory sizes is that variant ("A100 40", «A100 ٤٠»,
+    "V100 16"); elsewhere "A100 40" may be 40 hours, so only the memory reading asks."""
+    if names.gpu is None or not names.gpu_positions:
+        return None
+    j = names.gpu_positions[0]
+    while j < len(tokens) and tokens[j].role == "gpu":
+        j += 1
+    tok = tokens[j] if j < len(tokens) else None
+    if tok is None or tok.kind != NUM or tok.suffix or tok.role:
+        return None
+    sizes = {spec.memory_gb for spec in gpu_variants(names.gpu)}
+    return tok.value if tok.value in sizes else None
 
 
 def card_size(tokens: list[Token]) -> float | None:
