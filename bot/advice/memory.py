@@ -73,6 +73,8 @@ class Sharding(StrEnum):
     ZERO1 = "zero1"
     ZERO2 = "zero2"
     ZERO3 = "zero3"  # ZeRO-3, FSDP full shard; for inference, tensor/pipeline parallel
+    ZERO2_OFFLOAD = "zero2_offload"  # ZeRO-Offload: optimizer side in CPU memory
+    ZERO3_OFFLOAD = "zero3_offload"  # ZeRO-3/FSDP with the parameters offloaded too
 
 
 _OPTIMIZER_ALIASES = {
@@ -98,6 +100,7 @@ class MemoryNote(StrEnum):
     KV_SHAPE_ASSUMED = "kv_shape_assumed"  # KV cache from a typical decoder's shape
     SHARDING_ASSUMED = "sharding_assumed"  # several GPUs, no sharding said: a full shard
     CAST_PER_UNIT = "cast_per_unit"  # ZeRO-3/FSDP: no whole-model 16-bit weight copy
+    CPU_OFFLOAD = "cpu_offload"  # the offloaded parts sit in CPU memory (Option.offloaded_gb)
 
 
 class Suggestion(StrEnum):
@@ -160,6 +163,7 @@ class Option(BaseModel):
     kv_cache: KvCache | None
     model_states_gb: float  # all parts together, before sharding
     per_gpu_gb: float  # on each of the GPUs asked, sharded as said or assumed
+    offloaded_gb: float = 0.0  # held in CPU memory by an offloading sharding, all GPUs together
     fits: bool | None  # None when no GPU memory is known
     gpus_needed: int | None  # GPUs this setup needs with a full shard; None if none do
     headroom_gb: float | None  # per GPU, after the states and the CUDA context
@@ -282,6 +286,10 @@ def _method(method: Method) -> dict:
     return _data()["methods"][method.value]
 
 
+def _sharding_rule(sharding: Sharding | None) -> dict:
+    return _data()["shardings"][sharding.value] if sharding else {}
+
+
 class _Calculator:
     """The sums for one model on the user's GPUs, for any setup."""
 
@@ -317,6 +325,7 @@ class _Calculator:
         parts["kv_cache"] = kv.gb if kv else 0.0
         usable = self.usable(setup.method)
         per_gpu = self._per_gpu(parts, self.num_gpus, self.sharding)
+        offloaded = set(_sharding_rule(self.sharding).get("offloaded", ()))
         return Option(
             setup=setup,
             bytes_per_param=per_param,
@@ -326,6 +335,7 @@ class _Calculator:
             kv_cache=kv,
             model_states_gb=sum(parts.values()),
             per_gpu_gb=per_gpu,
+            offloaded_gb=sum(gb for name, gb in parts.items() if name in offloaded),
             fits=per_gpu <= usable if usable is not None else None,
             gpus_needed=self._gpus_needed(parts, usable),
             headroom_gb=max(0.0, self.memory - _data()["cuda_context_gb"] - per_gpu)
@@ -333,15 +343,19 @@ class _Calculator:
             else None,
         )
 
-    @staticmethod
-    def _per_gpu(parts: dict[str, float], num_gpus: int, sharding: Sharding | None) -> float:
-        """Each part whole, split by the GPU count, or gone (held one unit at a time)."""
-        rule = _data()["shardings"][sharding.value] if sharding else {}
-        split, per_unit = set(rule.get("split", ())), set(rule.get("per_unit", ()))
-        return sum(
-            0.0 if name in per_unit else gb / num_gpus if name in split else gb
+    def _per_gpu(self, parts: dict[str, float], num_gpus: int, sharding: Sharding | None) -> float:
+        """Each part whole, split by the GPU count, or gone from the GPU (held one unit at
+        a time, or offloaded to CPU memory); offloaded weights come back for the layers
+        being computed, at most ``live_params`` of them at once."""
+        rule = _sharding_rule(sharding)
+        split = set(rule.get("split", ()))
+        gone = set(rule.get("per_unit", ())) | set(rule.get("offloaded", ()))
+        resident = sum(
+            0.0 if name in gone else gb / num_gpus if name in split else gb
             for name, gb in parts.items()
         )
+        live = min(1.0, rule.get("live_params", 0.0) / self.params)
+        return resident + live * (parts["weights"] + parts["frozen_weights"])
 
     def _gpus_needed(self, parts: dict[str, float], usable: float | None) -> int | None:
         """The fewest GPUs a full shard (ZeRO-3/FSDP) fits on, if any; 1 when one GPU
@@ -479,6 +493,8 @@ def _notes(
         notes.append(MemoryNote.SHARDING_ASSUMED)
     if full_shard and asked.parts_gb["weight_cache"] > 0:
         notes.append(MemoryNote.CAST_PER_UNIT)
+    if asked.offloaded_gb > 0:
+        notes.append(MemoryNote.CPU_OFFLOAD)
     return notes
 
 

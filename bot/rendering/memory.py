@@ -263,6 +263,8 @@ def _sharding(w: Phrases, m: MemoryEstimate) -> str:
         Sharding.ZERO1: _("ZeRO-1"),
         Sharding.ZERO2: _("ZeRO-2"),
         Sharding.ZERO3: _("ZeRO-3/FSDP"),
+        Sharding.ZERO2_OFFLOAD: _("ZeRO-Offload (optimizer side in CPU memory)"),
+        Sharding.ZERO3_OFFLOAD: _("ZeRO-3/FSDP with CPU offload"),
         None: _("ZeRO-3/FSDP"),
     }[m.sharding]
 
@@ -450,6 +452,12 @@ def _note(w: Phrases, note: MemoryNote, m: MemoryEstimate) -> str:
             "a time, so torch.amp's whole-model 16-bit copy is not kept: per GPU the states "
             "are the total without it, split across the GPUs."
         )
+    if note is MemoryNote.CPU_OFFLOAD:
+        return _(
+            "With CPU offload, %(cpu)s of the model states sit in CPU memory instead of on "
+            "the GPUs (the host needs that much free RAM), and each step waits on the "
+            "transfers."
+        ) % {"cpu": _gb(w, m.asked.offloaded_gb)}
     if note is MemoryNote.SHARDING_ASSUMED:
         return _(
             "On several GPUs I assumed a full shard (ZeRO-3/FSDP, or split weights for "

@@ -222,7 +222,8 @@ def _counts_epochs(tokens: list[Token], i: int) -> bool:
 
 # The size that ends a model's name: "llama-2-13b", "qwen2.5-7b" (letters or a
 # hyphen before it, so "2-13b" is read as 13B and a bare "13b" is not a name).
-_NAME_SIZE = re.compile(r"[a-z-](\d{1,4}(?:\.\d{1,3})?)([bm])$")
+# "llama-2-13b", "qwen2.5-7b"; "mixtral-8x7b": experts times each one's size.
+_NAME_SIZE = re.compile(r"[a-z-](?:(\d{1,3})x)?(\d{1,4}(?:\.\d{1,3})?)([bm])$")
 
 
 # A rule's rank: tried earlier, ranked higher ("memory_question_size" first,
@@ -261,7 +262,8 @@ def _size_in_name(tokens: list[Token]) -> float | None:
         if tok.kind == NUM and tok.role == "name" and tok.suffix in ("b", "m"):
             return tok.value * PARAM_SUFFIXES[tok.suffix]
         if tok.kind == WORD and (found := _NAME_SIZE.search(tok.text)):
-            return float(found.group(1)) * PARAM_SUFFIXES[found.group(2)]
+            experts = int(found.group(1) or 1)
+            return experts * float(found.group(2)) * PARAM_SUFFIXES[found.group(3)]
     return None
 
 
@@ -333,4 +335,23 @@ def _param_value(tokens: list[Token], i: int) -> float:
         scale = AR_PARAM_WORDS[word]
     elif nxt is not None and nxt.text in ("billion", "million"):
         scale = PARAM_SUFFIXES[nxt.text]
-    return tok.value * scale
+    return tok.value * scale * experts_of(tokens, i)
+
+
+def sized_as_experts(tokens: list[Token]) -> bool:
+    """Whether the size was said as experts times a size ("8x7b", "mixtral-8x7b")."""
+    return any(
+        (t.role == "params" and experts_of(tokens, i) > 1)
+        or (t.kind == WORD and (found := _NAME_SIZE.search(t.text)) and found.group(1))
+        for i, t in enumerate(tokens)
+    )
+
+
+def experts_of(tokens: list[Token], i: int) -> int:
+    """Rule ``experts_times_size``: "8x7b", "8x22B": a mixture of experts, each of
+    that size; their product bounds the whole (shared layers make Mixtral 8x7B
+    46.7B, which the model catalog gives). 1 for any other size."""
+    before = at(tokens, i - 1) if i else None
+    if not tokens[i].glued or before is None or before.kind != NUM or before.suffix != "x":
+        return 1
+    return int(before.value) if float(before.value).is_integer() and before.value >= 2 else 1

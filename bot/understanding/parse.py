@@ -30,7 +30,7 @@ from bot.models import (
     Reason,
     TimeUnit,
 )
-from bot.understanding.context import Context, mark_context
+from bot.understanding.context import Context, mark_context, sized_as_experts
 from bot.understanding.limits import reason_for, refuse_absurd_setup
 from bot.understanding.memory_words import (
     asks_memory_by_method,
@@ -49,7 +49,13 @@ from bot.understanding.resolving.resolve import resolve
 from bot.understanding.rules.alternatives import alike_words_offered, offers_alternatives
 from bot.understanding.rules.labels import read_labels
 from bot.understanding.rules.names.name_rules import SIZES as CARD_SIZES
-from bot.understanding.rules.names.names import Names, find_names, memory_size_alone
+from bot.understanding.rules.names.names import (
+    Names,
+    card_size,
+    find_names,
+    memory_size_alone,
+    variant_size_after,
+)
 from bot.understanding.rules.rate.rates import progress_lines, progress_readouts, step_rate
 from bot.understanding.rules.ratio.ratios import RatioCand, find_ratios
 from bot.understanding.rules.record.record_command import (
@@ -224,7 +230,8 @@ class _Reading:
         """Whether memory is asked about, and the setup numbers and words."""
         tokens = self.tokens
         memory = self._asks_memory()
-        gpu_named = names.gpu is not None
+        # "on a T4", or a card by its size ("a 16GB card", «كرت ٨ جيجا»).
+        gpu_named = names.gpu is not None or card_size(tokens) is not None
         fits = not memory and (
             any(_is(t, FIT_WORDS) for t in tokens) or sized_on_gpu(tokens, gpu_named)
         )
@@ -238,7 +245,7 @@ class _Reading:
         # memory as surely as the word "memory" does; "can I train GPT-2 on a T4?" too,
         # without the count (the reply asks for it).
         asked = memory or (fits and ctx.params is not None) or fits_alone
-        if not asked and thread and continues_memory(tokens, ctx, names.gpu is not None):
+        if not asked and thread and continues_memory(tokens, ctx, gpu_named):
             self.memory_from_thread = asked = True
         return asked, ctx
 
@@ -265,6 +272,10 @@ class _Reading:
     def _memory_query(self, ctx: Context, names: Names, common: dict) -> Query:
         if ctx.params is None:
             ctx.params = self._large_bare_number() or catalog_params(self.tokens)
+        elif sized_as_experts(self.tokens):  # "mixtral 8x7b": the catalog's 46.7B, not 8 x 7B
+            ctx.params = catalog_params(self.tokens) or ctx.params
+        if common["gpu_memory_gb"] is None:  # "A100 40", «A100 ٤٠»
+            common["gpu_memory_gb"] = variant_size_after(self.tokens, names)
         size = memory_size_alone(self.tokens)  # "fit in 80GB?", "A100 بسعة ٤٠ جيجا"
         if common["gpu_memory_gb"] is None and (names.gpu is None or size in CARD_SIZES):
             common["gpu_memory_gb"] = size  # with a GPU named, only a size cards are sold in

@@ -1,7 +1,8 @@
 """What kind of question a message is, beyond its numbers (rules with names).
 
-* ``memory_by_setup``: billions of parameters (or millions right after a model's
-  name, "GPT-2 124M") with a GPU or a training verb ask about memory ("13B on 4 A100 40GB?", "أقدر أدرب 7B على 4090؟"), unless
+* ``memory_by_setup``: billions of parameters (or millions of a model: after its
+  name, "GPT-2 124M", or before the word, "a 350m model") with a GPU or a training
+  verb ask about memory ("13B on 4 A100 40GB?", "أقدر أدرب 7B على 4090؟"), unless
   the message asks how much faster.
 * ``fit_question``: asking whether a job fits a named GPU ("can I train GPT-2 on
   a T4?") is a memory question without a parameter count too (the reply asks it).
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 from bot.models import Intent, Query, Reason
 from bot.understanding.precision_question import precision_topic
+from bot.understanding.rules.names.name_rules import GIGABYTE_WORDS
 from bot.understanding.rules.talk.first_questions import first_question
 from bot.understanding.rules.time.durations import unit_of
 from bot.understanding.text.tokens import ARABIC, NUM, WORD, Token, word_in
@@ -34,6 +36,7 @@ from bot.understanding.words import phrases, table
 
 UNUSED_SHOWN = 3  # the reply names at most this many unused numbers
 _HOW_WINDOW = 2  # "how much time", "كم راح ياخذ": a word may sit between
+_NAME_SIZE_JOINERS = ("(", "[", "-", ",")  # "gpt2 (124M)", "bert-large, 340M"
 
 
 def sized_on_gpu(tokens: list[Token], gpu_named: bool) -> bool:
@@ -46,16 +49,31 @@ def sized_on_gpu(tokens: list[Token], gpu_named: bool) -> bool:
         t.kind == NUM
         and (t.suffix == "b" or (k + 1 < len(tokens) and word_in(tokens[k + 1], table("BILLIONS"))))
         for k, t in enumerate(tokens)
-    ) or any(_size_after_model(tokens, k) for k in range(1, len(tokens)))
+    ) or any(_millions_of_a_model(tokens, k) for k in range(len(tokens)))
     trains = any(t.kind == WORD and word_in(t, table("TRAIN_VERBS")) for t in tokens)
     asks_speed = any(word_in(t, SPEED_CUES) for t in tokens)
     return billions and (gpu_named or trains) and not asks_speed
 
 
-def _size_after_model(tokens: list[Token], k: int) -> bool:
-    """ "GPT-2 124M", "BERT 340M": millions said right after a model's name are its
-    size, never minutes."""
-    return tokens[k].kind == NUM and tokens[k].suffix == "m" and tokens[k - 1].role == "model"
+def _millions_of_a_model(tokens: list[Token], k: int) -> bool:
+    """ "GPT-2 124M", "BERT 340M", "gpt2 small (124M)", "a 350m model": millions said
+    right after a model's name (a size word or a bracket may sit between) or right
+    before the word "model" are its size, never minutes."""
+    if tokens[k].kind != NUM or tokens[k].suffix != "m":
+        return False
+    if k + 1 < len(tokens) and word_in(tokens[k + 1], table("MODEL_NOUNS")):
+        return True
+    j = k - 1
+    while j >= max(0, k - 3) and _between_name_and_size(tokens[j]):
+        j -= 1
+    return j >= 0 and tokens[j].role == "model"
+
+
+def _between_name_and_size(tok: Token) -> bool:
+    """A bracket or a size word of the name ("small", "base") between a model and its count."""
+    return not tok.role and (
+        tok.text in _NAME_SIZE_JOINERS or tok.text in table("MODEL_SUFFIX_WORDS")
+    )
 
 
 def asks_if_it_fits(tokens: list[Token], gpu_named: bool) -> bool:
@@ -72,11 +90,13 @@ def asks_if_it_fits(tokens: list[Token], gpu_named: bool) -> bool:
 
 
 def _loose_number(tokens: list[Token], k: int) -> bool:
-    """A number that is not part of a name, a GPU count ("2 A100s") or a memory size."""
+    """A number that is not part of a name, a GPU count ("2 A100s") or a memory size
+    ("24GB", «٢٤ جيجا»)."""
     tok = tokens[k]
     if tok.kind != NUM or tok.role or tok.suffix == "gb":
         return False
-    return not (k + 1 < len(tokens) and tokens[k + 1].role == "gpu")
+    nxt = tokens[k + 1] if k + 1 < len(tokens) else None
+    return not (nxt is not None and (nxt.role == "gpu" or nxt.text in GIGABYTE_WORDS))
 
 
 def _may_i_train(tokens: list[Token]) -> bool:

@@ -134,6 +134,36 @@ def test_a_catalog_model_gives_the_kv_cache_its_real_shape():
     assert encoder.asked.kv_cache is None  # an encoder caches nothing
 
 
+def test_multi_query_models_cache_one_kv_head():
+    # Gemma-2B: one KV head of 256 -> 2 x 18 x 256 x 4096 x 2 bytes = 0.075 GB, where
+    # the typical full-width shape of a 2.5B decoder would cache about 1.6 GB.
+    e = estimate_memory(2.51e9, gpu="T4", method="inference", model="gemma2b")
+    assert e.asked.kv_cache.shape_known and e.asked.kv_cache.gb == pytest.approx(0.075, abs=0.001)
+    # Falcon-40B: 8 KV heads of 64, 2048 tokens -> 2 x 60 x 512 x 2048 x 2 = 0.25 GB.
+    falcon = estimate_memory(40e9, gpu="A100", method="inference", model="falcon40b")
+    assert falcon.asked.kv_cache.gb == pytest.approx(0.252, abs=0.001)
+
+
+def test_phi_2_full_fine_tune_needs_more_than_a_24_gb_card_lora_fits_a_t4():
+    # 2.7B x 18 bytes (torch.amp, Adam) = 48.6 GB > 24 x 0.8 - 1; LoRA: 2.7B x 2 = 5.4 GB.
+    assert estimate_memory(2.7e9, gpu="RTX 4090", model="phi2").fits is False
+    assert estimate_memory(2.7e9, gpu="T4", method="lora", model="phi2").fits is True
+
+
+def test_cpu_offload_moves_the_offloaded_parts_off_the_gpu():
+    # 13B, FP32 master copy: 2 + 2 + 4 + 8 = 16 bytes = 208 GB. ZeRO-Offload keeps only
+    # the 16-bit weights (26 GB) on a 24 GB card: no fit; ZeRO-3 offload keeps the live
+    # parameters, 1e9 x 2 bytes = 2 GB: fits, with 208 GB in CPU memory.
+    stage2 = estimate_memory(13e9, gpu="RTX 3090", recipe="master", sharding="zero2_offload")
+    assert stage2.asked.per_gpu_gb == pytest.approx(26.0) and stage2.fits is False
+    assert stage2.asked.offloaded_gb == pytest.approx(182.0)
+    stage3 = estimate_memory(13e9, gpu="RTX 3090", recipe="master", sharding="zero3_offload")
+    assert stage3.asked.per_gpu_gb == pytest.approx(2.0) and stage3.fits is True
+    assert stage3.asked.offloaded_gb == pytest.approx(208.0)
+    assert MemoryNote.CPU_OFFLOAD in stage3.notes
+    assert MemoryNote.CPU_OFFLOAD not in estimate_memory(13e9, gpu="RTX 3090").notes
+
+
 def test_inference_that_does_not_fit_suggests_quantised_weights():
     e = estimate_memory(13e9, gpu="RTX 4090", method="inference", weight_precision="fp16")
     assert e.fits is False  # 26 GB of weights on a 24 GB card

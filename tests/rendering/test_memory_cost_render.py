@@ -40,7 +40,11 @@ COSTED = priced(100, ratio=2, price=Price(amount=2.5, currency="USD", per_gpu=Tr
 # "$60 a day on 8 GPUs": a daily price that does not say whose it is.
 DAILY = priced(100, ratio=2, price=Price(amount=60, currency="USD", period_hours=24), num_gpus=8)
 RANGED = priced(100, price=Price(amount=10, currency="SAR"))
-ANSWERS = [BIG, SMALL, SHARDED, SGD, NO_GPU, COSTED, RANGED]
+OFFLOADED = memory(params=13e9, gpu="RTX 3090", memory_recipe="master", sharding="zero3_offload")
+OFFLOADED_PAIR = memory(
+    params=7e9, gpu="RTX 4090", num_gpus=2, memory_recipe="master", sharding="zero2_offload"
+)
+ANSWERS = [BIG, SMALL, SHARDED, SGD, NO_GPU, COSTED, RANGED, OFFLOADED, OFFLOADED_PAIR]
 
 
 @pytest.mark.parametrize("lang", list(Lang))
@@ -113,6 +117,18 @@ def test_fits_and_sharded_and_sgd():
     assert "10 bytes per parameter (*70 GB*)" in sgd.summary  # torch.amp SGD: 4 + 4 + 2
     assert f"10{PDI} بايتات لكل معلمة" in render(advise(SGD), Lang.AR).summary  # 3-10: "few"
     assert sgd.notes[0].startswith("Does not fit on one A100")  # 70 of 63 usable GB
+
+
+def test_cpu_offload_says_what_sits_in_cpu_memory():
+    one = render(advise(OFFLOADED), Lang.EN)
+    assert one.notes[0].startswith("Fits on one RTX 3090 (24 GB): 2 GB plus 1 GB")
+    assert "With CPU offload, 208 GB of the model states sit in CPU memory" in one.text
+    arabic = render(advise(OFFLOADED), Lang.AR).text
+    assert "208 GB" in arabic and "من حالات النموذج في ذاكرة المعالج المركزي" in arabic
+    pair = render(advise(OFFLOADED_PAIR), Lang.EN).notes[0]
+    assert "with ZeRO-Offload (optimizer side in CPU memory): 14 GB per GPU" in pair
+    pair_ar = render(advise(OFFLOADED_PAIR), Lang.AR).notes[0]
+    assert "حالات المُحسِّن في ذاكرة المعالج المركزي" in pair_ar
 
 
 def test_without_a_gpu_it_asks_for_one():

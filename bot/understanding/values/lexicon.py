@@ -43,6 +43,18 @@ def _slips(word: str) -> set[str]:
     return {w for w in dropped | swapped if len(w) >= 3}
 
 
+def with_slips(words: dict[str, str], min_length: int = 6) -> dict[str, str]:
+    """``words`` and a typing slip of each Latin word of ``min_length`` letters or more
+    (one letter dropped or two swapped: "infrence", "inferecne", "enogh"), the words
+    themselves winning over any slip that spells one of them."""
+    out = dict(words)
+    for word, value in words.items():
+        if len(word) >= min_length and word.isascii() and word.isalpha():
+            for slip in _slips(word):
+                out.setdefault(slip, value)
+    return out
+
+
 for _w, _unit in list(EN_UNITS.items()):
     if len(_w) >= 4 and _w.isalpha():
         for _slip in _slips(_w) - _NOT_UNIT_SLIPS:
@@ -173,7 +185,7 @@ LABEL_FILLERS = frozenset(["=", ":", "is", "of", "~", "about", "around"])
 LANG_WORDS = table("LANG_WORDS")
 LANG_CHOICES: dict[str, str] = mapping("LANG_CHOICES")
 MEMORY_WORDS = table("MEMORY_WORDS")
-FIT_WORDS = table("FIT_WORDS")
+FIT_WORDS = frozenset(with_slips({w: w for w in table("FIT_WORDS")}))  # "enogh" too
 OPTIMIZERS: dict[str, str] = mapping("OPTIMIZERS")
 
 TECH_WORDS = table("TECH_WORDS")

@@ -14,13 +14,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.advice.gpus import gpu_variants
 from bot.understanding.resolving.candidates import MEMORY, NAME, Candidate
 from bot.understanding.resolving.resolve import resolve
 from bot.understanding.rules.names.name_rules import GIGABYTE_WORDS, memory_in_name, name_candidates
-from bot.understanding.text.tokens import NUM, WORD, Token
+from bot.understanding.text.tokens import NUM, WORD, Token, word_in
 from bot.understanding.words import table
 
 NEGATIONS = table("NAMES_NEGATIONS")
+GPU_NOUNS = table("GPU_NOUNS")
 
 
 PRECISION_STEMS = table("PRECISION_STEMS")
@@ -115,15 +117,50 @@ def join_precisions(tokens: list[Token]) -> None:
 def memory_size_alone(tokens: list[Token]) -> float | None:
     """ "will a 7B model fit in 80GB?", "هل يكفي ٨٠ جيجا": a GPU memory size said
     without a GPU name (a memory question only; any size a GPU could have)."""
+    found = _memory_sizes(tokens)
+    return tokens[found[0][0]].value if found else None
+
+
+def variant_size_after(tokens: list[Token], names: Names) -> float | None:
+    """Rule ``gpu_variant_number``: in a memory question, a bare number right after the
+    GPU that is one of its published memory sizes is that variant ("A100 40", «A100 ٤٠»,
+    "V100 16"); elsewhere "A100 40" may be 40 hours, so only the memory reading asks."""
+    if names.gpu is None or not names.gpu_positions:
+        return None
+    j = names.gpu_positions[0]
+    while j < len(tokens) and tokens[j].role == "gpu":
+        j += 1
+    tok = tokens[j] if j < len(tokens) else None
+    if tok is None or tok.kind != NUM or tok.suffix or tok.role:
+        return None
+    sizes = {spec.memory_gb for spec in gpu_variants(names.gpu)}
+    return tok.value if tok.value in sizes else None
+
+
+def card_size(tokens: list[Token]) -> float | None:
+    """Rule ``card_size``: a memory size said of a card without naming it ("a 16GB
+    card", "an 8 gb gpu", «كرت ٨ جيجا», «على كرت بـ ٢٤ جيجا»): it stands for the GPU
+    in a question whether a job fits, as "on a T4" does. A GPU noun at most two
+    words before the number, or right after the size."""
+    for i, end in _memory_sizes(tokens):
+        near = [*tokens[max(0, i - 2) : i], *tokens[end : end + 1]]
+        if any(t.kind == WORD and word_in(t, GPU_NOUNS) for t in near):
+            return tokens[i].value
+    return None
+
+
+def _memory_sizes(tokens: list[Token]) -> list[tuple[int, int]]:
+    """(index, end) of each GPU-sized number said in gigabytes ("80GB", "٨٠ جيجا")."""
+    out = []
     for i, tok in enumerate(tokens):
         if tok.kind != NUM or not 4 <= tok.value <= 1024:
             continue
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-        if tok.suffix in ("gb", "g") or (
-            not tok.suffix and nxt is not None and nxt.text in GIGABYTE_WORDS
-        ):
-            return tok.value
-    return None
+        if tok.suffix in ("gb", "g"):
+            out.append((i, i + 1))
+        elif not tok.suffix and nxt is not None and nxt.text in GIGABYTE_WORDS:
+            out.append((i, i + 2))
+    return out
 
 
 def _negated(tokens: list[Token], cand: Candidate) -> bool:
