@@ -374,7 +374,9 @@ def _robust(
     return coefficients
 
 
-def spreads(featured: Sequence[tuple[Row, dict[str, float]]], tuned: dict[str, float]) -> dict[str, float]:
+def spreads(
+    featured: Sequence[tuple[Row, dict[str, float]]], tuned: dict[str, float]
+) -> dict[str, float]:
     """Per model, the median distance of its tuned rows from the fit, pulled towards the
     pooled median as if SPREAD_PRIOR more setups had it, as a share of the pooled one.
     A model measured in one setup only (one GPU, one source) says nothing of how it

@@ -1,4 +1,4 @@
-""""What is mixed precision?" gets a two-line definition in the user's language, with
+""" "What is mixed precision?" gets a two-line definition in the user's language, with
 the typical range the rest of the bot uses, never the usage list."""
 
 from __future__ import annotations

@@ -49,7 +49,11 @@ def test_help_keeps_the_whole_usage():
 )
 def test_a_bare_number_says_its_unit_was_assumed(text, said):
     lang = Lang.AR if text[0] > "9" else Lang.EN  # bare numbers answer in the stored choice
-    text_out = answer(text, Channel.COMMAND, preferred_lang=lang).reply.text.replace("\u2068", "").replace("\u2069", "")
+    text_out = (
+        answer(text, Channel.COMMAND, preferred_lang=lang)
+        .reply.text.replace("\u2068", "")
+        .replace("\u2069", "")
+    )
     assert said in text_out
 
 

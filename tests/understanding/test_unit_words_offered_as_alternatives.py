@@ -44,5 +44,5 @@ def test_a_unit_word_alone_is_still_the_time(text, hours, ratio):
 
 @pytest.mark.parametrize("text", ["يومين أو ثلاثة والمعامل ٢", "٤٠ ساعة، ٨ والمعامل ٢"])
 def test_a_noun_glued_to_wa_or_al_counts_nothing_before_it(text):
-    """ «والمعامل» is "and the ratio", never three parameters."""
+    """«والمعامل» is "and the ratio", never three parameters."""
     assert understand(text, Channel.DM).params is None
