@@ -26,16 +26,15 @@ _EACH_WORDS = table("EACH_WORDS")
 _DEADLINE_MARKERS = table("DEADLINE_MARKERS")
 _OBLIGATIONS = table("OBLIGATIONS")
 _HEDGES = table("HEDGES")
+_PER_UNIT_PREPOSITIONS = table("PER_UNIT_PREPOSITIONS")
+_ARTICLES = table("ARTICLES")
 _TAKING = table("DURATION_VERBS") - {"long", "time", "الوقت", "مده"}
 
 
 def epochs_listed(tokens: list[Token], first: int, end: int) -> bool:
     """Epochs named just before a list of times ("epochs took 10, 11, 12 hours") or
     right after it ("10, 11, 12 hours per epoch")."""
-    marker, noun = at(tokens, end), at(tokens, end + 1)
-    if marker is not None and noun is not None and _cue(noun, EPOCH_NOUNS):
-        return marker.text == "/" or (marker.kind == WORD and _cue(marker, RATE_MARKERS))
-    if marker is not None and _glued_per_epoch(marker):
+    if per_epoch_after(tokens, end):
         return True
     for k in range(first - 1, max(-1, first - 5), -1):
         if tokens[k].is_boundary:
@@ -63,10 +62,7 @@ def epoch_time(tokens: list[Token], start: int, end: int) -> bool:
     """ "20 min per epoch", "each epoch takes 20 min", "الحقبة الواحدة تاخذ ساعتين",
     "3 epochs, each ~2h": the time of one epoch, never the whole job's (with the
     epoch count it makes it)."""
-    marker, noun = at(tokens, end), at(tokens, end + 1)
-    if marker is not None and noun is not None and _cue(noun, EPOCH_NOUNS):
-        return marker.text == "/" or (marker.kind == WORD and _cue(marker, RATE_MARKERS))
-    if marker is not None and _glued_per_epoch(marker):
+    if per_epoch_after(tokens, end):
         return True
     if _each_of_counted_epochs(tokens, start, end):
         return True
@@ -79,6 +75,30 @@ def epoch_time(tokens: list[Token], start: int, end: int) -> bool:
             count = at(tokens, k - 1)
             return count is None or count.kind != NUM or count.value == 1
     return False
+
+
+def per_epoch_after(tokens: list[Token], end: int) -> bool:
+    """ "per epoch", "/epoch", "each epoch", "٣ ساعات للايبوك" right after a duration;
+    after a preposition (``PER_UNIT_PREPOSITIONS``) the epoch with an article or
+    "each": "in each epoch", "for every epoch", «في الـ epoch», «في كل epoch», and in
+    Arabic the noun alone: «في الحقبة», «في ايبوك»."""
+    marker = at(tokens, end)
+    if marker is None:
+        return False
+    if marker.kind == WORD and _cue(marker, _PER_UNIT_PREPOSITIONS):
+        nxt = at(tokens, end + 1)
+        if _epoch_noun(nxt):
+            return marker.script == ARABIC
+        if nxt is None or not (nxt.text in _ARTICLES or _cue(nxt, RATE_MARKERS)):
+            return False
+        return _epoch_noun(at(tokens, end + 2))
+    if _epoch_noun(at(tokens, end + 1)):
+        return marker.text == "/" or (marker.kind == WORD and _cue(marker, RATE_MARKERS))
+    return _glued_per_epoch(marker)
+
+
+def _epoch_noun(tok: Token | None) -> bool:
+    return tok is not None and tok.kind == WORD and _cue(tok, EPOCH_NOUNS)
 
 
 def _glued_per_epoch(tok: Token) -> bool:

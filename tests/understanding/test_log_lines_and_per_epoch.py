@@ -1,0 +1,56 @@
+"""Per-step and per-epoch times composed with their counts into the run's FP32
+time, pasted log lines, and "each one" (docs/reading.md, rules
+``per_epoch_times_epochs``, ``step_rate``, ``definite_one``).
+
+Found by a new-user probe: the most frequent misreads were a per-unit time not
+multiplied by its count, or taken for the whole run.
+"""
+
+import pytest
+
+from bot.models import Channel, Intent
+from bot.understanding import understand
+
+
+def _read(text, channel="dm"):
+    q = understand(text, Channel(channel))
+    assert q.intent == Intent.ESTIMATE, q
+    return q
+
+
+PER_EPOCH_AFTER_A_PREPOSITION = [
+    # (text, FP32 hours, ratio): «في الـ epoch», «في كل epoch», "in each epoch" are per epoch.
+    ("ساعتين ونص في الـ epoch و عندي ١٢ epoch، ratio ١٫٨", 30, 1.8),
+    ("٢٥ دقيقة في كل epoch و ٤٠ epoch بنسبة ٢", 25 * 40 / 60, 2),
+    ("ساعة في الحقبة وعندنا ١٠ حقب والنسبة ٢", 10, 2),
+    ("التدريب بياخد ٣ ساعات في كل ايبوك و ٨ ايبوكات، التسريع ١٫٥", 24, 1.5),
+    ("20 min in each epoch, 90 epochs, ratio 2", 30, 2),
+    ("it takes 2 hours for every epoch and I run 12 epochs, speedup 1.8", 24, 1.8),
+]
+
+
+@pytest.mark.parametrize(("text", "hours", "ratio"), PER_EPOCH_AFTER_A_PREPOSITION)
+def test_a_time_in_each_epoch_times_the_epochs(text, hours, ratio):
+    q = _read(text)
+    assert q.reason is None, q
+    assert q.fp32.hours == pytest.approx(hours)
+    assert q.ratio == pytest.approx(ratio)
+    assert q.read_by["fp32"][0] == "per_epoch_times_epochs"
+
+
+EACH_ONE = [
+    # "كل واحد", "كل وحدة", "each one": a pronoun for the epoch, not the number one.
+    ("عندي ١٢ epoch كل واحد ساعتين ونص بنسبة ١٫٨", 30, 1.8),
+    ("٣ حقب، كل وحدة ساعتين، والنسبة ٢", 6, 2),
+    ("عندي ٤ ايبوكات كل واحدة ٣ ساعات، ratio ٢", 12, 2),
+    ("3 epochs, each one 2 hours, ratio 2", 6, 2),
+]
+
+
+@pytest.mark.parametrize(("text", "hours", "ratio"), EACH_ONE)
+def test_each_one_is_no_number(text, hours, ratio):
+    q = _read(text)
+    assert q.reason is None, q
+    assert q.fp32.hours == pytest.approx(hours)
+    assert q.ratio == pytest.approx(ratio)
+    assert q.unused == [], q.unused
