@@ -54,3 +54,32 @@ def test_each_one_is_no_number(text, hours, ratio):
     assert q.fp32.hours == pytest.approx(hours)
     assert q.ratio == pytest.approx(ratio)
     assert q.unused == [], q.unused
+
+
+STEP_TIME_TIMES_STEPS = [
+    # (text, FP32 hours): one step time said of no mixed precision, times the steps said.
+    ("step 1200 | loss 2.31 | 0.85 s/step  -- total 50k steps, what would bf16 give me on A100?",
+     0.85 * 50_000 / 3600),
+    ("٠٫٩ ثانية لكل step و عندي ٥٠٠٠٠ step", 12.5),
+    ("step 500 | loss 1.92 | 1.2 s/step والمفروض ١٠٠ ألف step، كم ياخذ بالـ bf16 على H100؟",
+     1.2 * 100_000 / 3600),
+    ("0.9 seconds per step, 50000 steps, how long with amp?", 12.5),
+    ("each step takes 0.9 s and I need 50k steps, what if I use fp16?", 12.5),
+    ("الخطوة بتاخد ٠٫٩ ثانية و عندي ٥٠ الف خطوة، كم بالـ amp؟", 12.5),
+    ("٠٫٩ ثانية للخطوة و ٥٠ ألف خطوة، لو شغلت bf16 كم يصير؟", 12.5),
+    ("زمن الخطوة ٠٫٩ ث والتدريب ٥٠٠٠٠ خطوة، قديش بياخد مع الدقة المختلطة؟", 12.5),
+]
+
+
+@pytest.mark.parametrize(("text", "hours"), STEP_TIME_TIMES_STEPS)
+def test_a_step_time_times_the_steps_is_the_fp32_run(text, hours):
+    q = _read(text)
+    assert q.fp32 is not None, q
+    assert q.fp32.hours == pytest.approx(hours)
+    assert q.read_by["fp32"][0] == "step_rate"
+
+
+def test_a_rate_said_of_mixed_precision_is_no_fp32_run():
+    # "with amp" said of the rate itself: its steps give no FP32 time.
+    q = _read("with amp I get 0.5 s/it, 20k steps, how long was it in fp32?")
+    assert q.fp32 is None, q
