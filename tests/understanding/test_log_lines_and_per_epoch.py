@@ -83,3 +83,25 @@ def test_a_rate_said_of_mixed_precision_is_no_fp32_run():
     # "with amp" said of the rate itself: its steps give no FP32 time.
     q = _read("with amp I get 0.5 s/it, 20k steps, how long was it in fp32?")
     assert q.fp32 is None, q
+
+
+RATIO_FROM_TWO_STEP_TIMES = [
+    # (text, ratio): two step times, one per precision, asked for the ratio alone.
+    ("0.85s/it fp32, 0.41s/it amp, whats my ratio?", 0.85 / 0.41),
+    ("fp32 step 420ms, amp 190ms, what's the ratio?", 420 / 190),
+    ("fp32 takes 1.2 s per step and bf16 0.6 s per step, speedup?", 2.0),
+    ("زمن الخطوة ١٫٢ ث في fp32 و٠٫٦ ث مع amp، كم المعامل؟", 2.0),
+    ("بالـ fp32 الخطوة ٩٠٠ مللي ثانية ومع الـ amp ٤٥٠ مللي ثانية، قديش التسريع؟", 2.0),
+]
+
+
+@pytest.mark.parametrize(("text", "ratio"), RATIO_FROM_TWO_STEP_TIMES)
+def test_the_measured_ratio_is_said_back(text, ratio):
+    from bot.conversation import answer
+
+    reply = answer(text, Channel.DM)
+    assert reply.query.ratio == pytest.approx(ratio)
+    said = f"{ratio:.3g}"
+    first = reply.reply.text.splitlines()[0]
+    assert said in first, reply.reply.text
+    assert "36h " + said in reply.reply.text  # how to add the FP32 time
