@@ -105,3 +105,72 @@ def test_the_measured_ratio_is_said_back(text, ratio):
     first = reply.reply.text.splitlines()[0]
     assert said in first, reply.reply.text
     assert "36h " + said in reply.reply.text  # how to add the FP32 time
+
+
+PER_EPOCH_ALONE = [
+    # (text, one epoch's hours): no epoch count, so the estimate is per epoch.
+    ("انا بدرب موديل على Colab T4 والـ epoch بياخد ٢٥ دقيقة، لو شغلت mixed precision هيبقى كام؟",
+     25 / 60),
+    ("each epoch takes 25 min on a T4, how much faster with amp?", 25 / 60),
+    ("الحقبة الواحدة تستغرق ٤٠ دقيقة، كم ستصبح بالدقة المختلطة؟", 40 / 60),
+    ("كل ايبوك ياخذ ساعة ونص، كم يصير مع bf16؟", 1.5),
+    ("20 min per epoch on V100, what with fp16?", 1 / 3),
+    ("Epoch 5/20 takes 35 min, how much faster with amp?", 35 / 60),
+    ("Epoch 5/20 ياخذ 35 دقيقة، كم يصير بالـ mixed precision؟", 35 / 60),
+    # A pasted epoch bar: its elapsed + remaining clocks time that epoch.
+    ("Epoch 3/10: 100%|██████████| 1563/1563 [06:52<00:00, 3.79it/s] how much faster with bf16?",
+     (6 * 60 + 52) / 3600),
+    ("Epoch 1: 40%|████      | 400/1000 [02:00<03:00, 3.33it/s] كم يصير مع amp؟", 5 / 60),
+]
+
+
+@pytest.mark.parametrize(("text", "hours"), PER_EPOCH_ALONE)
+def test_an_epochs_time_alone_is_answered_per_epoch(text, hours):
+    from bot.conversation import answer
+
+    reply = answer(text, Channel.DM)
+    q = reply.query
+    assert q.per_epoch, q
+    assert q.fp32.hours == pytest.approx(hours)
+    assert "epoch" in reply.reply.text.splitlines()[1]  # said right under the answer
+
+
+RUN_TOTAL_ASKED = [
+    # (text, FP32 hours): "total", «الوقت الكامل», «كل التدريب» ask for the whole run,
+    # so a log's epoch time is multiplied by its counter's epochs.
+    ("Epoch 5/20 takes 35 min, total time with amp?", 20 * 35 / 60),
+    ("Epoch 5/20 ياخذ 35 دقيقة، كم بيصير الوقت الكامل بالـ mixed precision؟", 20 * 35 / 60),
+    ("الحقبة ٢/١٠ تاخذ ساعة، كم ياخذ كل التدريب مع bf16؟", 10),
+    ("Epoch 3/10: 100%|██████████| 1563/1563 [06:52<00:00, 3.79it/s] how long for the whole run with bf16?",
+     10 * (6 * 60 + 52) / 3600),
+    ("epoch 2/8 took 30 min, what's the overall time with amp?", 4),
+]
+
+
+@pytest.mark.parametrize(("text", "hours"), RUN_TOTAL_ASKED)
+def test_the_run_total_asked_multiplies_a_logs_epoch(text, hours):
+    q = _read(text)
+    assert not q.per_epoch, q
+    assert q.fp32.hours == pytest.approx(hours)
+    assert q.read_by["fp32"][0] == "per_epoch_times_epochs"
+
+
+WHOLE_RUN_BAR = [
+    # A bar with no epoch before it (Hugging Face's) times the run: elapsed + remaining.
+    ("  7%|▋         | 350/5000 [04:12<55:48,  1.39it/s] how long would amp take for the whole thing",
+     1.0),
+    (" 50%|█████     | 2500/5000 [1:00:00<1:00:00, 0.69it/s] كم ياخذ مع bf16؟", 2.0),
+]
+
+
+@pytest.mark.parametrize(("text", "hours"), WHOLE_RUN_BAR)
+def test_a_bar_without_an_epoch_times_the_run(text, hours):
+    q = _read(text)
+    assert not q.per_epoch, q
+    assert q.fp32.hours == pytest.approx(hours)
+    assert q.read_by["fp32"][0] == "progress_clock"
+
+
+def test_a_bar_measured_with_amp_is_no_fp32_time():
+    q = _read("with amp: Epoch 1/10: 100%|████| 1000/1000 [01:51<00:00, 9.00it/s]")
+    assert q.fp32 is None, q

@@ -120,7 +120,7 @@ def _earlier_on_line(tokens: list[Token], i: int) -> str:
     return ""
 
 
-_ASKED_SEARCH = 6  # words looked back from a precision for the question it is in
+_ASKED_SEARCH = 8  # words looked back from a precision for the question it is in
 
 
 def asked_about(tokens: list[Token], j: int) -> bool:

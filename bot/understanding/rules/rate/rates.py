@@ -203,3 +203,42 @@ def _end_of_log(tokens: list[Token], start: int, end: int) -> int:
     rate = next((j for j in range(start, end) if is_rate(tokens[j])), end)
     close = [j for j in range(rate, end) if tokens[j].text == "]"]
     return close[-1] + 1 if close else end
+
+
+def progress_clock(tokens: list[Token]) -> Candidate | None:
+    """Rule ``progress_clock``: the one pasted progress bar's elapsed and remaining
+    clocks add up to the loop it times ("7%|▋ | 350/5000 [04:12<55:48, 1.39it/s]" =
+    1 h), when its rate is said of no mixed precision (FP32 unless said otherwise).
+    The caller decides whose time it is: the run's, or one epoch's when an epoch
+    counter is on its line ("Epoch 3/10: ... [06:52<00:00, 3.79it/s]")."""
+    rates = [i for i, tok in enumerate(tokens) if is_rate(tok)]
+    lines = progress_lines(tokens)
+    if len(rates) != 1 or rates[0] not in lines or precision_near(tokens, rates[0]) == "mixed":
+        return None
+    clocks = _clocks_before(tokens, rates[0])
+    if len(clocks) != 2:
+        return None
+    hours = sum(h for h, _, _ in clocks)
+    said = " + ".join(text for _, text, _ in clocks)
+    return Candidate(TIME, clocks[0][2], rates[0], hours, "progress_clock", said)
+
+
+def _clocks_before(tokens: list[Token], rate: int) -> list[tuple[float, str, int]]:
+    """The MM:SS or H:MM:SS clocks between the "[" and the rate: (hours, text, start)."""
+    k = rate - 1
+    while k >= 0 and tokens[k].text not in ("[", "\n"):
+        k -= 1
+    clocks, j = [], k + 1
+    while j < rate:
+        if tokens[j].kind != NUM:
+            j += 1
+            continue
+        first, parts, j = j, [tokens[j]], j + 1
+        while j + 1 < rate and is_sym(tokens[j], ":") and tokens[j + 1].kind == NUM:
+            parts, j = [*parts, tokens[j + 1]], j + 2
+        if len(parts) in (2, 3):
+            seconds = 0.0
+            for part in parts:
+                seconds = seconds * 60 + part.value
+            clocks.append((seconds / 3600, ":".join(p.written for p in parts), first))
+    return clocks

@@ -28,6 +28,7 @@ _OBLIGATIONS = table("OBLIGATIONS")
 _HEDGES = table("HEDGES")
 _PER_UNIT_PREPOSITIONS = table("PER_UNIT_PREPOSITIONS")
 _ARTICLES = table("ARTICLES")
+_RUN_TOTAL_WORDS = table("RUN_TOTAL_WORDS")
 _TAKING = table("DURATION_VERBS") - {"long", "time", "الوقت", "مده"}
 
 
@@ -68,6 +69,8 @@ def epoch_time(tokens: list[Token], start: int, end: int) -> bool:
         return True
     for k in range(start - 1, max(-1, start - 5), -1):
         tok = tokens[k]
+        if epoch_counter_at(tokens, k) is not None:
+            return True  # "Epoch 5/20 takes 35 min": the time of that epoch
         if tok.is_boundary or (tok.kind == NUM and tok.value != 1):
             return False  # (a 1 is "one epoch", "الحقبة الواحدة")
         if tok.kind == WORD and _cue(tok, EPOCH_NOUNS):
@@ -99,6 +102,35 @@ def per_epoch_after(tokens: list[Token], end: int) -> bool:
 
 def _epoch_noun(tok: Token | None) -> bool:
     return tok is not None and tok.kind == WORD and _cue(tok, EPOCH_NOUNS)
+
+
+def epoch_counter_at(tokens: list[Token], k: int) -> float | None:
+    """The epoch count of a log's counter whose last number is at ``k`` ("Epoch 5/20",
+    «الحقبة ٢/١٠»: 20, 10), else None."""
+    tok, slash, noun = at(tokens, k), at(tokens, k - 1), at(tokens, k - 3)
+    if tok is None or tok.kind != NUM or slash is None or slash.text != "/":
+        return None
+    first = at(tokens, k - 2)
+    return tok.value if first is not None and first.kind == NUM and _epoch_noun(noun) else None
+
+
+def log_epochs(tokens: list[Token]) -> float | None:
+    """The epoch count of the one log counter in a message ("Epoch 5/20": 20)."""
+    found = {n for k in range(len(tokens)) if (n := epoch_counter_at(tokens, k)) is not None}
+    return found.pop() if len(found) == 1 else None
+
+
+def asks_run_total(tokens: list[Token]) -> bool:
+    """The message asks for the whole run's time: "total time", "the whole thing",
+    «الوقت الكامل», «كل التدريب» (``RUN_TOTAL_WORDS``; "each"/«كل» before a word of
+    the whole run, ``WHOLE_RUN_NOUNS``)."""
+    for k, tok in enumerate(tokens):
+        if tok.kind == WORD and _cue(tok, _RUN_TOTAL_WORDS):
+            return True
+        nxt = at(tokens, k + 1)
+        if tok.text in ("كل", "all") and nxt is not None and _cue(nxt, WHOLE_RUN_NOUNS):
+            return True
+    return False
 
 
 def _glued_per_epoch(tok: Token) -> bool:
