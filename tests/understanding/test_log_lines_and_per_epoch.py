@@ -174,3 +174,15 @@ def test_a_bar_without_an_epoch_times_the_run(text, hours):
 def test_a_bar_measured_with_amp_is_no_fp32_time():
     q = _read("with amp: Epoch 1/10: 100%|████| 1000/1000 [01:51<00:00, 9.00it/s]")
     assert q.fp32 is None, q
+
+
+@pytest.mark.parametrize("follow_up", ["and at 2.5?", "و٢٫٥؟"])
+def test_a_follow_up_on_a_per_epoch_estimate_stays_per_epoch(follow_up):
+    from bot.conversation import answer
+    from bot.follow_up import thread_memory
+
+    first = answer("each epoch takes 25 min on a T4, how much faster with amp?", Channel.DM)
+    setup = thread_memory(first.query)
+    reply = answer(follow_up, Channel.MENTION, thread_fp32_hours=25 / 60, thread_setup=setup)
+    assert reply.query.per_epoch and reply.query.ratio == 2.5, reply.query
+    assert "epoch" in reply.reply.text
