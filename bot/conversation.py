@@ -155,6 +155,8 @@ def to_json(turn: Turn) -> dict:
         "kind": a.kind.value,
         "lang": turn.reply.lang.value,
         "fp32_hours": a.fp32_hours,
+        # The times are one epoch's (Query.per_epoch): no epoch count was given.
+        "per_epoch": q.per_epoch,
         "ratio": a.ratio,
         "ratio_low": a.ratio_low,
         "ratio_high": a.ratio_high,

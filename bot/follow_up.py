@@ -105,6 +105,8 @@ def thread_memory(query: Query) -> dict:
         memory |= {n: v for n in MEMORY_FIELDS if (v := getattr(query, n)) is not None}
     if query.fp32 is not None:  # follow-ups answer in the unit the time was given in
         memory["time_unit"] = query.fp32.unit.value
+    if query.per_epoch:  # "and at 2.5?" after one epoch's time: still per epoch
+        memory["per_epoch"] = True
     if query.ratio is not None:
         memory["ratio"] = query.ratio
     if query.price is not None:
@@ -200,7 +202,8 @@ def with_thread(query: Query, setup: Mapping[str, object], hours: float | None, 
     if hours is not None and query.intent is not Intent.MEMORY:
         timed = _with_time(query, hours, _time_unit(setup.get("time_unit")))
         if timed is not query:
-            query, names = timed, [*names, "fp32"]
+            per_epoch = bool(setup.get("per_epoch"))
+            query, names = timed.model_copy(update={"per_epoch": per_epoch}), [*names, "fp32"]
     return query.model_copy(update={"carried": names}) if names else query
 
 

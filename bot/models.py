@@ -224,6 +224,8 @@ class Query(BaseModel):
     intent: Intent
     lang: Lang
     fp32: Duration | None = None
+    # The FP32 time is one epoch's, no epoch count given: the estimate is per epoch.
+    per_epoch: bool = False
     ratio: float | None = None
     gpu: str | None = None
     model: str | None = None

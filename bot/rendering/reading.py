@@ -1,10 +1,12 @@
 """What the reader read and what a follow-up inherited, worded for the reply.
 
-Three pieces, added to a rendered reply by :func:`with_reading`:
+Four pieces, added to a rendered reply by :func:`with_reading`:
 
 * a note naming each number the reader saw but did not use ("I did not use
   2.5: nothing said whether it is a time or a ratio."), so none is dropped
   silently;
+* a note saying the times are one epoch's when the FP32 time read is ("These
+  times are for one epoch: ..."), so a per-epoch answer is never taken for the run's;
 * a note naming what a follow-up took from earlier in the thread ("Carried
   over from earlier: BERT, 4 GPUs, SAR 12.00 per hour."), so nothing is assumed
   silently either;
@@ -35,6 +37,14 @@ def unused_note(w: _Words, query: Query) -> str | None:
     return (
         w._("I did not use %(numbers)s: nothing said whether they are times or ratios.") % numbers
     )
+
+
+def per_epoch_note(w: _Words, query: Query) -> str | None:
+    """ "These times are for one epoch: ..." when the FP32 time read is one epoch's
+    and no epoch count was given (Query.per_epoch), so no one reads it as the run's."""
+    if not query.per_epoch or query.fp32 is None:
+        return None
+    return w._("These times are for one epoch: multiply them by your epoch count for the whole run.")
 
 
 def reading_line(w: _Words, query: Query) -> str | None:
@@ -153,7 +163,8 @@ _CARRIED_WORDS: dict[str, Callable[[_Words, Query], str]] = {
 def _lines(query: Query, lang: Lang, *, mrkdwn: bool) -> tuple[list[str], str | None]:
     """(notes, Details line) in one markup, isolated for Arabic like the rest of a reply."""
     w = phrases(lang, mrkdwn=mrkdwn)
-    notes = [n for n in (carried_note(w, query), unused_note(w, query)) if n]
+    found = (carried_note(w, query), per_epoch_note(w, query), unused_note(w, query))
+    notes = [n for n in found if n]
     line = reading_line(w, query)
     return [w.line(n) for n in notes], w.line(line) if line else None
 

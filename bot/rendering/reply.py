@@ -454,6 +454,8 @@ class _Words:
             ),
             Reason.NO_NUMBERS: _("I need the FP32 training time to estimate anything."),
         }.get(reason, _("I could not read an estimate request."))
+        if reason is Reason.NO_NUMBERS and isinstance(a.facts.get("ratio"), int | float):
+            return self._ratio_alone(float(a.facts["ratio"]))
         if reason is Reason.NO_NUMBERS and a.ratio is not None:
             # The setup was named: say which ratio to expect; the notes say how to add the time.
             expected = self._ratio(a)
@@ -461,6 +463,16 @@ class _Words:
         if reason is Reason.NO_NUMBERS:
             try_this = _("Try: `/mpestimate 100 2` or `/mpestimate 36h A100 BERT`.")
         return _Parts(summary, [try_this], [])
+
+    def _ratio_alone(self, ratio: float) -> _Parts:
+        """The user's own ratio (said, or worked out from two step times) without an
+        FP32 time: said back, and how to add the time."""
+        _ = self._
+        number = self.fmt.number(ratio)
+        summary = _("Your ratio: %(ratio)s× (mixed precision runs %(ratio)s× as fast as FP32).")
+        example = self.echo(f"/mpestimate 36h {ratio:.3g}")
+        note = _("Add your FP32 training time to get hours, e.g. `%(example)s`.")
+        return _Parts(summary % {"ratio": number}, [note % {"example": example}], [])
 
     # -- notes, factors, names -----------------------------------------------
     def _slowdown(self, a: Advice, try_this: str) -> _Parts:

@@ -56,7 +56,12 @@ from bot.understanding.rules.names.names import (
     memory_size_alone,
     variant_size_after,
 )
-from bot.understanding.rules.rate.rates import progress_lines, progress_readouts, step_rate
+from bot.understanding.rules.rate.rates import (
+    progress_clock,
+    progress_lines,
+    progress_readouts,
+    step_rate,
+)
 from bot.understanding.rules.ratio.ratios import RatioCand, find_ratios
 from bot.understanding.rules.record.record_command import (
     DeleteCommand,
@@ -70,6 +75,7 @@ from bot.understanding.rules.talk.first_questions import greeting
 from bot.understanding.rules.talk.language_request import language_request
 from bot.understanding.rules.talk.small_talk import small_talk_kind
 from bot.understanding.rules.time.durations import Quantity, find_durations
+from bot.understanding.rules.time.other_durations import asks_run_total, log_epochs
 from bot.understanding.rules.time.fp32_and_mixed import fp32_and_mixed, measured_pair_and_job
 from bot.understanding.rules.time.position import by_alternatives, by_position, lone_ratio
 from bot.understanding.text.chatter import strip_chatter
@@ -79,6 +85,7 @@ from bot.understanding.text.tokens import NUM, WORD, Token, tokenize
 from bot.understanding.text.tokens import word_in as _is
 from bot.understanding.values.lexicon import (
     ARCHITECTURE_MODELS,
+    EPOCH_NOUNS,
     FIT_WORDS,
     MEMORY_WORDS,
     TECH_WORDS,
@@ -200,11 +207,15 @@ class _Reading:
             return Query(intent=Intent.HELP, small_talk=talk, lang=lang)
         if greeting(tokens):  # "hi", "السلام عليكم": a short hello, not the usage
             return Query(intent=Intent.HELP, small_talk="greeting", lang=lang)
-        times = self._times(durations, labelled_times, ctx.epochs) or [
-            Quantity(c.value, "h", c.start, c.end, rule=c.rule, said=c.text)
-            for c in rated
-            if c.kind == "time"
-        ]
+        times = (
+            self._times(durations, labelled_times, ctx.epochs)
+            or [
+                Quantity(c.value, "h", c.start, c.end, rule=c.rule, said=c.text)
+                for c in rated
+                if c.kind == "time"
+            ]
+            or self._clock_time(ctx.epochs)
+        )
         named = names.gpu or names.model or ctx.family
         if self.follow_up and not (ratios or durations or memory or named):
             ratios.extend(lone_ratio(self.tokens))
@@ -284,24 +295,50 @@ class _Reading:
         return Query(intent=Intent.MEMORY, optimizer=ctx.optimizer, **common)
 
     # ------------------------------------------------------------ passes
-    @staticmethod
     def _times(
-        durations: list[Quantity], labelled: list[Quantity], epochs: float | None
+        self, durations: list[Quantity], labelled: list[Quantity], epochs: float | None
     ) -> list[Quantity]:
         """Candidate FP32 times: written durations first, lone "a week" only if nothing else.
 
-        With no time of the whole job, one epoch's time and the epoch count make
-        it ("20 min per epoch, 90 epochs" = 30 hours).
+        With no time of the whole job, one epoch's time makes it with the epoch
+        count ("20 min per epoch, 90 epochs" = 30 hours), else it is answered per
+        epoch (:meth:`_epoch_time`).
         """
         usable = [q for q in durations if not q.excluded]
         per_epoch = [q for q in durations if q.per_epoch]
-        if not usable and not labelled and epochs and len(per_epoch) == 1:
-            q = per_epoch[0]
-            usable = [Quantity(q.value * epochs, q.unit, q.start, q.end, q.strong)]
-            usable[0].rule = "per_epoch_times_epochs"
+        if not usable and not labelled and len(per_epoch) == 1:
+            usable = [self._epoch_time(per_epoch[0], epochs)]
         strong = [q for q in usable if q.strong] + labelled
         chosen = strong or [q for q in usable if not q.strong]
         return sorted(chosen, key=lambda q: q.start)
+
+    def _epoch_time(self, q: Quantity, epochs: float | None, rule: str = "") -> Quantity:
+        """One epoch's time ``q`` as the FP32 time: times the epochs said ("90
+        epochs"), or those of a log's counter ("Epoch 5/20") when the run's total is
+        asked ("total time", «الوقت الكامل», ``RUN_TOTAL_WORDS``), rule
+        ``per_epoch_times_epochs``; else the epoch's own, answered per epoch (rule
+        ``per_epoch_time``; a log's epoch varies with warm-up and evaluation, and the
+        user may stop early, so its count is not taken unasked)."""
+        count = epochs or (log_epochs(self.tokens) if asks_run_total(self.tokens) else None)
+        said = q.said or self._span_text(q.start, q.end)
+        if count:
+            times = Quantity(q.value * count, q.unit, q.start, q.end, q.strong)
+            times.rule, times.said = "per_epoch_times_epochs", f"{said} × {count:g}"
+            return times
+        one = Quantity(q.value, q.unit, q.start, q.end, q.strong, per_epoch=True)
+        one.rule, one.said = rule or "per_epoch_time", said
+        return one
+
+    def _clock_time(self, epochs: float | None) -> list[Quantity]:
+        """Rule ``progress_clock``: a pasted bar's elapsed + remaining time, the run's,
+        or one epoch's when an epoch is named before it ("Epoch 3/10: ...", "Epoch 0:")."""
+        clock = progress_clock(self.tokens)
+        if clock is None:
+            return []
+        q = Quantity(clock.value, "h", clock.start, clock.end, rule=clock.rule, said=clock.text)
+        if not any(_is(t, EPOCH_NOUNS) for t in self.tokens[: clock.start]):
+            return [q]  # a bar with no epoch before it (Hugging Face's) times the run
+        return [self._epoch_time(q, epochs, rule=clock.rule)]
 
     def _is_bare(self) -> bool:
         """A slash command, or a message of nothing but numbers, names, units, time
@@ -400,6 +437,7 @@ class _Reading:
         return Query(
             intent=Intent.ESTIMATE,
             fp32=fp32,
+            per_epoch=fp32 is not None and times[0].per_epoch,
             ratio=ratio,
             reason=reason,
             candidates=candidates,

@@ -50,16 +50,16 @@ LOG_LINES = [
     (
         "Epoch 3/10: 100%|██████████| 500/500 [12:34<00:00, 1.51s/it] ratio 2",
         "dm",
-        None,
+        754 / 3600,  # the epoch's bar: elapsed + remaining, answered per epoch
         2,
-        "no_numbers",
+        None,
     ),
     (
         "Epoch 0: 100%|██████████| 1000/1000 [05:00<00:00, 3.33it/s, loss=0.12] speedup 1.8?",
         "dm",
-        None,
+        5 / 60,  # the epoch's bar: elapsed + remaining, answered per epoch
         1.8,
-        "no_numbers",
+        None,
     ),
     (
         "312/312 [==============================] - 312s 1s/step - loss: 0.31 ratio 2",
@@ -71,9 +71,9 @@ LOG_LINES = [
     (
         "Epoch 2/20: 100%|█████| 800/800 [10:00<00:00, 1.33it/s] والنسبة ١٫٨",
         "dm",
-        None,
+        10 / 60,  # the epoch's bar: elapsed + remaining, answered per epoch
         1.8,
-        "no_numbers",
+        None,
     ),
     (
         "Epoch 5/50: 100%|████| 200/200 [01:40<00:00, 2.0it/s] with amp I'd expect 2x",
@@ -98,16 +98,17 @@ LOG_LINES = [
     ),
 ]
 
-# Rule ``pasted_log``: a log line alone shows a run; the reply asks for its FP32 time.
+# Rule ``pasted_log``: a log line alone shows a run; its bar's clocks time one epoch
+# (rule ``progress_clock``, answered per epoch), else the reply asks for its FP32 time.
 LOGS_ALONE = [
     (
         "Epoch 3/10: 100%|██████████| 500/500 [12:34<00:00, 1.51s/it]",
         "dm",
+        754 / 3600,  # rule progress_clock: one epoch, answered per epoch
         None,
         None,
-        "no_numbers",
     ),
-    ("Epoch 0: 100%|██████████| 1000/1000 [05:00<00:00, 3.33it/s]", "dm", None, None, "no_numbers"),
+    ("Epoch 0: 100%|██████████| 1000/1000 [05:00<00:00, 3.33it/s]", "dm", 5 / 60, None, None),
     (
         "Epoch 1/5 312/312 - 312s 1s/step - loss: 0.2 - accuracy: 0.9",
         "dm",

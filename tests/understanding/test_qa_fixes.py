@@ -52,7 +52,7 @@ RATES_AND_SIDE_ACTIVITIES = [
     ("36 hours per run", "dm", 36, None, None),
     ("36 hours in total", "dm", 36, None, None),
     ("2 days 6 hours", "dm", 54, None, None),
-    ("fp32 takes 5h per epoch, 2x", "dm", None, 2, "no_numbers"),
+    ("fp32 takes 5h per epoch, 2x", "dm", 5, 2, None),  # per epoch (Query.per_epoch)
 ]
 
 PRICES_AFTER_A_RATIO = [
@@ -198,7 +198,9 @@ def test_each_run_is_the_time_of_the_whole_job(text, hours):
     ["each epoch takes 2 hours", "every step takes 2 seconds, ratio 2", "كل حقبة تاخذ ساعتين"],
 )
 def test_each_epoch_or_step_is_still_not_the_training_time(text):
-    assert understand(text, Channel.DM).fp32 is None
+    # An epoch's time alone is answered per epoch (Query.per_epoch), never as the job's.
+    query = understand(text, Channel.DM)
+    assert query.fp32 is None or (query.per_epoch and "epoch" in query.read_by["fp32"][0])
 
 
 @pytest.mark.parametrize(
@@ -227,4 +229,5 @@ def test_one_epochs_time_times_the_epochs_is_the_job(text, hours):
     ["one epoch takes 2 hours, ratio 2", "الحقبة الواحدة تاخذ ساعتين", "20 min per epoch on V100"],
 )
 def test_one_epochs_time_alone_is_not_the_job(text):
-    assert understand(text, Channel.DM).fp32 is None
+    query = understand(text, Channel.DM)  # answered per epoch, said so in the reply
+    assert query.per_epoch and query.read_by["fp32"][0] == "per_epoch_time"

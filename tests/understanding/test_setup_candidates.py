@@ -31,7 +31,8 @@ def test_a_claim_of_an_earlier_rule_outranks_the_numbers_own_reading():
     ninety = [(c.rule, ok) for c, ok in offered if c.value == 90]
     assert ninety == [("number_times_number", True), ("count_noun_after", False)]
     assert ctx.epochs is None
-    assert understand("2 x 90 epochs, 20 min per epoch", Channel.DM).fp32 is None
+    query = understand("2 x 90 epochs, 20 min per epoch", Channel.DM)
+    assert query.per_epoch and query.fp32.hours == pytest.approx(1 / 3)  # per epoch, not × 90
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ CASES = [
     ("we're on 16 A100s, FP32 takes 3.5 days, what does AMP give?", "dm", 84, None, None),
     ("our fp32 training is 1 week 2 days, ratio 1.5", "dm", 216, 1.5, None),
     ("FP32: 100h | AMP: 2x", "dm", 100, 2, None),
-    ("fp32 takes 5h per epoch, 2x", "dm", None, 2, "no_numbers"),
+    ("fp32 takes 5h per epoch, 2x", "dm", 5, 2, None),  # answered per epoch
     ("v2 of the model takes 10 hours, speedup 2", "dm", 10, 2, None),
     ("with pytorch 2.1 and cuda 12.1, fp32 takes 20h", "dm", 20, None, None),
     ("gpu util 95%, fp32 12h, ratio 2", "dm", 12, 2, None),

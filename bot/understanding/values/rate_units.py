@@ -55,6 +55,20 @@ def _rate_words(tokens: list[Token], i: int) -> tuple[str, int] | None:
         and in_table(c, "WORK_NOUNS")
     ):
         return STEP_TIME, i + 3
+    return _seconds_per_step_words(tokens, i)
+
+
+def _seconds_per_step_words(tokens: list[Token], i: int) -> tuple[str, int] | None:
+    """ "seconds per step", "sec each iteration", «ثانية لكل step», «ثانية للخطوة»:
+    a step time written in words, like "s/it" (milliseconds are a step time alone)."""
+    a, b, c = (tokens[i + k] if i + k < len(tokens) else None for k in range(3))
+    if not in_table(a, "SECOND_WORDS"):
+        return None
+    if in_table(b, "PER_WORDS") and in_table(c, "WORK_NOUNS"):
+        return STEP_TIME, i + 3
+    glued = b is not None and b.script == ARABIC and b.text.startswith(("لل", "ل"))
+    if glued and in_table(b, "WORK_NOUNS"):
+        return STEP_TIME, i + 2
     return None
 
 

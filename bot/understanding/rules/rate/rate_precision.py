@@ -4,7 +4,9 @@ The nearest precision word in the rate's clause ("0.9 s/it in fp32", "with amp
 0.5 s/it"; before wins a tie), else the nearest earlier on its pasted progress
 line ("fp32: 100%|███| 1000/1000 [.., 5.0it/s]"). "without amp", "بدون amp",
 and a negation said alone after a mixed precision ("... vs 1.1 it/s without")
-are FP32; "معاه" (with it) said alone is the mixed one. Used by ``step_rate``, ``step_time_partner`` and the records'
+are FP32; "معاه" (with it) said alone is the mixed one. A precision the user asks
+about ("... 0.85 s/step, what would bf16 give me?") is never the rate's, but said
+right before the rate ("how fast is amp at 0.5 s/it"). Used by ``step_rate``, ``step_time_partner`` and the records'
 ``measurement_pair``.
 """
 
@@ -84,7 +86,7 @@ def _said_after(tokens: list[Token], i: int, within: int) -> str:
         j = i + step
         if j >= len(tokens) or tokens[j].is_boundary or is_rate(tokens[j]):
             break
-        if mark := precision_of(tokens, j):
+        if (mark := precision_of(tokens, j)) and not asked_about(tokens, j):
             return mark
         if in_table(tokens[j], "CLAUSE_JOINERS"):
             break  # "1s/step - loss: 0.4 and with amp 500ms/step": amp is the next clause's
@@ -103,7 +105,7 @@ def _only_one_on_its_line(tokens: list[Token], i: int) -> str:
     line = range(start, end)
     if sum(is_rate(tokens[j]) for j in line) != 1:
         return ""
-    said = {mark for j in line if (mark := precision_of(tokens, j))}
+    said = {mark for j in line if (mark := precision_of(tokens, j)) and not asked_about(tokens, j)}
     return said.pop() if len(said) == 1 else ""
 
 
@@ -111,9 +113,28 @@ def _earlier_on_line(tokens: list[Token], i: int) -> str:
     for j in range(i - 1, max(-1, i - _LINE_SEARCH), -1):
         if is_rate(tokens[j]):
             break
-        if (mark := precision_of(tokens, j)) and not _trails_rate(tokens, j):
+        if (mark := precision_of(tokens, j)) and not (
+            _trails_rate(tokens, j) or asked_about(tokens, j)
+        ):
             return mark
     return ""
+
+
+_ASKED_SEARCH = 8  # words looked back from a precision for the question it is in
+
+
+def asked_about(tokens: list[Token], j: int) -> bool:
+    """The precision at ``j`` is the one the user asks about, not the one a rate was
+    measured in: a question word or "if" before it in its clause ("what would bf16
+    give me", "how much faster with amp", «كم ياخذ بالـ bf16», «لو شغلت mixed
+    precision»; ``ASKED_PRECISION_LEADS``)."""
+    for k in range(j - 1, max(-1, j - _ASKED_SEARCH), -1):
+        tok = tokens[k]
+        if tok.is_boundary or tok.kind == NUM:
+            return False
+        if in_table(tok, "ASKED_PRECISION_LEADS"):
+            return True
+    return False
 
 
 def _trails_rate(tokens: list[Token], j: int) -> bool:

@@ -45,6 +45,7 @@ from bot.understanding.values.lexicon import (
 from bot.understanding.values.nearby import (
     at,
     counted_noun,
+    in_table,
     is_duration_at,
     is_time_unit,
     text_at,
@@ -107,10 +108,15 @@ def _tolerance(tokens: list[Token], i: int) -> str | None:
 
 def _definite_one(tokens: list[Token], i: int) -> str | None:
     """ "الايبوك الواحد", "الحقبة الواحدة", "الساعة الواحدة": "one" with the article
-    qualifies the noun before it ("the single epoch"), it is no figure."""
+    qualifies the noun before it ("the single epoch"), and "one" after "each" ("كل
+    واحد", "كل وحدة", "each one") stands for it: it is no figure."""
     tok = tokens[i]
     spelled_one = tok.extra.get("spelled") and tok.value == 1
-    return "adjective" if spelled_one and tok.text.startswith("ال") else None
+    if not spelled_one:
+        return None
+    # "كل واحد ساعتين", "each one takes 2h": "one" after "each" stands for the noun.
+    each = at(tokens, i - 1)
+    return "adjective" if tok.text.startswith("ال") or in_table(each, "EACH_WORDS") else None
 
 
 def _sized_gpu_count(tokens: list[Token], i: int) -> str | None:

@@ -26,16 +26,16 @@ _EACH_WORDS = table("EACH_WORDS")
 _DEADLINE_MARKERS = table("DEADLINE_MARKERS")
 _OBLIGATIONS = table("OBLIGATIONS")
 _HEDGES = table("HEDGES")
+_PER_UNIT_PREPOSITIONS = table("PER_UNIT_PREPOSITIONS")
+_ARTICLES = table("ARTICLES")
+_RUN_TOTAL_WORDS = table("RUN_TOTAL_WORDS")
 _TAKING = table("DURATION_VERBS") - {"long", "time", "الوقت", "مده"}
 
 
 def epochs_listed(tokens: list[Token], first: int, end: int) -> bool:
     """Epochs named just before a list of times ("epochs took 10, 11, 12 hours") or
     right after it ("10, 11, 12 hours per epoch")."""
-    marker, noun = at(tokens, end), at(tokens, end + 1)
-    if marker is not None and noun is not None and _cue(noun, EPOCH_NOUNS):
-        return marker.text == "/" or (marker.kind == WORD and _cue(marker, RATE_MARKERS))
-    if marker is not None and _glued_per_epoch(marker):
+    if per_epoch_after(tokens, end):
         return True
     for k in range(first - 1, max(-1, first - 5), -1):
         if tokens[k].is_boundary:
@@ -63,21 +63,73 @@ def epoch_time(tokens: list[Token], start: int, end: int) -> bool:
     """ "20 min per epoch", "each epoch takes 20 min", "الحقبة الواحدة تاخذ ساعتين",
     "3 epochs, each ~2h": the time of one epoch, never the whole job's (with the
     epoch count it makes it)."""
-    marker, noun = at(tokens, end), at(tokens, end + 1)
-    if marker is not None and noun is not None and _cue(noun, EPOCH_NOUNS):
-        return marker.text == "/" or (marker.kind == WORD and _cue(marker, RATE_MARKERS))
-    if marker is not None and _glued_per_epoch(marker):
+    if per_epoch_after(tokens, end):
         return True
     if _each_of_counted_epochs(tokens, start, end):
         return True
     for k in range(start - 1, max(-1, start - 5), -1):
         tok = tokens[k]
+        if epoch_counter_at(tokens, k) is not None:
+            return True  # "Epoch 5/20 takes 35 min": the time of that epoch
         if tok.is_boundary or (tok.kind == NUM and tok.value != 1):
             return False  # (a 1 is "one epoch", "الحقبة الواحدة")
         if tok.kind == WORD and _cue(tok, EPOCH_NOUNS):
             # "90 epochs take 30 hours" counts epochs: that is the whole job.
             count = at(tokens, k - 1)
             return count is None or count.kind != NUM or count.value == 1
+    return False
+
+
+def per_epoch_after(tokens: list[Token], end: int) -> bool:
+    """ "per epoch", "/epoch", "each epoch", "٣ ساعات للايبوك" right after a duration;
+    after a preposition (``PER_UNIT_PREPOSITIONS``) the epoch with an article or
+    "each": "in each epoch", "for every epoch", «في الـ epoch», «في كل epoch», and in
+    Arabic the noun alone: «في الحقبة», «في ايبوك»."""
+    marker = at(tokens, end)
+    if marker is None:
+        return False
+    if marker.kind == WORD and _cue(marker, _PER_UNIT_PREPOSITIONS):
+        nxt = at(tokens, end + 1)
+        if _epoch_noun(nxt):
+            return marker.script == ARABIC
+        if nxt is None or not (nxt.text in _ARTICLES or _cue(nxt, RATE_MARKERS)):
+            return False
+        return _epoch_noun(at(tokens, end + 2))
+    if _epoch_noun(at(tokens, end + 1)):
+        return marker.text == "/" or (marker.kind == WORD and _cue(marker, RATE_MARKERS))
+    return _glued_per_epoch(marker)
+
+
+def _epoch_noun(tok: Token | None) -> bool:
+    return tok is not None and tok.kind == WORD and _cue(tok, EPOCH_NOUNS)
+
+
+def epoch_counter_at(tokens: list[Token], k: int) -> float | None:
+    """The epoch count of a log's counter whose last number is at ``k`` ("Epoch 5/20",
+    «الحقبة ٢/١٠»: 20, 10), else None."""
+    tok, slash, noun = at(tokens, k), at(tokens, k - 1), at(tokens, k - 3)
+    if tok is None or tok.kind != NUM or slash is None or slash.text != "/":
+        return None
+    first = at(tokens, k - 2)
+    return tok.value if first is not None and first.kind == NUM and _epoch_noun(noun) else None
+
+
+def log_epochs(tokens: list[Token]) -> float | None:
+    """The epoch count of the one log counter in a message ("Epoch 5/20": 20)."""
+    found = {n for k in range(len(tokens)) if (n := epoch_counter_at(tokens, k)) is not None}
+    return found.pop() if len(found) == 1 else None
+
+
+def asks_run_total(tokens: list[Token]) -> bool:
+    """The message asks for the whole run's time: "total time", "the whole thing",
+    «الوقت الكامل», «كل التدريب» (``RUN_TOTAL_WORDS``; "each"/«كل» before a word of
+    the whole run, ``WHOLE_RUN_NOUNS``)."""
+    for k, tok in enumerate(tokens):
+        if tok.kind == WORD and _cue(tok, _RUN_TOTAL_WORDS):
+            return True
+        nxt = at(tokens, k + 1)
+        if tok.text in ("كل", "all") and nxt is not None and _cue(nxt, WHOLE_RUN_NOUNS):
+            return True
     return False
 
 
