@@ -153,7 +153,7 @@ def _measured_miss(model: Model, row: Row, tables: Sequence[Measurement]) -> lis
     practice = model.log_ratio(row.job.at_level(PRACTICE), found.log_ratio - (tuned or 0.0))
     if tuned is None or practice is None:
         return []
-    scale = model.scale(row.job)
+    scale = model.scale(row.job, MEASURED)
     return [
         Miss(MEASURED, row.job.level, row.log_ratio, found.log_ratio, practice, row.cluster, scale)
     ]
@@ -164,7 +164,7 @@ def _miss(model: Model, row: Row, job: Job) -> list[Miss]:
     if tuned is None or practice is None:
         return []
     stratum = model.stratum(job)
-    scale = model.scale(job)
+    scale = model.scale(job, stratum)
     return [Miss(stratum, row.job.level, row.log_ratio, tuned, practice, row.cluster, scale)]
 
 

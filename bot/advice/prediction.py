@@ -381,7 +381,7 @@ def _modelled(setup: Setup, ctx: _Context, fitted: Fitted) -> Prediction:
     else:
         factors = _model_notes(ctx, job, fitted) + factors
     stratum = calibration.MEASURED if found is not None else model.stratum(job)
-    busy_low, busy_high = _around(fitted.busy_band(stratum), tuned, model.scale(job))
+    busy_low, busy_high = _around(fitted.busy_band(stratum), tuned, model.scale(job, stratum))
     low, high = _around(fitted.projects_band(stratum), practice)
     tail = fitted.broken_tails.get(job.framework or "")
     if tail is not None and tail < low:

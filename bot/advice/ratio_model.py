@@ -92,7 +92,7 @@ MODEL_STATES = ("seen", "family", "none")  # rows of it / only its task family /
 # scale stays within SPREAD_LIMITS of 1.
 SPREAD_PRIOR = 3.0
 SPREAD_LIMITS = (0.5, 2.0)
-SPREAD_GPU_STATES = ("seen", "near")
+SPREAD_GPU_STATES = ("seen", "near", "measured")  # measured: a table of it, so seen
 
 
 @dataclass(frozen=True)
@@ -258,12 +258,14 @@ class Model:
     def term(self, name: str) -> float:
         return self.coefficients.get(name, 0.0)
 
-    def scale(self, job: Job) -> float:
+    def scale(self, job: Job, stratum: tuple[str, str] | None = None) -> float:
         """How wide this job's range is against the pooled one: its model's spread
         around the fit, on a GPU the fit measured or one near it (1 for a model unsaid
         or without tuned rows). A GPU far from the tables misses by how far it is, not
-        by the model: there the range stays the pooled one."""
-        if self._gpu_state(job) not in SPREAD_GPU_STATES:
+        by the model: there the range stays the pooled one. ``stratum``, when the caller
+        has it, saves working out the GPU's state again."""
+        state = stratum[0] if stratum else self._gpu_state(job)
+        if state not in SPREAD_GPU_STATES:
             return 1.0
         return self.spread.get(job.model or "", 1.0)
 

@@ -44,7 +44,9 @@ def per_epoch_note(w: _Words, query: Query) -> str | None:
     and no epoch count was given (Query.per_epoch), so no one reads it as the run's."""
     if not query.per_epoch or query.fp32 is None:
         return None
-    return w._("These times are for one epoch: multiply them by your epoch count for the whole run.")
+    return w._(
+        "These times are for one epoch: multiply them by your epoch count for the whole run."
+    )
 
 
 def reading_line(w: _Words, query: Query) -> str | None:

@@ -75,8 +75,8 @@ from bot.understanding.rules.talk.first_questions import greeting
 from bot.understanding.rules.talk.language_request import language_request
 from bot.understanding.rules.talk.small_talk import small_talk_kind
 from bot.understanding.rules.time.durations import Quantity, find_durations
-from bot.understanding.rules.time.other_durations import asks_run_total, log_epochs
 from bot.understanding.rules.time.fp32_and_mixed import fp32_and_mixed, measured_pair_and_job
+from bot.understanding.rules.time.other_durations import asks_run_total, log_epochs
 from bot.understanding.rules.time.position import by_alternatives, by_position, lone_ratio
 from bot.understanding.text.chatter import strip_chatter
 from bot.understanding.text.language import detect_language

@@ -58,11 +58,15 @@ def test_each_one_is_no_number(text, hours, ratio):
 
 STEP_TIME_TIMES_STEPS = [
     # (text, FP32 hours): one step time said of no mixed precision, times the steps said.
-    ("step 1200 | loss 2.31 | 0.85 s/step  -- total 50k steps, what would bf16 give me on A100?",
-     0.85 * 50_000 / 3600),
+    (
+        "step 1200 | loss 2.31 | 0.85 s/step  -- total 50k steps, what would bf16 give me on A100?",
+        0.85 * 50_000 / 3600,
+    ),
     ("٠٫٩ ثانية لكل step و عندي ٥٠٠٠٠ step", 12.5),
-    ("step 500 | loss 1.92 | 1.2 s/step والمفروض ١٠٠ ألف step، كم ياخذ بالـ bf16 على H100؟",
-     1.2 * 100_000 / 3600),
+    (
+        "step 500 | loss 1.92 | 1.2 s/step والمفروض ١٠٠ ألف step، كم ياخذ بالـ bf16 على H100؟",
+        1.2 * 100_000 / 3600,
+    ),
     ("0.9 seconds per step, 50000 steps, how long with amp?", 12.5),
     ("each step takes 0.9 s and I need 50k steps, what if I use fp16?", 12.5),
     ("الخطوة بتاخد ٠٫٩ ثانية و عندي ٥٠ الف خطوة، كم بالـ amp؟", 12.5),
@@ -109,8 +113,10 @@ def test_the_measured_ratio_is_said_back(text, ratio):
 
 PER_EPOCH_ALONE = [
     # (text, one epoch's hours): no epoch count, so the estimate is per epoch.
-    ("انا بدرب موديل على Colab T4 والـ epoch بياخد ٢٥ دقيقة، لو شغلت mixed precision هيبقى كام؟",
-     25 / 60),
+    (
+        "انا بدرب موديل على Colab T4 والـ epoch بياخد ٢٥ دقيقة، لو شغلت mixed precision هيبقى كام؟",
+        25 / 60,
+    ),
     ("each epoch takes 25 min on a T4, how much faster with amp?", 25 / 60),
     ("الحقبة الواحدة تستغرق ٤٠ دقيقة، كم ستصبح بالدقة المختلطة؟", 40 / 60),
     ("كل ايبوك ياخذ ساعة ونص، كم يصير مع bf16؟", 1.5),
@@ -118,8 +124,10 @@ PER_EPOCH_ALONE = [
     ("Epoch 5/20 takes 35 min, how much faster with amp?", 35 / 60),
     ("Epoch 5/20 ياخذ 35 دقيقة، كم يصير بالـ mixed precision؟", 35 / 60),
     # A pasted epoch bar: its elapsed + remaining clocks time that epoch.
-    ("Epoch 3/10: 100%|██████████| 1563/1563 [06:52<00:00, 3.79it/s] how much faster with bf16?",
-     (6 * 60 + 52) / 3600),
+    (
+        "Epoch 3/10: 100%|██████████| 1563/1563 [06:52<00:00, 3.79it/s] how much faster with bf16?",
+        (6 * 60 + 52) / 3600,
+    ),
     ("Epoch 1: 40%|████      | 400/1000 [02:00<03:00, 3.33it/s] كم يصير مع amp؟", 5 / 60),
 ]
 
@@ -141,8 +149,10 @@ RUN_TOTAL_ASKED = [
     ("Epoch 5/20 takes 35 min, total time with amp?", 20 * 35 / 60),
     ("Epoch 5/20 ياخذ 35 دقيقة، كم بيصير الوقت الكامل بالـ mixed precision؟", 20 * 35 / 60),
     ("الحقبة ٢/١٠ تاخذ ساعة، كم ياخذ كل التدريب مع bf16؟", 10),
-    ("Epoch 3/10: 100%|██████████| 1563/1563 [06:52<00:00, 3.79it/s] how long for the whole run with bf16?",
-     10 * (6 * 60 + 52) / 3600),
+    (
+        "Epoch 3/10: 100%|██████████| 1563/1563 [06:52<00:00, 3.79it/s] how long for the whole run with bf16?",
+        10 * (6 * 60 + 52) / 3600,
+    ),
     ("epoch 2/8 took 30 min, what's the overall time with amp?", 4),
 ]
 
@@ -157,8 +167,10 @@ def test_the_run_total_asked_multiplies_a_logs_epoch(text, hours):
 
 WHOLE_RUN_BAR = [
     # A bar with no epoch before it (Hugging Face's) times the run: elapsed + remaining.
-    ("  7%|▋         | 350/5000 [04:12<55:48,  1.39it/s] how long would amp take for the whole thing",
-     1.0),
+    (
+        "  7%|▋         | 350/5000 [04:12<55:48,  1.39it/s] how long would amp take for the whole thing",
+        1.0,
+    ),
     (" 50%|█████     | 2500/5000 [1:00:00<1:00:00, 0.69it/s] كم ياخذ مع bf16؟", 2.0),
 ]
 
