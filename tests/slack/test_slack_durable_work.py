@@ -230,9 +230,9 @@ def test_a_spool_folder_that_cannot_be_written_turns_the_journal_off_and_answers
     served = replicas(sqlite_url, job_spool_dir=tmp_path / "full" / "spool")
     served.wait_for_workers(2)
     assert _send(_client(signed_client, served), slack, range(20)) == [200] * 20
-    _assert_each_once(_wait_answered(slack, 20, timeout=30), 20)
+    _assert_each_once(_wait_answered(slack, 20, timeout=60), 20)
     # Once per worker process (the second may still be starting), however many answers.
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60
     while (log := served.log()).count("the sent journal cannot be written") < 2:
         assert time.monotonic() < deadline, log
         time.sleep(0.1)
@@ -268,11 +268,16 @@ def test_pod_killed_while_answering_a_large_burst_answers_at_most_1_percent_twic
     # No slow lookups: the workers answer as fast as they can, so at the kill
     # every worker thread is about as likely as it can be to be between Slack
     # taking a post and the commit that says so (the window an answer is sent
-    # twice in). The rate is measured over a burst large enough for 1% to mean it.
+    # twice in). What no client can know is a post on the wire at the kill: one
+    # per job thread at most, whatever the burst's size. The burst is large
+    # enough that this bound (2 workers' threads) is below the issue's 1%, so
+    # the test holds both promises at once, however loaded the machine.
     # One workspace's burst past its intake limit would be told to slow down: not here.
     served = replicas(database_url, team_requests_burst=5000)
     served.wait_for_workers(2)
-    count = 1000
+    count = 2000
+    in_flight_at_most = 2 * THREADS
+    assert in_flight_at_most <= count * DOUBLE_RATE_MAX
     assert _send(_client(signed_client, served), slack, range(count)) == [200] * count
     _wait_answered(slack, count * 2 // 5, timeout=120)
     killed_at = time.monotonic()
@@ -281,7 +286,7 @@ def test_pod_killed_while_answering_a_large_burst_answers_at_most_1_percent_twic
     assert before < count * 9 // 10, "the kill came too late to test anything"
 
     replicas(database_url, team_requests_burst=5000)
-    answers = _wait_answered(slack, count, timeout=180)
+    answers = _wait_answered(slack, count, timeout=240)
     twice = {hook for hook, times in answers.items() if times > 1}
     # Posts the dead pod had sent but whose answer it had not been given yet (the
     # stand-in answered after the kill): only the others were the journal's to know.
@@ -295,7 +300,7 @@ def test_pod_killed_while_answering_a_large_burst_answers_at_most_1_percent_twic
         f"(in flight); the others answered {[round(s * 1000, 1) for s in answered]} ms before it"
     )
     print(served.log()[-20000:])
-    _assert_each_once(answers, count, twice_at_most=int(count * DOUBLE_RATE_MAX))
+    _assert_each_once(answers, count, twice_at_most=in_flight_at_most)
 
 
 def test_sigterm_with_a_backlog_exits_within_the_grace_period_and_loses_nothing(
