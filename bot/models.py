@@ -104,6 +104,10 @@ HOURS_PER_UNIT: dict[TimeUnit, float] = {
     TimeUnit.YEARS: 8760.0,
 }
 
+# The device named when a job runs on a CPU ("on CPU", «على المعالج»): read into
+# the GPU slot, so a follow-up naming a GPU replaces it; answered by bot.advice.cpu.
+CPU_DEVICE = "CPU"
+
 # Canonical names shared by the understanding layer (which maps spellings to
 # them) and the advice layer (which maps them to published measurements).
 GPU_NAMES: tuple[str, ...] = (

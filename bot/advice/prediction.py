@@ -26,8 +26,9 @@ In order of evidence:
 Each range is sized by what the fit got wrong on setups held out of it, in the
 same stratum of evidence (:mod:`bot.advice.calibration`). A GPU without Tensor
 Cores is answered from runs on GPUs of its kind (FP16 at double rate on the
-ordinary cores, as on P100, or almost none, as on GeForce Pascal); a GPU the spec
-file does not know is said to be unknown, never guessed from its name.
+ordinary cores, as on P100, or almost none, as on GeForce Pascal); a job on a CPU
+by :mod:`bot.advice.cpu`; a GPU the spec file does not know is said to be
+unknown, never guessed from its name.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from pydantic import BaseModel
 from bot.advice import calibration
 from bot.advice.calibration import Band, Fitted
 from bot.advice.catalog import PRACTICE, TUNED, GpuSpec, family_of_model, gpu_spec, is_recurrent
+from bot.advice.cpu import cpu_prediction
 from bot.advice.features import (
     Job,
     amp_peak,
@@ -62,6 +64,7 @@ from bot.advice.ratio_types import (
     joined_names,
 )
 from bot.advice.team import team_prediction
+from bot.models import CPU_DEVICE
 
 __all__ = [
     "NAMES_SEPARATOR",
@@ -491,6 +494,9 @@ def predict(setup: Setup, team_records=(), *, fitted: Fitted | None = None) -> P
     """
     if not _named(setup):
         return _typical(setup)
+    if setup.gpu == CPU_DEVICE:  # none of the fit's GPU evidence speaks for a CPU
+        cpu = cpu_prediction(setup)
+        return team_prediction(setup, team_records, cpu) or cpu
     if not _informative(setup):
         unknown = FactorNote(code=Factor.UNKNOWN_GPU, params={"gpu": setup.gpu or ""})
         return _typical(setup, named=True, factors=[unknown, FactorNote(code=Factor.TYPICAL)])

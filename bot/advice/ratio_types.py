@@ -20,6 +20,7 @@ class Basis(StrEnum):
     TEAM = "team"  # the team's own records
     MODELLED = "modelled"  # model over family, GPU, count, batch, precision, baseline
     TYPICAL = "typical"  # the guide's 1.2-2.5 when nothing is known
+    REPORTED = "reported"  # published CPU runs and maintainers' reports (bot.advice.cpu)
 
 
 class Factor(StrEnum):
@@ -29,6 +30,9 @@ class Factor(StrEnum):
     TEAM_RECORDS = "team_records"  # params: n, ratio, models, gpus
     GPU_GENERATION = "gpu_generation"  # params: gpu, architecture, peak_ratio
     NO_TENSOR_CORES = "no_tensor_cores"  # params: gpu
+    # The job runs on a CPU: BF16 autocast gains only with BF16 instructions
+    # (params: precision, gain_low, gain_high: the gain reported with them).
+    CPU_DEVICE = "cpu_device"
     # params: gpu, why (see features.implied_baseline), fp32_ratio
     TF32_BASELINE = "tf32_baseline"
     # A strict-FP32 baseline on a TF32-capable GPU: asked for, or stock PyTorch's matmuls.

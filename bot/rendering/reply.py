@@ -31,7 +31,7 @@ from bot.rendering.numbers import (
 from bot.rendering.precision import precision_parts
 
 # Prediction factors said as sentences ahead of the notes, in this order.
-_LEAD_SENTENCES = ("run_evidence", "projects", "narrow_by")
+_LEAD_SENTENCES = ("cpu_device", "run_evidence", "projects", "narrow_by")
 # Small talk a new user opens with: answered by ``_first_question`` in two lines
 # (a hello with one example, the typical speed-up, what a cost needs), not a thanks.
 FIRST_QUESTION_TALK = frozenset(
@@ -707,6 +707,13 @@ class _Words:
                     "about 1× or a slowdown (the casts still cost time); mixed precision "
                     "mainly saves memory there"
                 ) % {"gpu": name("gpu")}
+            case "cpu_device":
+                return _(
+                    "On a CPU, mixed precision (BF16 autocast) is faster only where the CPU has "
+                    "BF16 instructions (AVX-512 BF16 or AMX: Intel Xeon 3rd generation or newer, "
+                    "AMD Zen 4 or newer): about %(gain)s× in published runs; elsewhere it is "
+                    "usually slower. Check with `lscpu | grep -E 'avx512_bf16|amx_bf16'`."
+                ) % {"gain": self.fmt.span(number("gain_low"), number("gain_high"))}
             case "broken_setups":
                 return _(
                     "what projects report reaches this low because %(framework)s projects "
@@ -868,6 +875,7 @@ class _Words:
             "measured_realistic": _("published measurements, less what real projects lose"),
             "team": _("your team's measurements"),
             "modelled": _("modelled from GPU, task and setup"),
+            "reported": _("published CPU runs and reports"),
             "given": _("your ratio"),
         }.get(basis or "", _("the typical range"))
 

@@ -315,6 +315,7 @@ FACTOR_PARAMS = {
         {"gpu": "T4", "architecture": "Turing"},
     ],
     Factor.NO_TENSOR_CORES: [{"gpu": "P100", "fast_fp16": 1}, {"gpu": "GTX 1080", "fast_fp16": 0}],
+    Factor.CPU_DEVICE: [{"precision": "bf16", "gain_low": 1.4, "gain_high": 1.6}],
     Factor.TF32_BASELINE: [
         {"gpu": "A100", "why": "assumed", "fp32_ratio": 3.1},
         {"gpu": "A100", "why": "pytorch_convs"},
@@ -371,17 +372,26 @@ def test_every_factor_is_worded_in_both_languages(code, params):
     advice = preset_with(AdviceFactor(code=code.value, params=params))
     en = render(advice, Lang.EN)
     # The team's figure leads the visible notes line; the other factors sit in details.
-    # What projects report, what the user said of the run and what would narrow the
-    # range are sentences of their own.
-    sentence = code in (Factor.PROJECTS, Factor.RUN_EVIDENCE, Factor.NARROW_BY)
+    # A CPU's check, what projects report, what the user said of the run and what
+    # would narrow the range are sentences of their own.
+    sentence = code in (Factor.CPU_DEVICE, Factor.PROJECTS, Factor.RUN_EVIDENCE, Factor.NARROW_BY)
     lines = [*en.notes, *en.details]
-    openings = ("That is for", "Your run", "A small model", "Hand-rolled", "What would narrow")
+    openings = (
+        "On a CPU",
+        "That is for",
+        "Your run",
+        "A small model",
+        "Hand-rolled",
+        "What would narrow",
+    )
     why = (
         [d for d in lines if d.startswith(openings)]
         if sentence
         else [d for d in lines if d.startswith("Why: ")]
     )
-    assert len(why) == 1 and "_" not in why[0] and len(why[0]) > 20
+    # No code echoed as a name ("cpu_device"); a command in backticks may have one.
+    prose = re.sub(r"`[^`]*`", "", why[0]) if why else ""
+    assert len(why) == 1 and "_" not in prose and len(why[0]) > 20
     for key, value in params.items():
         # Codes are worded, not echoed; the projects' line says its range, not a second
         # headline figure.

@@ -10,12 +10,13 @@ with an unknown number, "resnet 101", is still a name), ``unlisted_card``
 ``spaced_model_name`` ("mask r-cnn", "u net", "wide and deep"),
 ``bare_card_number`` / ``card_number_ti`` ("on a 3090", "2080 Ti"),
 ``variant_code`` ("ResNeXt-101 32x8d"), ``name_suffix_number`` ("ViT-B/16",
-"sd1.5") and ``gpu_memory_size`` ("A100 40GB", "a 24GB 4090").
+"sd1.5"), ``gpu_memory_size`` ("A100 40GB", "a 24GB 4090") and ``cpu_device``
+("on CPU", «على المعالج»: the job runs on a CPU, read where no GPU is named).
 """
 
 from __future__ import annotations
 
-from bot.models import GPU_NAMES, MODEL_NAMES
+from bot.models import CPU_DEVICE, GPU_NAMES, MODEL_NAMES
 from bot.understanding.resolving.candidates import MEMORY, NAME, Candidate
 from bot.understanding.text.tokens import ARABIC, NUM, WORD, Token
 from bot.understanding.values.lexicon import RATIO_LABELS, lookup, model_word_family
@@ -90,6 +91,11 @@ UNLISTED_GPU_VARIANTS: dict[str, str] = mapping("UNLISTED_GPU_VARIANTS")
 GPU_PREFIX_WORDS = table("GPU_PREFIX_WORDS")
 SPACED_SERIES = table("SPACED_SERIES")
 CARD_LEADERS = table("CARD_LEADERS")
+CPU_DEVICE_WORDS = table("CPU_DEVICE_WORDS")
+CPU_DEVICE_LEADS = table("CPU_DEVICE_LEADS")
+CPU_DEVICE_DETERMINERS = table("CPU_DEVICE_DETERMINERS")
+CPU_ONLY_WORDS = table("CPU_ONLY_WORDS")
+CPU_NOT_DEVICE_AFTER = table("CPU_NOT_DEVICE_AFTER")
 
 assert set(GPU_ALIASES.values()) <= set(GPU_NAMES)
 # Model numbers a card is known by alone ("on a 3080", "2080 Ti").
@@ -384,8 +390,28 @@ def text_is(tokens: list[Token], i: int, words) -> bool:
     return 0 <= i < len(tokens) and tokens[i].text in words
 
 
-_WORD_RULES = (_alias, _numbered_name, _spaced_series, _prefixed_gpu, _spaced_model)
-_ONE_WORD_RULES = (_alias,)
+def _cpu_device(tokens: list[Token], i: int) -> Candidate | None:
+    """Rule ``cpu_device``: "on CPU", "using my Xeon", "cpu-only", «على المعالج فقط».
+
+    "CPU" is also a word of GPU jobs ("CPU offload", "CPU-bound", "CPU RAM"), so
+    it names the device only where the sentence puts the job on it: after a word
+    like "on" or before "only". ``find_names`` prefers any GPU named beside it."""
+    tok = tokens[i]
+    if tok.text not in CPU_DEVICE_WORDS:
+        return None
+    after = at(tokens, i + 1)
+    if after is not None and after.text in CPU_NOT_DEVICE_AFTER:
+        return None
+    j = i - 1
+    while j >= 0 and tokens[j].text in CPU_DEVICE_DETERMINERS and j > i - 3:
+        j -= 1
+    led = j >= 0 and tokens[j].text in CPU_DEVICE_LEADS
+    only = tok.text.endswith("-only") or (after is not None and after.text in CPU_ONLY_WORDS)
+    return _gpu(tokens, i, i + 1, CPU_DEVICE, "cpu_device") if led or only else None
+
+
+_WORD_RULES = (_alias, _numbered_name, _spaced_series, _prefixed_gpu, _spaced_model, _cpu_device)
+_ONE_WORD_RULES = (_alias, _cpu_device)
 # The words a name of two or more words can start with (the other word rules read
 # nothing else), so most words are tried by _alias alone.
 _STARTS_TWO_WORD_NAMES = (

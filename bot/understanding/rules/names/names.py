@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.advice.gpus import gpu_variants
+from bot.models import CPU_DEVICE
 from bot.understanding.resolving.candidates import MEMORY, NAME, Candidate
 from bot.understanding.resolving.resolve import resolve
 from bot.understanding.rules.names.name_rules import GIGABYTE_WORDS, memory_in_name, name_candidates
@@ -62,6 +63,8 @@ def _first_named(tokens: list[Token], chosen: list[Candidate]) -> Names:
     found = Names()
     sizes = [c for c in chosen if c.kind == MEMORY]
     gpus = [c for c in chosen if c.kind == NAME and c.role == "gpu" and not _negated(tokens, c)]
+    # "from CPU to a T4", "preprocessing on the CPU, training on an A100": the GPU is the device.
+    gpus = [c for c in gpus if c.value != CPU_DEVICE] or gpus
     models = [c for c in chosen if c.kind == NAME and c.role == "model" and not _negated(tokens, c)]
     found.gpu_positions = tuple(c.start for c in gpus)
     if gpus:
