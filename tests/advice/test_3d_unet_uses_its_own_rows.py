@@ -22,7 +22,11 @@ def test_2d_unet_leaves_the_3d_rows_out_and_unsaid_pools_them():
     two_d = predict(Setup(gpu="V100", model="UNet", dimensions=2))
     assert "3D" not in measured(two_d)["models"]
     pooled = predict(Setup(gpu="V100", model="UNet"))
-    assert two_d.tuned < pooled.tuned < predict(Setup(gpu="V100", model="UNet", dimensions=3)).tuned
+    assert "3D U-Net" in measured(pooled)["models"]
+    # Each table counts once (measured._per_source): the 3D table is one of four.
+    assert (
+        two_d.tuned <= pooled.tuned < predict(Setup(gpu="V100", model="UNet", dimensions=3)).tuned
+    )
 
 
 def test_a_dimension_with_no_rows_of_its_own_keeps_the_models_rows():

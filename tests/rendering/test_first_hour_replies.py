@@ -18,7 +18,7 @@ HELP_FIRST_LINE = "I estimate training time with mixed precision"
         ("hello there", "`/mpestimate 100 2`"),
         ("مرحبا", "`/mpestimate ٤٨ ساعة ٢`"),
         ("السلام عليكم", "أهلًا"),
-        ("how much faster is mixed precision?", "3.25×"),
+        ("how much faster is mixed precision?", "3.04×"),
         ("what speedup can I expect?", "1.2–2.5×"),
         ("كم أسرع الدقة المختلطة؟", "1.2"),
         ("how much will it cost?", "price per hour"),
