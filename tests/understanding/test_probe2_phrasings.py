@@ -28,6 +28,19 @@ CHANGES_AND_JOBS = [
     ("20h, 12h and 60h", "dm", None, None, "ambiguous"),
 ]
 
+# "before amp" is the FP32 run, not a time before something (NEGATIONS, WITH_IT), and a
+# negation is read past an article written apart («بدون الـ amp»).
+BEFORE_AND_AFTER = [
+    ("before amp it was 10h, after amp 6h", "dm", 10, 10 / 6, None),
+    ("before bf16 each run took 30 hours, with bf16 18 hours", "dm", 30, 30 / 18, None),
+    ("قبل الـ amp كان ١٠ ساعات، وبعده صار ٦ ساعات", "dm", 10, 10 / 6, None),
+    ("قبل الـ bf16 التدريب ياخذ ٢٠ ساعة وبعدها ١٢ ساعة", "dm", 20, 20 / 12, None),
+    ("بدون الـ amp ١٠ ساعات ومعاه ٦ ساعات", "dm", 10, 10 / 6, None),
+    # "before" a date or a duration still says when, not the FP32 run.
+    ("قبل ٣ أيام شغلت تدريب ١٠ ساعات", "dm", 10, None, None),
+    ("need it before friday, 10h fp32 2x", "dm", 10, 2, None),
+]
+
 # Rule percent_phrase: a percent said in two words.
 PERCENT_PHRASES = [
     ("fp32 is 40 hours, amp is 50 per cent faster", "dm", 40, 1.5, None),
@@ -59,6 +72,9 @@ SPEEDUPS_SAID_OF_A_SETUP = [
     ("التدريب ٤٨ ساعة، والتسريع المتوقع من الـ amp حوالي ١٫٧", "dm", 48, 1.7, None),
     ("التدريب ٢٠ ساعة، والنسبة مع الـ bf16 تقريبا ١٫٤", "dm", 20, 1.4, None),
     ("fp32 40h, speedup of the bf16 run about 1.6", "dm", 40, 1.6, None),
+    # «بـ» after a mixed precision labels the ratio, as "at" does (PRECISION_AT).
+    ("التدريب ٤٠ ساعة، طيب والـ amp بـ ١٫٨؟", "dm", 40, 1.8, None),
+    ("التدريب ١٠ ساعات، وش رايك بالـ bf16 ب ١٫٥؟", "dm", 10, 1.5, None),
 ]
 
 # A unit completed by a fraction is a time of its own beside another (rule duration).
@@ -72,6 +88,7 @@ UNIT_WORDS_WITH_FRACTIONS = [
 
 CASES = (
     CHANGES_AND_JOBS
+    + BEFORE_AND_AFTER
     + PERCENT_PHRASES
     + NUMBERS_AND_FRACTIONS
     + SPEEDUPS_SAID_OF_A_SETUP

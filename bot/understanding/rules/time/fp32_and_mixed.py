@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from bot.understanding.rules.rate.rate_precision import precision_of
 from bot.understanding.rules.time.durations import Quantity
-from bot.understanding.text.tokens import NUM, Token
+from bot.understanding.text.tokens import ARABIC, NUM, Token
 from bot.understanding.words import table
 
 _FROM_WORDS = table("FROM_WORDS")
@@ -87,9 +87,15 @@ def _precision_near(tokens: list[Token], q: Quantity) -> str:
         if tok.is_boundary or tok.kind == NUM or step >= best_distance or tok.text in joiners:
             break
         mark = _precision_at(tokens, q.end + step - 1)
+        if mark and _glued_and(tok):
+            break  # "٢٠ ساعة وبعده ١٢ ساعة": a word glued to «و» opens the next time's clause
         if mark:
             return mark
     return best
+
+
+def _glued_and(tok: Token) -> bool:
+    return tok.script == ARABIC and tok.text.startswith("و") and len(tok.text) > 1
 
 
 def _precision_at(tokens: list[Token], j: int) -> str:
