@@ -14,7 +14,12 @@ from bot.understanding.text.normalise import normalise
         ("<!channel> 100 2", "100 2"),
         ("<https://wandb.ai/x/runs/42|my run> 10h", "my run 10h"),
         ("<https://wandb.ai/x/runs/42> 10h", "10h"),
-        ("AMP &amp; tensor cores -&gt; 2x", "amp tensor cores - 2x"),
+        ("AMP &amp; tensor cores -&gt; 2x", "amp tensor cores → 2x"),  # a typed arrow
+        ("10 hrs on fp32 -> 6 hrs on amp", "10 hrs on fp32 → 6 hrs on amp"),
+        ("fp32 10h => amp 6h", "fp32 10h → amp 6h"),
+        ("amp is 50 per cent faster", "amp is 50% faster"),  # rule percent_phrase
+        ("أسرع ب ٥٠ في المية", "اسرع ب 50%"),
+        ("أسرع ٤٠ في المائة", "اسرع 40%"),
         ("&gt; FP32: 20h", "fp32: 20h"),
         ("*120* `1.8`", "120 1.8"),
         ("٣٦ ٢", "36 2"),

@@ -28,6 +28,7 @@ from bot.understanding.words import table
 _LABEL_WINDOW = 4
 _BETWEEN = table("BETWEEN")
 _JOINERS = table("JOINERS")
+_UNCOUNTED = table("ARTICLES") | table("HEDGES")
 
 
 def read_labels(tokens: list[Token], ratios: list[RatioCand]) -> list[Quantity]:
@@ -73,9 +74,14 @@ def _label_before(
     tokens: list[Token], i: int, said: dict[int, tuple[str, str]]
 ) -> tuple[str, str] | None:
     """A label a few tokens before the number at ``i`` (names and fillers between),
-    in its clause; or the label of a number joined to it."""
-    for j in range(i - 1, max(-1, i - 1 - _LABEL_WINDOW), -1):
+    in its clause; or the label of a number joined to it. An article written apart
+    («الـ amp») and a hedge ("about", «حوالي») are no words of their own there:
+    «والتسريع المتوقع من الـ amp حوالي ١٫٧»."""
+    words, j = 0, i
+    while words < _LABEL_WINDOW and j > 0:
+        j -= 1
         tok = tokens[j]
+        words += tok.text not in _UNCOUNTED
         if tok.is_boundary:
             return None
         if tok.kind == NUM:

@@ -48,6 +48,9 @@ _KEYCAP = re.compile("[0-9#*]\ufe0f?\u20e3")
 _PLUS_MINUS = re.compile(r"\+ ?/ ?-|\+-")
 
 _ENTITIES = {"amp": "&", "lt": "<", "gt": ">"}
+# "20h -> 12h", "fp32 10h => amp 6h": an arrow typed as two signs is the arrow "→"
+# (the ">" alone is a quote marker, turned into a space below).
+_TYPED_ARROW = re.compile(r"[-=]+>")
 
 # Vulgar fractions first: NFKC would turn "1½" into "11⁄2".
 # "جي بي يو", "جي بي يوهات", "جيبيوز": GPU spelled out in Arabic letters, written as
@@ -186,6 +189,18 @@ def _currency_words(text: str) -> str:
     return bare.sub(lambda m: f" {words[m.group(1)]} ", text)
 
 
+@cache
+def _percent_phrases() -> re.Pattern[str]:
+    """Rule ``percent_phrase``: a percent said in two words after a number is the
+    percent sign ("50 per cent", "٥٠ في المية", "٤٠ في المائة"; ``PERCENT_PHRASES``),
+    so the ratio rules read it as they read "50%". (Built on first use, as above.)"""
+    from bot.understanding.words import ar, en
+
+    spelled = sorted({_fold(p) for lang in (en, ar) for p in lang.PERCENT_PHRASES}, key=len)
+    either = "|".join(re.escape(p) for p in reversed(spelled))
+    return re.compile(rf"(?<=[0-9]) ?(?:{either})(?![a-z{_AR_LETTERS}])")
+
+
 def _drop_surrogates(text: str) -> str:
     # Lone surrogates cannot be encoded; they carry no meaning, so drop them.
     return text.encode("utf-8", "ignore").decode("utf-8") if _has_surrogate(text) else text
@@ -210,6 +225,7 @@ def normalise(text: str) -> str:
     text = _STRIKE.sub(" ", text)
     text = _KEYCAP.sub(" ", text)
     text = _PLUS_MINUS.sub(" ± ", text)
+    text = _TYPED_ARROW.sub(" → ", text)
     text = text.lower()
     text = _BARE_URL.sub(" ", text)
     text = _EMOJI_CODE.sub(" ", text)
@@ -219,5 +235,6 @@ def normalise(text: str) -> str:
     text = _GPU_HOURS.sub(r"gpu-\1", text)
     text = _AR_GPU_SPELLED.sub(lambda m: "جيبيوهات" if m.group(1) else "جيبيو", text)
     text = _currency_words(text)
+    text = _percent_phrases().sub("%", text)
     lines = (" ".join(line.split()) for line in text.split("\n"))
     return "\n".join(line for line in lines if line)

@@ -58,8 +58,13 @@ def is_sym(tok: Token | None, text: str) -> bool:
 
 def mixed_precision_at(tokens: list[Token], j: int) -> bool:
     """Rule ``mixed_precision_at``: "at" right after a mixed precision labels the
-    ratio after it: "what with amp at 1.9?", "bf16 at 2" (never a clock time)."""
-    return 1 <= j < len(tokens) and tokens[j].text == "at" and in_table(tokens[j - 1], "MIXED")
+    ratio after it: "what with amp at 1.9?", "bf16 at 2" (never a clock time), and so
+    does «بـ» (``PRECISION_AT``): «طيب والـ amp بـ ١٫٨؟»."""
+    return (
+        1 <= j < len(tokens)
+        and in_table(tokens[j], "PRECISION_AT")
+        and in_table(tokens[j - 1], "MIXED")
+    )
 
 
 def counted_noun(tok: Token | None, words) -> str | None:

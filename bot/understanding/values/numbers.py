@@ -21,6 +21,7 @@ from bot.understanding.values.lexicon import (
     EN_SCALES,
     EN_UNITS,
     FOLD_WORDS,
+    FRACTIONS,
     INFINITY_WORDS,
     NAN_WORDS,
     NEGATIVE_WORDS,
@@ -32,6 +33,7 @@ from bot.understanding.words import mapping, table
 _ARABIZI_DIGITS = table("ARABIZI_DIGITS")
 _UNBOUNDED = table("UNBOUNDED_WORDS")
 _LONE_SCALES = mapping("LONE_SCALES")
+_NUMBER_FRACTIONS = table("NUMBER_FRACTIONS")
 # What a lone digit may carry glued after it and still be a number ("3days", "8gpus",
 # "2fold", "7b", "3rd"): every short suffix, and these longer words.
 _NUMBER_SUFFIXES = EN_UNITS.keys() | COUNT_NOUNS | FOLD_WORDS | {"times", "gpu", "gpus"}
@@ -173,7 +175,42 @@ def merge_number_words(tokens: list[Token]) -> list[Token]:
             continue
         out.append(tok)
         i += 1
-    return _apply_negative_words(out)
+    return _apply_negative_words(_with_fractions(out))
+
+
+def _with_fractions(tokens: list[Token]) -> list[Token]:
+    """Rule ``number_and_a_fraction``: a number completed by a half or a quarter is
+    one number ("ratio 2 and a half", "speedup one and a half", «التسريع واحد ونص»,
+    «النسبة ٢ وربع»; ``NUMBER_FRACTIONS``), as a unit's number is ("2 and a half
+    hours" is 2.5 hours either way)."""
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        bare = tok.kind == NUM and not tok.suffix and math.isfinite(tok.value) and tok.value >= 0
+        end, frac = _fraction_after(tokens, i + 1) if bare else (i + 1, 0.0)
+        if frac:  # "2h and a half" is left to the durations: its unit is glued
+            out.append(_num(tokens, i, end, tok.value + frac, bool(tok.extra.get("spelled"))))
+            i = end
+            continue
+        out.append(tok)
+        i += 1
+    return out
+
+
+def _fraction_after(tokens: list[Token], j: int) -> tuple[int, float]:
+    """(index after it, value) of "and a half", "and a quarter", "ونص", "و نص" at ``j``."""
+    words = [t.text if t.kind == WORD else "" for t in tokens[j : j + 3]]
+    if words[:1] == ["and"]:
+        k = 1 + (words[1:2] in (["a"], ["an"]))
+        word = words[k] if k < len(words) else ""
+    elif words[:1] == ["و"]:
+        k, word = 1, words[1] if len(words) > 1 else ""
+    elif words and words[0].startswith("و") and tokens[j].script == ARABIC:
+        k, word = 0, words[0][1:]
+    else:
+        return j, 0.0
+    return (j + k + 1, FRACTIONS[word]) if word in _NUMBER_FRACTIONS else (j, 0.0)
 
 
 def _arabizi_word(tok: Token) -> Token:

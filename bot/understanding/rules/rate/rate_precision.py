@@ -52,7 +52,15 @@ def precision_of(tokens: list[Token], j: int) -> str:
         return "mixed"  # "... و١٫١ ثانية معاه": with the mixed precision named before
     if not (tok.text in _MIXED or lookup(tok.text, _MIXED)):
         return ""
-    return "fp32" if in_table(at(tokens, j - 1), "NEGATIONS") else "mixed"
+    return "fp32" if in_table(_word_before(tokens, j), "NEGATIONS") else "mixed"
+
+
+def _word_before(tokens: list[Token], j: int) -> Token | None:
+    """The word before ``j``, past an article written apart («بدون الـ amp», «قبل الـ amp»)."""
+    k = j - 1
+    if k > 0 and in_table(tokens[k], "ARTICLES"):
+        k -= 1
+    return at(tokens, k)
 
 
 def precision_near(tokens: list[Token], i: int) -> str:

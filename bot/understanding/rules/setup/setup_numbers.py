@@ -63,6 +63,7 @@ PARAM_NOUNS = table("PARAM_NOUNS")
 COUNT_PREPOSITIONS = table("COUNT_PREPOSITIONS")
 LABEL_FILLERS = table("LABEL_FILLERS")
 THEM_WORDS = table("THEM_WORDS")
+MULTIPLE_SAID_OF = table("MULTIPLE_SAID_OF")
 
 
 # What "3D"/"2D" qualifies when written before it: a network, a task, the data.
@@ -377,8 +378,8 @@ def _count_after(tokens: list[Token], j: int) -> tuple[str, Claims] | None:
     for k, tok in enumerate(tokens[j : j + 2], start=j):
         if tok.role == "gpu":
             return "gpus", {}
-        if tok.text in ("on", "with", "using", "علي", "مع"):
-            break  # "2x on A100", "2x with amp": said of a setup, not counting it
+        if tok.text in MULTIPLE_SAID_OF:
+            break  # "2x on A100", "2x with amp", "2x w amp": said of a setup, not counting it
         if tok.kind == NUM and tok.glued:
             return "count", {k: "count"}
         noun = word_in(tok, COUNT_NOUNS)

@@ -14,6 +14,7 @@ from bot.understanding.values.lexicon import (
     EN_UNITS,
     LABEL_FILLERS,
     MONTHS,
+    PERCENT_WORDS,
 )
 from bot.understanding.values.nearby import at, is_time_unit, mixed_precision_at, text_at, word_in
 from bot.understanding.words import table
@@ -108,8 +109,8 @@ def clock_or_month_word(tokens: list[Token], i: int) -> str | None:
 
 def clock_after_at(tokens: list[Token], i: int) -> str | None:
     """ "at 10", "الساعه ٣": a clock time; but "clocks in at 14 hr" is a duration,
-    "at 2 times" a ratio, "at 8 GPUs" a count, and "at 2.5" no clock time
-    (no clock reads so; "2.30" does)."""
+    "at 2 times" a ratio, "at 8 GPUs" a count, "at 65% of the fp32 time" a share,
+    and "at 2.5" no clock time (no clock reads so; "2.30" does)."""
     tok, nxt, prev = tokens[i], at(tokens, i + 1), at(tokens, i - 1)
     if prev is None or is_time_unit(nxt):
         return None
@@ -119,7 +120,11 @@ def clock_after_at(tokens: list[Token], i: int) -> str | None:
         return None
     if mixed_precision_at(tokens, i - 1):
         return None  # "with amp at 2": the ratio
-    if word_in(nxt, COUNT_NOUNS) or _TENTHS.fullmatch(tok.text):
+    if (
+        word_in(nxt, COUNT_NOUNS)
+        or _TENTHS.fullmatch(tok.text)
+        or text_at(tokens, i + 1) in PERCENT_WORDS
+    ):
         return None
     return "clock"
 

@@ -346,9 +346,13 @@ class _DurationScan:
 def _compound(tokens: list[Token], i: int, piece: Piece) -> tuple[float, str, int, bool]:
     """(hours, smallest unit, next index, strong) of the duration starting with
     ``piece``: its fraction, then smaller pieces that add up ("2 days 6 hours",
-    "1h30m", "36h30", "يومين و٦ ساعات")."""
+    "1h30m", "36h30", "يومين و٦ ساعات"). A unit completed by a fraction says how much
+    as a number does ("an hour and a quarter", «ساعة وربع»): it is strong, a time
+    of its own beside another ("ساعتين fp32 و ساعة وربع amp")."""
     value, unit, j, strong = piece
+    whole = value
     value, j = _with_fraction(tokens, j, value)
+    strong = strong or value != whole
     hours, smallest = value * UNIT_HOURS[unit], unit
     minutes = _glued_minutes(tokens, j, smallest)
     if minutes is not None:

@@ -5,21 +5,26 @@ precision, are the FP32 time and (their quotient) the ratio.
 baseline of a mixed one that follows ("training takes 30h, with amp 20h",
 "التدريب ٣٠ ساعة، مع الـ AMP صار ٢٠ ساعة"); a change in a message that names a
 mixed precision goes from FP32 to mixed ("with amp it went from 10h to 6h",
-"نزل من ١٠ ساعات ل ٦"). A joiner ends the clause a precision is looked for in:
+"نزل من ١٠ ساعات ل ٦"), also said by "down to" or an arrow alone ("amp brought 20h
+down to 12h", "20h → 12h with bf16"). A joiner ends the clause a precision is looked for in:
 "2 hours in fp32 and 1 hour with amp"; a precision followed by ":" or "=" labels
 the time after it ("fp32=40h amp=25h"). Rule ``measured_pair_for_job``: such a pair
-beside a third time said of neither precision measured the ratio of that job.
+beside a third time said of neither precision measured the ratio of that job, and
+so does a baseline and its mixed time, or a change, followed by a third time ("with amp
+it went from 20h to 12h, how about a 60h run?", "التدريب ٣٦ ساعة، ومع الـ amp يصير ٢٠
+ساعة، كم لو ١٠٠ ساعة؟").
 """
 
 from __future__ import annotations
 
 from bot.understanding.rules.rate.rate_precision import precision_of
 from bot.understanding.rules.time.durations import Quantity
-from bot.understanding.text.tokens import NUM, Token
+from bot.understanding.text.tokens import ARABIC, NUM, Token
 from bot.understanding.words import table
 
 _FROM_WORDS = table("FROM_WORDS")
 _TO_WORDS = table("TO_WORDS")
+_CHANGE_MARKS = table("CHANGE_MARKS")
 _LABEL_SIGNS = frozenset(":=")
 _BEFORE, _AFTER = 5, 3  # tokens looked at before and after a time for its precision
 
@@ -43,20 +48,24 @@ def measured_pair_and_job(
     ("fp32: 12h / amp: 7h, how much for a 100h job?", "جربت ساعتين بالـfp32 وساعة
     مع amp، كم للتدريب الكامل ١٠٠ ساعة؟")."""
     marks = [_precision_near(tokens, q) for q in times]
-    if sorted(marks) != ["", "fp32", "mixed"]:
-        return None
-    return times[marks.index("fp32")], times[marks.index("mixed")], times[marks.index("")]
+    if sorted(marks) == ["", "fp32", "mixed"]:
+        return times[marks.index("fp32")], times[marks.index("mixed")], times[marks.index("")]
+    pair = fp32_and_mixed(tokens, times[:2]) if marks[2] != "mixed" else None
+    return (*pair, times[2]) if pair is not None else None
 
 
 def _change_with_mixed(tokens: list[Token], times: list[Quantity]) -> bool:
-    """ "from 10h to 6h", "من ١٠ ساعات الى ٦" in a message that names a mixed precision."""
+    """ "from 10h to 6h", "من ١٠ ساعات الى ٦", "20h down to 12h", "20h → 12h" in a
+    message that names a mixed precision (``CHANGE_MARKS`` need no "from" before)."""
     first, second = times
     before = tokens[max(0, first.start - 2) : first.start]
     between = tokens[first.end : second.start]
+    said = any(t.text in _CHANGE_MARKS for t in between) or (
+        any(t.text in _FROM_WORDS for t in before) and any(t.text in _TO_WORDS for t in between)
+    )
     return (
-        any(t.text in _FROM_WORDS for t in before)
+        said
         and 0 < len(between) <= 2
-        and any(t.text in _TO_WORDS for t in between)
         and any(_precision_at(tokens, j) == "mixed" for j in range(len(tokens)))
     )
 
@@ -78,9 +87,15 @@ def _precision_near(tokens: list[Token], q: Quantity) -> str:
         if tok.is_boundary or tok.kind == NUM or step >= best_distance or tok.text in joiners:
             break
         mark = _precision_at(tokens, q.end + step - 1)
+        if mark and _glued_and(tok):
+            break  # "٢٠ ساعة وبعده ١٢ ساعة": a word glued to «و» opens the next time's clause
         if mark:
             return mark
     return best
+
+
+def _glued_and(tok: Token) -> bool:
+    return tok.script == ARABIC and tok.text.startswith("و") and len(tok.text) > 1
 
 
 def _precision_at(tokens: list[Token], j: int) -> str:

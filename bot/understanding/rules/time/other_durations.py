@@ -5,6 +5,7 @@ duration it excludes is never read as the time to estimate."""
 
 from __future__ import annotations
 
+from bot.understanding.rules.rate.rate_precision import precision_of
 from bot.understanding.rules.setup.prices import priced_per_period
 from bot.understanding.text.tokens import ARABIC, NUM, SYM, WORD, Token
 from bot.understanding.values.lexicon import (
@@ -28,6 +29,7 @@ _OBLIGATIONS = table("OBLIGATIONS")
 _HEDGES = table("HEDGES")
 _PER_UNIT_PREPOSITIONS = table("PER_UNIT_PREPOSITIONS")
 _ARTICLES = table("ARTICLES")
+_NEGATIONS = table("NEGATIONS")
 _RUN_TOTAL_WORDS = table("RUN_TOTAL_WORDS")
 _TAKING = table("DURATION_VERBS") - {"long", "time", "الوقت", "مده"}
 
@@ -237,6 +239,8 @@ def _excluded_by_words_before(tokens: list[Token], start: int, end: int) -> bool
         if tok.text in ("each", "every", "per", "كل") and text_at(tokens, j + 1) in WHOLE_RUN_NOUNS:
             return None  # "each run takes 8 hours": the time of the whole job
         if tok.kind == WORD and _cue(tok, DURATION_EXCLUDERS_BEFORE):
+            if _cue(tok, _NEGATIONS) and _precision_after(tokens, j):
+                return None  # "before amp it was 10h", «قبل الـ amp كان ١٠ ساعات»: the FP32 run
             # Rule ``budget_of_the_run``: "budget is 30h fp32" names the run's own time.
             return not (_cue(tok, table("RUN_LIMITS")) and _names_the_run(tokens, end))
         if tok.role == "price" and not (run_named or _names_the_run(tokens, end)):
@@ -245,6 +249,12 @@ def _excluded_by_words_before(tokens: list[Token], start: int, end: int) -> bool
 
 
 _RATE_WORDS = frozenset({"per", "each", "every", "a", "an", "for", "/"})
+
+
+def _precision_after(tokens: list[Token], j: int) -> bool:
+    """A mixed precision named right after ``j``, past an article written apart."""
+    k = j + 1 + (text_at(tokens, j + 1) in _ARTICLES)
+    return k < len(tokens) and precision_of(tokens, k) == "fp32"
 
 
 def _paid_at_a_rate(tokens: list[Token], start: int) -> bool:
