@@ -155,6 +155,10 @@ def to_json(turn: Turn) -> dict:
         "kind": a.kind.value,
         "lang": turn.reply.lang.value,
         "fp32_hours": a.fp32_hours,
+        # An FP32 time said as a range ("30-40 hours"): its high end, and the answer's
+        # numbers at that end (fp32_hours and the fields beside it are the low end's).
+        "fp32_hours_high": a.fp32_hours_high,
+        "high_end": _high_end_json(a.high_end),
         # The times are one epoch's (Query.per_epoch): no epoch count was given.
         "per_epoch": q.per_epoch,
         "ratio": a.ratio,
@@ -183,6 +187,19 @@ def to_json(turn: Turn) -> dict:
         "memory": a.memory.model_dump(mode="json") if a.memory else None,
         "cost": _cost_json(a),
         "text": turn.reply.text,
+    }
+
+
+def _high_end_json(high: Advice | None) -> dict | None:
+    """The numbers of the answer at a time range's high end; null without a range."""
+    if high is None:
+        return None
+    return {
+        "mp_hours": high.mp_hours,
+        "mp_hours_low": high.mp_hours_low,
+        "mp_hours_high": high.mp_hours_high,
+        "saved_hours": high.saved_hours,
+        "cost": _cost_json(high),
     }
 
 

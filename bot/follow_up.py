@@ -105,6 +105,8 @@ def thread_memory(query: Query) -> dict:
         memory |= {n: v for n in MEMORY_FIELDS if (v := getattr(query, n)) is not None}
     if query.fp32 is not None:  # follow-ups answer in the unit the time was given in
         memory["time_unit"] = query.fp32.unit.value
+    if query.fp32_high is not None:  # "30-40 hours", then "and on H100?": both ends still
+        memory["fp32_high_hours"] = query.fp32_high.hours
     if query.per_epoch:  # "and at 2.5?" after one epoch's time: still per epoch
         memory["per_epoch"] = True
     if query.ratio is not None:
@@ -200,7 +202,9 @@ def with_thread(query: Query, setup: Mapping[str, object], hours: float | None, 
         query = query.model_validate(query.model_dump() | carried)
     names = list(carried)
     if hours is not None and query.intent is not Intent.MEMORY:
-        timed = _with_time(query, hours, _time_unit(setup.get("time_unit")))
+        high = setup.get("fp32_high_hours")
+        high = float(high) if isinstance(high, int | float) and high > hours else None
+        timed = _with_time(query, hours, _time_unit(setup.get("time_unit")), high)
         if timed is not query:
             per_epoch = bool(setup.get("per_epoch"))
             query, names = timed.model_copy(update={"per_epoch": per_epoch}), [*names, "fp32"]
@@ -246,17 +250,23 @@ def _time_unit(value: object) -> TimeUnit:
         return TimeUnit.HOURS
 
 
-def _with_time(query: Query, hours: float, unit: TimeUnit) -> Query:
-    """The thread's FP32 time, when a follow-up about the estimate gave none."""
+def _with_time(query: Query, hours: float, unit: TimeUnit, high: float | None = None) -> Query:
+    """The thread's FP32 time, when a follow-up about the estimate gave none (both ends
+    of a range: ``high`` is its high end)."""
     if query.fp32 is not None or query.reason not in (None, Reason.NO_NUMBERS):
         return query
     return query.model_copy(
         update={
-            "fp32": Duration(value=hours / HOURS_PER_UNIT[unit], unit=unit, hours=hours),
+            "fp32": _in_unit(hours, unit),
+            "fp32_high": _in_unit(high, unit) if high is not None else None,
             "reason": None,
             "intent": Intent.ESTIMATE,
         }
     )
+
+
+def _in_unit(hours: float, unit: TimeUnit) -> Duration:
+    return Duration(value=hours / HOURS_PER_UNIT[unit], unit=unit, hours=hours)
 
 
 def kept_for_next(query: Query, latest_hours: float | None, hours: float | None):

@@ -86,6 +86,8 @@ class Kind(StrEnum):
     ERROR = "error"
     MEMORY = "memory"
     PRECISION = "precision"
+    # A whole run's cost asked with no FP32 time: the share of the bill saved.
+    COST = "cost"
 
 
 class TimeUnit(StrEnum):
@@ -228,6 +230,9 @@ class Query(BaseModel):
     intent: Intent
     lang: Lang
     fp32: Duration | None = None
+    # The high end of an FP32 time said as a range ("30-40 hours", «بين ٣٠ و٤٠ ساعة»,
+    # rule ``time_range``); ``fp32`` is then its low end, and the answer gives both.
+    fp32_high: Duration | None = None
     # The FP32 time is one epoch's, no epoch count given: the estimate is per epoch.
     per_epoch: bool = False
     ratio: float | None = None
@@ -291,6 +296,10 @@ class Advice(BaseModel):
 
     kind: Kind
     fp32_hours: float | None = None
+    # An FP32 time said as a range: its high end (``fp32_hours`` is the low end), and
+    # the whole answer again for that end (its times, savings and cost).
+    fp32_hours_high: float | None = None
+    high_end: Advice | None = None
     # The unit the user wrote the FP32 time in: replies say times in it.
     time_unit: TimeUnit | None = None
     ratio: float | None = None

@@ -72,6 +72,8 @@ def advise(query: Query, team_records: Sequence[Record] = ()) -> Advice:
     ``team_records`` are the workspace's own measurements (any setup); when
     any apply, the suggested ratio comes from them first (basis ``team``).
     """
+    if _asks_cost_without_time(query):
+        return _bill_share(query, team_records)
     if query.reason is not None:
         error = _error(query, query.reason)
         if query.reason is Reason.NO_NUMBERS:
@@ -99,15 +101,27 @@ def advise(query: Query, team_records: Sequence[Record] = ()) -> Advice:
         return _with_suggested_ratio(_error(query, Reason.NO_NUMBERS), query, team_records)
     if query.ratio is not None and query.ratio > MAX_RATIO:
         return _error(query, Reason.TOO_LARGE)
+    advice = _timed(query, query.fp32.hours, team_records)
+    if query.fp32_high is None:
+        return advice
+    # Rule time_range ("30-40 hours"): the same answer at the high end, beside the low one.
+    high = _timed(query, query.fp32_high.hours, team_records)
+    return advice.model_copy(update={"fp32_hours_high": high.fp32_hours, "high_end": high})
+
+
+def _timed(query: Query, fp32_hours: float, team_records: Sequence[Record]) -> Advice:
+    """The answer for ``fp32_hours`` of FP32 training: the user's ratio, a suggested
+    one, or the typical range; with the cost when a price was given."""
     if query.ratio is not None:
-        advice = _estimate(query, query.fp32.hours, query.ratio)
+        advice = _estimate(query, fp32_hours, query.ratio)
     else:
         prediction = _predict(query, team_records)
         if prediction.named or _names_something(query):
-            advice = _preset(query, query.fp32.hours, prediction)
+            advice = _preset(query, fp32_hours, prediction)
         else:
-            advice = _range(query, query.fp32.hours)
+            advice = _range(query, fp32_hours)
     # Answered in the unit the time was given in, for the GPUs it was given for.
+    assert query.fp32 is not None
     advice = advice.model_copy(update={"time_unit": query.fp32.unit, "num_gpus": query.num_gpus})
     return _with_cost(query, advice) if query.price is not None else advice
 
@@ -281,6 +295,47 @@ def _with_suggested_ratio(
     fields = _suggested(query, prediction, [*advice.notes, *notes])
     fields["facts"] = advice.facts | fields["facts"]
     return advice.model_copy(update=fields)
+
+
+def _asks_cost_without_time(query: Query) -> bool:
+    """ "how much would bf16 save on 8 A100s at $2/h each?", «كم بنوفر بالـ bf16 بسعر ٢
+    دولار للساعة؟»: a price said for a question with no FP32 time (nor a refusal)."""
+    talk = query.small_talk in (None, "cost_question", "saving_question")
+    asks = query.intent in (Intent.ESTIMATE, Intent.HELP) and talk
+    unread = query.reason in (None, Reason.NO_NUMBERS)
+    return asks and unread and query.price is not None and query.fp32 is None
+
+
+def _bill_share(query: Query, team_records: Sequence[Record]) -> Advice:
+    """The share of the bill mixed precision saves, ``1 − 1/ratio`` (the GPUs are billed
+    for the hours the run takes): at the user's ratio, else at the ratio expected for
+    the setup named (and at its likely range's ends), else across the typical range.
+    Money needs the FP32 time, which the reply asks for (``Note.ADD_TIME_FOR_MONEY``)."""
+    notes = [Note.ADD_TIME_FOR_MONEY]
+    if query.ratio is not None:
+        fields: dict = {"ratio": query.ratio, "basis": "given", "gpu": query.gpu}
+        fields |= {"model": query.model, "notes": notes, "facts": _facts(query)}
+    elif _names_something(query):
+        prediction = _predict(query, team_records)
+        if prediction.basis in ("typical", "modelled"):
+            notes.append(Note.NO_MEASUREMENT)
+        fields = _suggested(query, prediction, notes)
+    else:
+        fields = {"ratio_low": TYPICAL_LOW, "ratio_high": TYPICAL_HIGH, "basis": "typical"}
+        fields |= {"notes": [*notes, Note.RATIO_GUIDE], "facts": _facts(query)}
+    share = {name: _bill_saved(fields.get(name)) for name in ("ratio", "ratio_low", "ratio_high")}
+    fields["facts"] = fields["facts"] | {
+        "saved_percent_low": share["ratio_low"],
+        "saved_percent_high": share["ratio_high"],
+        "currency": query.price.currency if query.price else None,
+    }
+    fields.setdefault("num_gpus", query.num_gpus)
+    return Advice(kind=Kind.COST, saved_percent=share["ratio"], **fields)
+
+
+def _bill_saved(ratio: float | None) -> float | None:
+    """The percent of an hourly bill a run ``ratio`` times as fast saves."""
+    return None if ratio is None or ratio <= 0 else 100.0 * (1 - 1 / ratio)
 
 
 def _predict(query: Query, team_records: Sequence[Record]) -> Prediction:

@@ -39,6 +39,9 @@ class Note(StrEnum):
     LANG_SET = "lang_set"
     # A ratio asked for alone: give the FP32 time to turn it into hours.
     ADD_FP32_TIME = "add_fp32_time"
+    # A cost asked with no FP32 time ("how much would bf16 save at $2/h?"): the share
+    # of the bill is said; the FP32 time turns it into money.
+    ADD_TIME_FOR_MONEY = "add_time_for_money"
     # "thanks!", "شكرا", "lol": small talk gets a short "you're welcome", not the usage list.
     SMALL_TALK = "small_talk"
     # A price came with the question but no cost can be made of it (unknown currency).

@@ -7,6 +7,7 @@ user wrote (no exchange rates), with that currency's own decimals (KWD has 3).
 from __future__ import annotations
 
 from bot.advice.cost import CostEstimate
+from bot.models import Advice
 from bot.rendering.i18n import Phrases
 from bot.rendering.numbers import shown_amount
 
@@ -53,6 +54,41 @@ def cost_range_sentence(w: Phrases, fast: CostEstimate, slow: CostEstimate) -> s
         "high": w.bold(money(w, slow.mp_cost, c)),
         "least": difference(w, slow.fp32_cost, slow.mp_cost, c),
         "most": difference(w, fast.fp32_cost, fast.mp_cost, c),
+    }
+
+
+Span = tuple[CostEstimate, CostEstimate, CostEstimate, CostEstimate]
+
+
+def cost_span(low: Advice, high: Advice) -> Span | None:
+    """The costs that bound an FP32 time said as a range (rule ``time_range``), answered
+    at its ``low`` and ``high`` ends: (cheapest, dearest, least saved, most saved); the
+    cheapest run is the low end at its fastest ratio, the dearest the high end at its
+    slowest. None without a cost at both ends."""
+    cheap = low.cost or low.cost_low
+    dear = high.cost or high.cost_high
+    least = low.cost or low.cost_high
+    most = high.cost or high.cost_low
+    if cheap is None or dear is None or least is None or most is None:
+        return None
+    return cheap, dear, least, most
+
+
+def cost_span_sentence(
+    w: Phrases, cheap: CostEstimate, dear: CostEstimate, least: CostEstimate, most: CostEstimate
+) -> str:
+    """ "Cost: $480–$640 in FP32 → $240–$320 with mixed precision (saves $240–$320)."."""
+    c = cheap.currency
+    return w._(
+        "Cost: %(fp32_low)s–%(fp32_high)s in FP32 → %(low)s–%(high)s with mixed precision "
+        "(saves %(least)s–%(most)s)."
+    ) % {
+        "fp32_low": money(w, cheap.fp32_cost, c),
+        "fp32_high": money(w, dear.fp32_cost, c),
+        "low": w.bold(money(w, cheap.mp_cost, c)),
+        "high": w.bold(money(w, dear.mp_cost, c)),
+        "least": difference(w, least.fp32_cost, least.mp_cost, c),
+        "most": difference(w, most.fp32_cost, most.mp_cost, c),
     }
 
 

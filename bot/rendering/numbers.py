@@ -31,7 +31,7 @@ from babel.numbers import (
 
 from bot.models import HOURS_PER_UNIT, Lang, TimeUnit
 from bot.rendering.currency_names import currency_name
-from bot.rendering.grammar import Case
+from bot.rendering.grammar import Case, fill
 
 FSI = "\u2068"  # first-strong isolate
 PDI = "\u2069"  # pop directional isolate
@@ -393,6 +393,64 @@ def duration(
         return _alone(unit, n, catalog, case) % {"n": fmt.integer(n)}
     parts = [_in_compound(unit, n, catalog, case) % {"n": fmt.integer(n)} for n, unit in counts]
     return fmt.join(parts)
+
+
+def duration_span(
+    low: float,
+    high: float,
+    fmt: NumberFormat,
+    catalog: Catalog,
+    *,
+    as_given: bool = False,
+    unit: TimeUnit | None = None,
+    case: Case = Case.NOMINATIVE,
+) -> str:
+    """A range of durations the way people write one: "15–20 hours" when both ends are
+    said in one unit and the high end starts with its number (the unit is said once,
+    in the high end's plural form: «15–20 ساعة»), else "%(low)s to %(high)s" (Arabic
+    «من يومين إلى ٣ أيام», where a dual says no number). The same time at both ends
+    (rounded alike) is said once."""
+    low_text = duration(low, fmt, catalog, as_given=as_given, unit=unit, case=case)
+    high_text = duration(high, fmt, catalog, as_given=as_given, unit=unit, case=case)
+    if low_text == high_text:
+        return high_text
+    low_one = _one_unit(low, low_text, fmt, catalog, as_given=as_given, unit=unit, case=case)
+    high_one = _one_unit(high, high_text, fmt, catalog, as_given=as_given, unit=unit, case=case)
+    if low_one and high_one and low_one[0] is high_one[0] and high_text.startswith(high_one[1]):
+        return f"{low_one[1]}–{high_text}"
+    return fill(
+        catalog.gettext("%(low)s to %(high)s"),
+        {
+            end: (
+                lambda c, h=hours: duration(h, fmt, catalog, as_given=as_given, unit=unit, case=c)
+            )
+            for end, hours in (("low", low), ("high", high))
+        },
+        fmt.lang,
+    )
+
+
+def _one_unit(
+    hours: float,
+    text: str,
+    fmt: NumberFormat,
+    catalog: Catalog,
+    *,
+    as_given: bool,
+    unit: TimeUnit | None,
+    case: Case,
+) -> tuple[TimeUnit, str] | None:
+    """(unit, its count as written) when ``text``, the said ``hours``, is a count of one
+    unit ("30 hours", "1.5 days"), else None ("1 day and 6 hours")."""
+    seconds = shown_seconds(hours, as_given=as_given, unit=unit)
+    for one in (TimeUnit.WEEKS, TimeUnit.DAYS, TimeUnit.HOURS, TimeUnit.MINUTES):
+        count = seconds / (HOURS_PER_UNIT[one] * 3600)
+        if count < 1 or round(count, _GIVEN_DECIMALS) != count:
+            continue
+        if _in_unit(count, one, fmt, catalog, case) == text:
+            number = fmt.integer(int(count)) if count == int(count) else fmt.exact(count)
+            return one, number
+    return None
 
 
 _UNIT_LETTER = {

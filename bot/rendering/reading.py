@@ -96,7 +96,9 @@ def _carried_item(w: _Words, query: Query, name: str) -> str | None:
 
 def _fp32(w: _Words, query: Query) -> str:
     w.unit = query.fp32.unit
-    return w.fill(w._("%(time)s in FP32"), {"time": w.said(query.fp32.hours, as_given=True)})
+    high = query.fp32_high.hours if query.fp32_high is not None else None
+    time = w.said_span(query.fp32.hours, high, as_given=True)
+    return w.fill(w._("%(time)s in FP32"), {"time": time})
 
 
 def _price(w: _Words, query: Query) -> str:

@@ -14,7 +14,13 @@ from typing import Any, Literal
 from bot.advice.notes import Note
 from bot.advice.prediction import NAMES_SEPARATOR, TYPICAL_HIGH, TYPICAL_LOW
 from bot.models import Advice, AdviceFactor, Kind, Lang, Reason, Reply, TimeUnit
-from bot.rendering.cost import cost_range_sentence, cost_sentence, price_detail
+from bot.rendering.cost import (
+    cost_range_sentence,
+    cost_sentence,
+    cost_span,
+    cost_span_sentence,
+    price_detail,
+)
 from bot.rendering.grammar import Case, Worded, fill
 from bot.rendering.i18n import translations
 from bot.rendering.memory import memory_parts
@@ -24,6 +30,7 @@ from bot.rendering.numbers import (
     Digits,
     NumberFormat,
     duration,
+    duration_span,
     isolate_latin,
     shown_seconds,
     split_shown,
@@ -128,6 +135,27 @@ class _Words:
         """:meth:`hours` worded once :meth:`fill` knows its place in the sentence."""
         return lambda case: (self.bold if bold else str)(self.hours(value, case=case, **options))
 
+    def said_span(
+        self, low: float, high: float | None, *, bold: bool = False, **options: Any
+    ) -> Worded:
+        """Both ends of a time said as a range ("15–20 hours", rule ``time_range``), or
+        ``low`` alone (:meth:`said`) when there is no high end."""
+        if high is None:
+            return self.said(low, bold=bold, **options)
+        unit = options.pop("unit", "user")
+        options.pop("calendar", None)  # "(about 2 days)" after each end would crowd a range
+        return lambda case: (self.bold if bold else str)(
+            duration_span(
+                low,
+                high,
+                self.fmt,
+                self.catalog,
+                unit=self.unit if unit == "user" else unit,
+                case=case,
+                **options,
+            )
+        )
+
     def fill(self, template: str, values: dict[str, object]) -> str:
         """``template % values``, each duration in the case its place gives it."""
         return fill(template, values, self.lang)
@@ -164,6 +192,7 @@ class _Words:
             Kind.ERROR: self._error,
             Kind.MEMORY: self._memory,
             Kind.PRECISION: self._precision,
+            Kind.COST: self._cost,
         }.get(advice.kind, self._help)
         self.unit = advice.time_unit
         parts = build(advice)
@@ -177,6 +206,8 @@ class _Words:
     # -- kinds ---------------------------------------------------------------
     def _estimate(self, a: Advice) -> _Parts:
         _ = self._
+        if a.high_end is not None:
+            return self._estimate_span(a, a.high_end)
         # The estimate and the saving, each from its unrounded value, add up to the FP32 time.
         split = split_shown(a.fp32_hours, a.mp_hours, self.unit)
         mp = self.said(split.part / 3600, bold=True, as_given=True, calendar=True, unit=split.unit)
@@ -215,8 +246,38 @@ class _Words:
             }
         return self._with_notes(summary, a, [])
 
+    def _estimate_span(self, a: Advice, high: Advice) -> _Parts:
+        """The user's ratio applied to both ends of an FP32 time said as a range ("30-40
+        hours, 2x" → "15–20 hours"); the share saved is the same at both ends."""
+        _ = self._
+        values = {
+            "fp32": self.said_span(a.fp32_hours, high.fp32_hours, bold=True, as_given=True),
+            "mp": self.said_span(a.mp_hours, high.mp_hours, bold=True),
+            "ratio": self.fmt.number(a.ratio),
+            "percent": self.fmt.percent(a.saved_percent),
+        }
+        if a.saved_percent and a.saved_percent > 0:
+            values["saved"] = self.said_span(a.saved_hours, high.saved_hours)
+            summary = _(
+                "%(fp32)s in FP32 → about %(mp)s with mixed precision "
+                "(ratio %(ratio)s, saves %(saved)s, %(percent)s)"
+            )
+        else:
+            summary = _(
+                "%(fp32)s in FP32 → about %(mp)s with mixed precision (ratio %(ratio)s, no saving)"
+            )
+        summary = self.fill(summary, values)
+        if a.model or a.gpu or a.family:
+            summary = _("%(subject)s: %(answer)s") % {
+                "subject": self.bold(self._subject(a)),
+                "answer": summary,
+            }
+        return self._with_notes(summary, a, [])
+
     def _preset(self, a: Advice) -> _Parts:
         _ = self._
+        # An FP32 time said as a range: each time at both ends (``high`` is ``a`` without one).
+        high = a.high_end or a.model_copy(update={"fp32_hours": None, "mp_hours": None})
         template = (
             _(
                 "%(subject)s: %(fp32)s in FP32 (run as TF32) → about %(mp)s with mixed "
@@ -232,8 +293,8 @@ class _Words:
             template,
             {
                 "subject": self.bold(self._subject(a)),
-                "fp32": self.said(a.fp32_hours, bold=True, as_given=True),
-                "mp": self.said(a.mp_hours, bold=True, calendar=True),
+                "fp32": self.said_span(a.fp32_hours, high.fp32_hours, bold=True, as_given=True),
+                "mp": self.said_span(a.mp_hours, high.mp_hours, bold=True, calendar=True),
                 "ratio": self.fmt.number(a.ratio),
                 "span": self.fmt.span(a.ratio_low, a.ratio_high),
                 "basis": self._basis(a.basis),
@@ -249,7 +310,7 @@ class _Words:
         # "from ... to ...": durations say "and" themselves ("8 hours and 15 minutes").
         values = {
             "low": self.said(a.mp_hours_low),
-            "high": self.said(a.mp_hours_high),
+            "high": self.said((a.high_end or a).mp_hours_high),
             "percent": self.fmt.percent(abs(a.saved_percent)),
         }
         details = [self.fill(likely, values)]
@@ -311,13 +372,63 @@ class _Words:
         summary = self.fill(
             template,
             {
-                "fp32": self.said(a.fp32_hours, bold=True, as_given=True),
+                "fp32": self.said_span(
+                    a.fp32_hours, a.high_end and a.high_end.fp32_hours, bold=True, as_given=True
+                ),
                 "low": self.said(a.mp_hours_low, bold=True),
-                "high": self.said(a.mp_hours_high, bold=True),
+                "high": self.said((a.high_end or a).mp_hours_high, bold=True),
                 "span": self.fmt.span(a.ratio_low, a.ratio_high),
             },
         )
         return self._with_notes(summary, a, [])
+
+    def _cost(self, a: Advice) -> _Parts:
+        """A whole run's cost asked with no FP32 time: the share of the bill mixed
+        precision saves (``1 − 1/ratio``: the GPUs are billed for the hours the run
+        takes), and the notes ask for the FP32 time that turns it into money."""
+        _ = self._
+        pct = self.fmt.percent
+        low, high = a.facts.get("saved_percent_low"), a.facts.get("saved_percent_high")
+        values: dict[str, object] = {}
+        if a.ratio is None:  # nothing named: across the typical range
+            summary = _(
+                "Mixed precision usually cuts the bill by %(low)s–%(high)s (typical ratio "
+                "%(span)s): the GPUs are billed for the hours the run takes."
+            ) % {
+                "low": self.bold(pct(float(low or 0))),
+                "high": self.bold(pct(float(high or 0))),
+                "span": self.fmt.span(a.ratio_low, a.ratio_high),
+            }
+            return self._with_notes(summary, a, [])
+        values |= {
+            "ratio": self.fmt.number(a.ratio),
+            "percent": self.bold(pct(abs(a.saved_percent or 0))),
+        }
+        if a.ratio_low is None or a.ratio_high is None:  # the user's own ratio
+            summary = _(
+                "At a ratio of %(ratio)s, mixed precision cuts the bill by %(percent)s: the "
+                "GPUs are billed for the hours the run takes."
+            )
+            return self._with_notes(summary % values, a, [])
+        values |= {
+            "subject": self.bold(self._subject(a)),
+            "span": self.fmt.span(a.ratio_low, a.ratio_high),
+            "basis": self._basis(a.basis),
+            "low": pct(float(low or 0)),
+            "high": pct(float(high or 0)),
+        }
+        if (a.saved_percent or 0) < 0:
+            summary = _(
+                "%(subject)s: mixed precision is expected to be slower here, so the bill "
+                "grows by about %(percent)s (ratio %(ratio)s, likely %(span)s; basis: %(basis)s)"
+            )
+        else:
+            summary = _(
+                "%(subject)s: mixed precision should cut the bill by about %(percent)s (ratio "
+                "%(ratio)s, likely %(span)s, so %(low)s to %(high)s; basis: %(basis)s)"
+            )
+        lead, evidence = self._evidence(a)
+        return self._with_notes(summary % values, a, evidence, lead=lead)
 
     def _memory(self, a: Advice) -> _Parts:
         if a.memory is None:
@@ -507,7 +618,10 @@ class _Words:
             *(lead or []),
             *(self.note(code, a) for code in rest),
         ]
-        if a.cost is not None:
+        if a.high_end is not None and (span := cost_span(a, a.high_end)) is not None:
+            worded.insert(0, cost_span_sentence(self, *span))
+            details = [price_detail(self, span[0]), *details]
+        elif a.cost is not None:
             worded.insert(0, cost_sentence(self, a.cost))
             details = [price_detail(self, a.cost), *details]
         elif a.cost_low is not None and a.cost_high is not None:
@@ -614,6 +728,11 @@ class _Words:
                 }
             case Note.WHICH_NUMBER:
                 return _("Which number is the FP32 time, and which the ratio?")
+            case Note.ADD_TIME_FOR_MONEY:
+                return _(
+                    "Add your FP32 training time to get the amounts, e.g. “it takes 36 hours "
+                    "in FP32”."
+                )
         return ""
 
     def factor(self, factor: AdviceFactor) -> str:

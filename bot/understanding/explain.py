@@ -29,6 +29,8 @@ def explain(text: str, channel: Channel = Channel.DM, lang: Lang | None = None) 
     lines.append(f"chosen: intent={query.intent.value} reason={query.reason or '-'}")
     if query.fp32 is not None:
         lines.append(f"  fp32 = {query.fp32.hours:g} h {_rule(query.read_by.get('fp32'))}")
+    if query.fp32_high is not None:  # rule time_range: the range's high end
+        lines.append(f"  fp32_high = {query.fp32_high.hours:g} h")
     if query.ratio is not None:
         lines.append(f"  ratio = {query.ratio:g} {_rule(query.read_by.get('ratio'))}")
     lines += [f"  {f} = {getattr(query, f)}" for f in _SHOWN if getattr(query, f) is not None]

@@ -407,6 +407,9 @@ class _Reading:
             ratios, key=lambda r: r.value
         )
         pair, job, rule = self._measured(times)
+        high = _time_range(times) if pair is None else None
+        if high is not None:  # "30-40 hours": one time, read at both ends
+            times = [times[0]]
         if pair is not None:
             # "FP32 takes 10 h, AMP takes 6 h": the ratio is what was measured.
             fp32_q, mixed_q = pair
@@ -427,9 +430,11 @@ class _Reading:
                 self._candidates(times) if len(times) > 1 else self._ratio_candidates(ratios)
             )
         else:
-            reason = reason_for(fp32, ratio)
+            reason = reason_for(fp32, ratio) or (high and reason_for(_duration(high), ratio))
         read_by = {}
-        if fp32 is not None:
+        if fp32 is not None and high is not None:
+            read_by["fp32"] = ["time_range", self._span_text(times[0].start, high.end)]
+        elif fp32 is not None:
             said = times[0].said or self._span_text(times[0].start, times[0].end)
             read_by["fp32"] = [times[0].rule, said]
         if ratio is not None:
@@ -437,6 +442,7 @@ class _Reading:
         return Query(
             intent=Intent.ESTIMATE,
             fp32=fp32,
+            fp32_high=_duration(high) if fp32 is not None and high is not None else None,
             per_epoch=fp32 is not None and times[0].per_epoch,
             ratio=ratio,
             reason=reason,
@@ -488,6 +494,16 @@ def _without_overlaps(
         [q for q, ok in zip(times, kept[:n], strict=True) if ok],
         [r for r, ok in zip(ratios, kept[n:], strict=True) if ok],
     )
+
+
+def _time_range(times: list[Quantity]) -> Quantity | None:
+    """Rule ``time_range``: the high end when the two times left are the ends of one
+    range ("30-40 hours", "between 2 and 3 days", «من يومين لـ ٣ أيام»), low end first;
+    else None (two times offered as alternatives are asked about)."""
+    if len(times) != 2 or not times[1].ranged:
+        return None
+    low, high = times
+    return high if 0 < low.hours < high.hours else None
 
 
 def _distinct(items: list, key) -> list:

@@ -117,7 +117,8 @@ CASES = [
     ("fp32 10 hours, checkpoint every 30 min, ratio 2", "dm", est(10, 2)),
     ("we run 8×A100, fp32 takes 10h, amp 2x", "dm", est(10, 2)),
     ("fp32 10h, amp 2x ... or maybe 3x", "dm", err("ambiguous")),
-    ("fp32 10 to 12 hours, amp 2x", "dm", err("ambiguous")),
+    # rule time_range: both ends answered (fp32_hours is the low end)
+    ("fp32 10 to 12 hours, amp 2x", "dm", {**est(10, 2), "fp32_hours_high": 12}),
     # ---------------------------------------------------------------- English, commands
     ("2 days 2", "command", est(48, 2)),
     ("90m 1.3", "command", est(1.5, 1.3)),
@@ -207,7 +208,7 @@ CASES = [
     ("لازم يخلص قبل ٥ أيام، والتدريب ٤ أيام والنسبة ٢", "dm", est(96, 2, "ar")),
     ("٢٠٢٤/٠٥/٠١ التدريب ١٢ ساعة والنسبة ٢", "dm", est(12, 2, "ar")),
     ("الساعة ٣ العصر بدأ التدريب، وهو ياخذ ١٢ ساعة، والنسبة ٢", "dm", est(12, 2, "ar")),
-    ("التدريب من ١٢ إلى ١٤ ساعة والنسبة ٢", "dm", err("ambiguous", "ar")),
+    ("التدريب من ١٢ إلى ١٤ ساعة والنسبة ٢", "dm", {**est(12, 2, "ar"), "fp32_hours_high": 14}),
     ("التدريب يستغرق يوم أو يومين والنسبة ٢", "dm", err("ambiguous", "ar")),
     ("الـAMP بياخد ضعف الوقت عندي، والتدريب ١٢ ساعة", "dm", err("ratio_below_one", "ar")),
     ("التدريب ١٢ ساعة والـAMP بيزود الوقت ٢٠٪", "dm", err("ratio_below_one", "ar")),

@@ -29,7 +29,8 @@ CASES = [
     ("مدة التدريب ٢ يوم والتسريع ٢٫٥ ضعف", "dm", 48, 2.5, None),
     ("التدريب ١٢ ساعة، والنسبة بين ١٫٥ و ٢", "dm", 12, None, "ambiguous"),
     ("fp32 12h, ratio between 1.5 and 2", "dm", 12, None, "ambiguous"),
-    ("training takes between 10 and 12 hours, ratio 2", "dm", None, 2, "ambiguous"),
+    # rule time_range: the low end is the FP32 time, the high end Query.fp32_high
+    ("training takes between 10 and 12 hours, ratio 2", "dm", 10, 2, None),
     ("fp32 12h, speedup 1.5-2x", "dm", 12, None, "ambiguous"),
     (
         "Training in FP32 finishes in 6 hours. Mixed precision: 1.9 times faster.",

@@ -46,10 +46,12 @@ from bot.understanding.values.nearby import at, counted_noun, text_at, word_in
 from bot.understanding.words import table
 
 RANGE_JOINERS = table("RANGE_JOINERS")
+TIME_RANGE_JOINERS = table("TIME_RANGE_JOINERS")
+TIME_RANGE_OPENERS = table("TIME_RANGE_OPENERS")
 COMPOUND_JOINERS = table("COMPOUND_JOINERS")
 UNIT_ORDER = ("sec", "min", "h", "d", "w", "mo", "y")
 # What joins a number to the duration after it: a range, an alternative, "40/50 hours".
-_PARTNER_JOINERS = RANGE_JOINERS | ALTERNATIVES | {"/"}
+_PARTNER_JOINERS = RANGE_JOINERS | TIME_RANGE_JOINERS | ALTERNATIVES | {"/"}
 # How far apart two guesses at one time may be ("an hour or 5" at most).
 _GUESS_SPREAD = 5
 
@@ -68,6 +70,9 @@ class Quantity:
     per_epoch: bool = False
     rule: str = "duration"  # which rule read it (Query.read_by)
     said: str = ""  # what it was worked out from, when not its span ("0.9 s/it × 20000")
+    # The high end of a range whose low end is the duration before it ("30-40 hours",
+    # "بين ٣٠ و٤٠ ساعة"): rule ``time_range`` answers at both ends (parse.py).
+    ranged: bool = False
 
     @property
     def hours(self) -> float:
@@ -333,9 +338,11 @@ class _DurationScan:
         joiners = _PARTNER_JOINERS
         if prev is not None and prev.end < i and offered_between(self.tokens, prev.end, i, joiners):
             prev.strong = q.strong = True
+            q.ranged = _joins_a_range(self.tokens, prev, i)
         partner = _range_partner(self.tokens, i, q.unit, self.taken)
         if partner is not None:
             partner.excluded = partner.excluded or q.excluded  # "5-6 days ago"
+            q.ranged = _joins_a_range(self.tokens, partner, i)
             self._add(partner)
 
     def _add(self, q: Quantity) -> None:
@@ -418,6 +425,24 @@ def _range_partner(tokens: list[Token], i: int, unit: str, taken: set[int]) -> Q
     q = Quantity(first.value, unit, k, k + 1)
     q.excluded = excluded(tokens, k, k + 1)
     return q
+
+
+def _joins_a_range(tokens: list[Token], low: Quantity, i: int) -> bool:
+    """Rule ``time_range``: the duration ``low`` and the one at ``i`` are the ends of one
+    range, not alternatives: one range word stands between them ("30-40 hours", "2 to 3
+    days", «من يومين لـ ٣ أيام», «٣٠ إلى ٤٠ ساعة»), or an "and" after "between" («بين ٣٠
+    و٤٠ ساعة»). "or", "/" and the words of doubt offer alternatives (rule ``alternatives``)."""
+    between = tokens[low.end : i]
+    if len(between) != 1:
+        return False
+    if between[0].text in TIME_RANGE_JOINERS:
+        return True
+    opener = at(tokens, low.start - 1)
+    return (
+        between[0].text in ("and", "و")
+        and opener is not None
+        and (opener.text in TIME_RANGE_OPENERS)
+    )
 
 
 def _alternative_after(
