@@ -276,8 +276,10 @@ class _Words:
 
     def _preset(self, a: Advice) -> _Parts:
         _ = self._
-        # An FP32 time said as a range: each time at both ends (``high`` is ``a`` without one).
-        high = a.high_end or a.model_copy(update={"fp32_hours": None, "mp_hours": None})
+        # An FP32 time said as a range: each time at both ends (None without a range).
+        high_fp32, high_mp = (
+            (a.high_end.fp32_hours, a.high_end.mp_hours) if a.high_end else (None, None)
+        )
         template = (
             _(
                 "%(subject)s: %(fp32)s in FP32 (run as TF32) → about %(mp)s with mixed "
@@ -293,8 +295,8 @@ class _Words:
             template,
             {
                 "subject": self.bold(self._subject(a)),
-                "fp32": self.said_span(a.fp32_hours, high.fp32_hours, bold=True, as_given=True),
-                "mp": self.said_span(a.mp_hours, high.mp_hours, bold=True, calendar=True),
+                "fp32": self.said_span(a.fp32_hours, high_fp32, bold=True, as_given=True),
+                "mp": self.said_span(a.mp_hours, high_mp, bold=True, calendar=True),
                 "ratio": self.fmt.number(a.ratio),
                 "span": self.fmt.span(a.ratio_low, a.ratio_high),
                 "basis": self._basis(a.basis),
