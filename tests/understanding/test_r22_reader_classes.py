@@ -3,13 +3,17 @@
 One table per class, each with phrasings of our own in English and Arabic
 (MSA and dialects, both digit forms): address words after a thanks or greeting,
 a question mark between two guessed ratios, a mixed precision's bare ratio
-beside an FP32 time with its unit.
+beside an FP32 time with its unit, a price per node.
 """
 
 from __future__ import annotations
 
 import pytest
 from readings import check_reading
+
+from bot.advice.cost import billed_nodes, default_gpus_per_node
+from bot.conversation import answer, to_json
+from bot.models import Channel, Price
 
 ADDRESS_AFTER_CHATTER = [
     ("thanks boss, 100 2", "dm", 100, 2, None),
@@ -79,3 +83,39 @@ def test_a_bare_number_after_a_mixed_precision_is_its_ratio(
     text, channel, hours, ratio, reason
 ) -> None:
     check_reading(text, channel, hours, ratio, reason)
+
+
+PER_NODE_PRICES = [
+    # text, nodes billed, FP32 cost
+    ("$30/h per node of 8 GPUs, 40 hours, ratio 2", 1, 1200),
+    ("16 GPUs, $30/h per node of 8 GPUs, 40 hours, ratio 2", 2, 2400),
+    ("16 GPUs at $30/h per node, 40 hours, ratio 2", 2, 2400),
+    ("32 GPUs, 40h, ratio 2, $25 an hour per node", 4, 4000),
+    ("24 GPUs, $40/h per node with 4 GPUs, 40h ratio 2", 6, 9600),
+    ("16 GPUs, $30/h per 8-GPU node, 40h ratio 2", 2, 2400),
+    ("2 nodes, $30/h per node, 40h ratio 2", 2, 2400),
+    ("40 hours fp32 ratio 2, ٣٠ دولار للنود", 1, 1200),
+    ("التدريب ٤٠ ساعة والنسبة ٢ على ١٦ كرت، والسعر ٣٠ دولار للنود", 2, 2400),
+    ("على ١٦ كرت، ٣٠ دولار للعقدة اللي فيها ٨ كروت، ٤٠ ساعة والنسبة ٢", 2, 2400),
+    ("٤٠ ساعة والنسبة ٢ على ٣٢ بطاقة، السيرفر ب ٢٠ دولار بالساعة", 4, 3200),
+]
+
+
+@pytest.mark.parametrize(("text", "nodes", "cost"), PER_NODE_PRICES)
+def test_a_per_node_price_bills_nodes_not_gpus(text, nodes, cost) -> None:
+    got = to_json(answer(text, Channel.DM))
+    assert got["kind"] == "estimate", got
+    assert got["cost"]["num_gpus"] == 1 and got["cost"]["num_nodes"] == nodes, got
+    assert got["cost"]["fp32_cost"] == pytest.approx(cost), got
+
+
+def test_a_per_gpu_price_still_bills_each_gpu() -> None:
+    got = to_json(answer("16 GPUs $2/h per GPU 40h ratio 2", Channel.DM))
+    assert got["cost"]["num_gpus"] == 16 and got["cost"]["fp32_cost"] == pytest.approx(1280)
+
+
+def test_the_usual_node_size_is_data() -> None:
+    price = Price(amount=10, currency="USD", per_gpu=False, per_node=True)
+    assert billed_nodes(price, default_gpus_per_node() * 2 + 1) == 3
+    assert billed_nodes(price.model_copy(update={"gpus_per_node": 4}), 8) == 2
+    assert billed_nodes(price.model_copy(update={"nodes": 5}), 8) == 5
