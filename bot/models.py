@@ -216,6 +216,8 @@ class Price(BaseModel):
     # "$25/hour per node", "the whole node is $25": billed once per node (per_gpu is False).
     per_node: bool = False
     nodes: int | None = Field(default=None, description="nodes a per-node price is billed for")
+    # "$30/h per node of 8 GPUs", «عقدة فيها ٨ كروت»: the node size the message gave.
+    gpus_per_node: int | None = Field(default=None, description="GPUs in one billed node")
     # "the whole FP32 run costs $500": what the FP32 job costs in all, not per hour.
     per_run: bool = False
 

@@ -7,6 +7,9 @@ rendering formats them with Babel in the reader's locale.
 from __future__ import annotations
 
 import math
+import tomllib
+from functools import cache
+from importlib.resources import files
 
 from babel.numbers import is_currency
 from pydantic import BaseModel
@@ -16,6 +19,26 @@ from bot.models import Price
 # Far above any real job (the largest price, GPU count and time the reader accepts
 # give about 1e22) and below what Babel's decimal formatting can quantize (~1e26).
 MAX_COST = 1e22
+
+
+@cache
+def default_gpus_per_node() -> int:
+    """GPUs in one node when a per-node price names no node size (``data/cost.toml``)."""
+    text = files("bot.advice").joinpath("data", "cost.toml").read_text(encoding="utf-8")
+    return int(tomllib.loads(text)["gpus_per_node"])
+
+
+def billed_nodes(price: Price, num_gpus: int | None) -> int:
+    """Rule ``per_node_price``: the nodes a per-node price bills. The node count
+    said ("2 nodes"); else enough nodes of the size said ("per node of 8 GPUs") or of
+    the usual size (``default_gpus_per_node``) to hold the GPUs said: "16 GPUs at
+    $30/h per node" bills 2 nodes, "$30/h per node of 8 GPUs" one."""
+    if not price.per_node:
+        return 1
+    if price.nodes and price.nodes > 0:
+        return price.nodes
+    size = price.gpus_per_node if price.gpus_per_node else default_gpus_per_node()
+    return max(1, math.ceil((num_gpus or 1) / size))
 
 
 class CostEstimate(BaseModel):
@@ -42,8 +65,7 @@ def estimate_cost(
     """Cost of both runs and the saving; give ``mp_hours`` or the ``ratio`` (not both).
 
     A per-GPU price (or one that does not say) is multiplied by the GPU count (1
-    when unsaid); a per-node price by the node count the message gave (1 when
-    unsaid); a price for the whole job by nothing. A price per day, week or month
+    when unsaid); a per-node price by the nodes it bills (:func:`billed_nodes`); a price for the whole job by nothing. A price per day, week or month
     is spread over its hours first; the price of the whole FP32 run is that run's
     cost, and the mixed-precision run costs its share of the hours. Raises ValueError on inputs that make no cost:
     non-positive or non-finite hours or ratio, a negative price, an unknown currency.
@@ -65,7 +87,7 @@ def estimate_cost(
         raise ValueError(f"unknown currency code: {price.currency!r}")
     per_gpu = price.per_gpu is not False and not price.per_node and not price.per_run
     billed = (num_gpus if num_gpus and num_gpus > 0 else 1) if per_gpu else 1
-    nodes = (price.nodes if price.nodes and price.nodes > 0 else 1) if price.per_node else 1
+    nodes = billed_nodes(price, num_gpus)
     if price.per_run:  # the FP32 job's own cost; the mixed run pays its share of the hours
         fp32_cost, mp_cost = price.amount, price.amount * mixed_hours / fp32_hours
     else:

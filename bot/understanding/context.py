@@ -166,8 +166,10 @@ def _read_chosen(tokens: list[Token], chosen: list[Candidate], own: list[Candida
     epochs = found.epochs
     ctx.epochs = epochs[0] if len(epochs) == 1 and 1 < epochs[0] < math.inf else None
     ctx.num_gpus = _gpu_total(tokens, found.gpus, found.nodes)
-    if ctx.price is not None and ctx.price.per_node and found.nodes is not None:
-        ctx.price = ctx.price.model_copy(update={"nodes": found.nodes.value})
+    if ctx.price is not None and ctx.price.per_node:
+        nodes = found.nodes.value if found.nodes is not None else None
+        size = None if nodes is not None else _node_size(tokens)
+        ctx.price = ctx.price.model_copy(update={"nodes": nodes, "gpus_per_node": size})
     read_batches(tokens, ctx)
     read_words(tokens, ctx)
     return ctx
@@ -312,6 +314,26 @@ def _gpu_total(tokens: list[Token], gpus: _Count | None, nodes: _Count | None) -
 
 
 NODE_LINKS = table("NODE_LINKS")
+_NODE_WORDS = table("NODE_PRICE_WORDS") | table("NODE_NOUNS")
+_NODE_SIZE_LINKS = NODE_LINKS | table("NODE_SIZE_LINKS")
+
+
+def _node_size(tokens: list[Token]) -> int | None:
+    """Rule ``per_node_price``: the GPUs of one node, from a GPU count said of a
+    node: right after it over link words ("per node of 8 GPUs", «للعقدة اللي فيها ٨
+    كروت») or glued before it ("per 8-GPU node"). None when no count is (the cost
+    then takes the usual node size)."""
+    for i, tok in enumerate(tokens):
+        if tok.kind != NUM or tok.role != "gpus" or not 1 <= tok.value < math.inf:
+            continue
+        if word_in(at(tokens, i + 1), _NODE_WORDS):
+            return int(tok.value)
+        j = i - 1
+        while j >= 0 and j >= i - 3 and word_in(tokens[j], _NODE_SIZE_LINKS):
+            j -= 1
+        if j < i - 1 and word_in(at(tokens, j), _NODE_WORDS):
+            return int(tok.value)
+    return None
 
 
 def _linked_to_nodes(between: list[Token]) -> bool:

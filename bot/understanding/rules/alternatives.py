@@ -6,7 +6,8 @@ unsure which, so the reader keeps both and the reply asks (``ambiguous``),
 never silently taking the first; hedged guesses too ("maybe 1.5 maybe 2", "٤٠
 ساعة ويمكن ٥٠", «يا ١٫٥ يا ٢»). The words are data (``ALTERNATIVE_JOINERS``,
 ``ALTERNATIVE_OPENERS``, ``ALTERNATIVE_SOFTENERS``, ``ALTERNATIVE_DOUBTS``,
-``ALTERNATIVE_ANDS`` in ``words/*.toml``); the durations, the labels, the ratio
+``ALTERNATIVE_ANDS``, ``ALTERNATIVE_PAUSES`` in ``words/*.toml``; a question mark
+is such a pause: "1.5? maybe 2", "is it 1.5? or 2?", «١٫٥؟ يمكن ٢»); the durations, the labels, the ratio
 markers and the bare guesses (``position.by_alternatives``) share this one test of
 what stands between two numbers.
 """
@@ -24,6 +25,7 @@ OPENERS = table("ALTERNATIVE_OPENERS")
 SOFTENERS = table("ALTERNATIVE_SOFTENERS")
 DOUBTS = table("ALTERNATIVE_DOUBTS")
 ANDS = table("ALTERNATIVE_ANDS")
+PAUSES = table("ALTERNATIVE_PAUSES")
 # At most this many tokens stand between two alternatives ("40 hours, or maybe 50").
 _GAP = 4
 
@@ -44,7 +46,7 @@ def offered_between(
         return False
     joined = doubt = False
     for tok in between:
-        if tok.text == "," or tok.text in ANDS:
+        if tok.text in PAUSES or tok.text in ANDS:
             continue
         if tok.text in joiners and not joined:
             joined = True

@@ -4,6 +4,14 @@
 "hours: 20", "بالساعات: ٢٠" are times. The label may sit a few words before
 its number (a GPU, a model or a filler between), and a second number joined to
 a labelled one ("النسبة ٢ أو ٣", "ratio 2 on V100 vs 3 on A100") shares it.
+
+Rule ``mixed_precision_ratio``: the name of a mixed precision ("amp", "bf16",
+"mixed precision", «الدقة المختلطة») labels a ratio too, but with a reach of one
+word (``_MIXED_REACH``) and only for a bare number in digits no larger than a
+ratio can be (``LONE_RATIO_MAX``) in a message that already holds a time with
+its unit: "fp32 takes 40 hours, with amp 1.7", «الـ fp32 ياخذ ٤٠ ساعة، مع amp
+١٫٧», "with amp 1.5, 40 hours". The time with a unit is the FP32 one, so the
+mixed precision's unitless number is how much faster it is, not its time.
 """
 
 from __future__ import annotations
@@ -19,13 +27,16 @@ from bot.understanding.rules.alternatives import (
 )
 from bot.understanding.rules.ratio.ratios import RatioCand
 from bot.understanding.rules.time.durations import Quantity, unit_of
+from bot.understanding.rules.time.position import LONE_RATIO_MAX
 from bot.understanding.text.tokens import ARABIC, NUM, WORD, Token
 from bot.understanding.text.tokens import word_in as _is
 from bot.understanding.values.lexicon import RATIO_LABELS, TIME_LABELS
-from bot.understanding.values.nearby import mixed_precision_at
+from bot.understanding.values.nearby import mixed_precision_at, names_mixed_precision
 from bot.understanding.words import table
 
 _LABEL_WINDOW = 4
+# How many counted words before its number a mixed precision's name may label it from.
+_MIXED_REACH = 1
 _BETWEEN = table("BETWEEN")
 _JOINERS = table("JOINERS")
 _UNCOUNTED = table("ARTICLES") | table("HEDGES")
@@ -90,7 +101,23 @@ def _label_before(
             return None  # "التدريب أسبوع ٢", "training a week 2": the label was the week's
         if tok.kind == WORD and (label := _word_label(tokens, j)) is not None:
             return label
+        if words <= _MIXED_REACH and _mixed_precision_ratio(tokens, j, i):
+            return ("ratio", "")
     return None
+
+
+def _mixed_precision_ratio(tokens: list[Token], j: int, i: int) -> bool:
+    """Rule ``mixed_precision_ratio`` (see the module): the mixed precision named at
+    ``j`` labels the number at ``i`` as its ratio."""
+    num = tokens[i]
+    return (
+        num.kind == NUM
+        and not num.extra.get("spelled")
+        and not num.suffix
+        and 0 < num.value <= LONE_RATIO_MAX
+        and names_mixed_precision(tokens, j)
+        and any(t.kind == NUM and t.role == "time" for t in tokens)
+    )
 
 
 def _share_with_guesses(tokens: list[Token], i: int, said: dict[int, tuple[str, str]]) -> None:

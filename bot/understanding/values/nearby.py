@@ -67,6 +67,14 @@ def mixed_precision_at(tokens: list[Token], j: int) -> bool:
     )
 
 
+def names_mixed_precision(tokens: list[Token], j: int) -> bool:
+    """The word at ``j`` ends the name of a mixed precision: "amp", "bf16", "mixed
+    precision", «الدقة المختلطة» (``MIXED``, or ``PRECISION_NOUNS`` after one)."""
+    if in_table(tokens[j], "MIXED"):
+        return True
+    return j >= 1 and in_table(tokens[j], "PRECISION_NOUNS") and in_table(tokens[j - 1], "MIXED")
+
+
 def counted_noun(tok: Token | None, words) -> str | None:
     """The entry of ``words`` that ``tok`` is, as the noun a number before it counts:
     "8 GPUs", «٣ معاملات». A noun glued to «و» or carrying «ال» its entry lacks

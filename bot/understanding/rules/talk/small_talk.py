@@ -24,7 +24,7 @@ REACTION_WORDS = table("REACTION_WORDS")
 
 # Words that may come with a thank-you without making it a question ("thanks a lot
 # man", «شكرا يا معلم»): fillers, intensifiers and the ways people address someone.
-FILLER_WORDS = table("THANKS_FILLER_WORDS")
+FILLER_WORDS = table("THANKS_FILLER_WORDS") | table("ADDRESS_WORDS")
 
 # Laughter: "haha", "hahaha", "ههههه".
 _LAUGHTER = re.compile(r"(?:ha){2,}h?|(?:he){2,}h?|ه{3,}")
