@@ -31,7 +31,7 @@ from bot.understanding.rules.time.position import LONE_RATIO_MAX
 from bot.understanding.text.tokens import ARABIC, NUM, WORD, Token
 from bot.understanding.text.tokens import word_in as _is
 from bot.understanding.values.lexicon import RATIO_LABELS, TIME_LABELS
-from bot.understanding.values.nearby import mixed_precision_at, names_mixed_precision
+from bot.understanding.values.nearby import in_table, mixed_precision_at, names_mixed_precision
 from bot.understanding.words import table
 
 _LABEL_WINDOW = 4
@@ -87,14 +87,16 @@ def _label_before(
     """A label a few tokens before the number at ``i`` (names and fillers between),
     in its clause; or the label of a number joined to it. An article written apart
     («الـ amp») and a hedge ("about", «حوالي») are no words of their own there:
-    «والتسريع المتوقع من الـ amp حوالي ١٫٧»."""
-    words, j = 0, i
+    «والتسريع المتوقع من الـ amp حوالي ١٫٧». A mixed precision that opens a clause
+    of its own («fp32 والـ amp ١٫٥», "fp32 9h and bf16 gives 1.5") owns the number
+    after it: no label before that clause reaches it (rule ``mixed_clause``)."""
+    words, j, mixed = 0, i, False
     while words < _LABEL_WINDOW and j > 0:
         j -= 1
         tok = tokens[j]
         words += tok.text not in _UNCOUNTED
-        if tok.is_boundary:
-            return None
+        if tok.is_boundary or (mixed and in_table(tok, "CLAUSE_JOINERS")):
+            return None  # rule mixed_clause: «fp32 والـ amp ١٫٥», the number is the amp's
         if tok.kind == NUM:
             return _shared_label(tokens, j, i, said)
         if tok.kind == WORD and tok.role == "time" and (j == 0 or tokens[j - 1].kind != NUM):
@@ -103,6 +105,7 @@ def _label_before(
             return label
         if words <= _MIXED_REACH and _mixed_precision_ratio(tokens, j, i):
             return ("ratio", "")
+        mixed = mixed or in_table(tok, "MIXED")
     return None
 
 

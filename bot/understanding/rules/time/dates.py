@@ -53,6 +53,8 @@ def _date_or_clock(tokens: list[Token], i: int) -> list[int]:
 
 
 _ELAPSED_CUES = table("ELAPSED_CUES")
+_FINISH_VERBS = table("FINISH_VERBS")
+_FINISH_IN = table("FINISH_IN")
 
 
 def elapsed_clock(tokens: list[Token], i: int) -> tuple[float, int] | None:
@@ -71,13 +73,22 @@ def elapsed_clock(tokens: list[Token], i: int) -> tuple[float, int] | None:
     return tokens[i].value + minutes / 60 + seconds / 3600, chain[-1] + 1
 
 
+def _finished_in(tokens: list[Token], k: int) -> bool:
+    """Rule ``finished_in``: "in" at ``k`` after a verb of finishing a word or two
+    before ("finished in", "done training in", «انتهى التدريب في»): the clock after
+    is how long the run took ("finished at 7:30:00" stays a clock)."""
+    if not word_in(tokens[k], _FINISH_IN):
+        return False
+    return any(word_in(tokens[j], _FINISH_VERBS) for j in range(max(0, k - 2), k))
+
+
 def _after_elapsed_cue(tokens: list[Token], i: int) -> bool:
     """An elapsed-time word before ``i``, past label marks, or the days of Python's
     "1 day, 3:04:05" (the clock adds to them)."""
     k = i - 1
     while k >= 0 and tokens[k].text in LABEL_FILLERS:
         k -= 1
-    if k >= 0 and word_in(tokens[k], _ELAPSED_CUES):
+    if k >= 0 and (word_in(tokens[k], _ELAPSED_CUES) or _finished_in(tokens, k)):
         return True
     days = at(tokens, i - 2)
     return text_at(tokens, i - 1) == "," and days is not None and EN_UNITS.get(days.text) == "d"

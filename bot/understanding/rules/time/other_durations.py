@@ -31,6 +31,7 @@ _PER_UNIT_PREPOSITIONS = table("PER_UNIT_PREPOSITIONS")
 _ARTICLES = table("ARTICLES")
 _NEGATIONS = table("NEGATIONS")
 _RUN_TOTAL_WORDS = table("RUN_TOTAL_WORDS")
+_TIMES_SIGNS = table("TIMES_SIGNS")
 _TAKING = table("DURATION_VERBS") - {"long", "time", "الوقت", "مده"}
 
 
@@ -67,6 +68,8 @@ def epoch_time(tokens: list[Token], start: int, end: int) -> bool:
     epoch count it makes it)."""
     if per_epoch_after(tokens, end):
         return True
+    if _times_counted_epochs(tokens, start, end):
+        return True
     if _each_of_counted_epochs(tokens, start, end):
         return True
     for k in range(start - 1, max(-1, start - 5), -1):
@@ -80,6 +83,23 @@ def epoch_time(tokens: list[Token], start: int, end: int) -> bool:
             count = at(tokens, k - 1)
             return count is None or count.kind != NUM or count.value == 1
     return False
+
+
+def _times_counted_epochs(tokens: list[Token], start: int, end: int) -> bool:
+    """Rule ``epochs_times_duration``: "25 epochs x 18 min", "20 min × 30 epochs",
+    «٤٠ ايبوك × ١٥ دقيقة»: a duration multiplied by a count of epochs is one
+    epoch's (the count makes the run's)."""
+    if text_at(tokens, start - 1) in _TIMES_SIGNS and _counted_epochs_end(tokens, start - 2):
+        return True
+    return text_at(tokens, end) in _TIMES_SIGNS and _counted_epochs_end(tokens, end + 2)
+
+
+def _counted_epochs_end(tokens: list[Token], k: int) -> bool:
+    """An epoch noun at ``k`` counted by a number above one just before it: "30 epochs"."""
+    count = at(tokens, k - 1)
+    return (
+        _epoch_noun(at(tokens, k)) and count is not None and count.kind == NUM and count.value > 1
+    )
 
 
 def per_epoch_after(tokens: list[Token], end: int) -> bool:
