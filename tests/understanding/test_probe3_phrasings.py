@@ -77,6 +77,25 @@ def test_mixed_clause_keeps_closer_labels(text, channel, hours, ratio, reason):
     check_reading(text, channel, hours, ratio, reason)
 
 
+# Rule mixed_precision_ratio with YIELD_VERBS: a verb of bringing between the mixed
+# precision and its bare number ("gives", «يعطي») leaves the number its ratio, and a
+# time written in words («أسبوعين», "two weeks") is a time with its unit.
+YIELDED_RATIOS = [
+    ("fp32 9h and bf16 gives 1.5", "dm", 9, 1.5, None),
+    ("fp32 40 hours, amp would give 1.6", "dm", 40, 1.6, None),
+    ("training is two weeks, amp gives 1.9", "dm", 336, 1.9, None),
+    ("أسبوعين تدريب fp32 والـ bf16 يعطي ١٫٩", "dm", 336, 1.9, None),
+    ("التدريب ٤٠ ساعة والـ amp بيدي ١٫٧", "dm", 40, 1.7, None),
+    # A time after the verb stays a time: the ratio comes from the two times.
+    ("amp would give 20 hours, fp32 is 40", "dm", 40, 2, None),
+]
+
+
+@pytest.mark.parametrize(("text", "channel", "hours", "ratio", "reason"), YIELDED_RATIOS)
+def test_yield_verb_keeps_the_ratio(text, channel, hours, ratio, reason):
+    check_reading(text, channel, hours, ratio, reason)
+
+
 # CARD_LEADERS: a bare card number after a word of having or using one is the card.
 CARD_OWNERS = [
     ("عندنا 3090 والتدريب ياخذ ٢٠ ساعة", "RTX 3090"),

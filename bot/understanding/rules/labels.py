@@ -39,7 +39,7 @@ _LABEL_WINDOW = 4
 _MIXED_REACH = 1
 _BETWEEN = table("BETWEEN")
 _JOINERS = table("JOINERS")
-_UNCOUNTED = table("ARTICLES") | table("HEDGES")
+_UNCOUNTED = table("ARTICLES") | table("HEDGES") | table("YIELD_VERBS")
 
 
 def read_labels(tokens: list[Token], ratios: list[RatioCand]) -> list[Quantity]:
@@ -119,7 +119,7 @@ def _mixed_precision_ratio(tokens: list[Token], j: int, i: int) -> bool:
         and not num.suffix
         and 0 < num.value <= LONE_RATIO_MAX
         and names_mixed_precision(tokens, j)
-        and any(t.kind == NUM and t.role == "time" for t in tokens)
+        and any(t.role == "time" and t.kind in (NUM, WORD) for t in tokens)
     )
 
 
