@@ -75,8 +75,13 @@ from bot.understanding.rules.talk.first_questions import greeting
 from bot.understanding.rules.talk.language_request import language_request
 from bot.understanding.rules.talk.small_talk import small_talk_kind
 from bot.understanding.rules.time.durations import Quantity, find_durations
-from bot.understanding.rules.time.fp32_and_mixed import fp32_and_mixed, measured_pair_and_job
+from bot.understanding.rules.time.fp32_and_mixed import (
+    epoch_time_change,
+    fp32_and_mixed,
+    measured_pair_and_job,
+)
 from bot.understanding.rules.time.other_durations import asks_run_total, log_epochs
+from bot.understanding.rules.time.own_result import own_results
 from bot.understanding.rules.time.position import by_alternatives, by_position, lone_ratio
 from bot.understanding.text.chatter import strip_chatter
 from bot.understanding.text.language import detect_language
@@ -264,7 +269,7 @@ class _Reading:
         """Durations, ratios, labelled times and step-rate candidates, progress
         readouts ("100%", "450/1000", "[01:23<01:40]") set aside first."""
         tokens = self.tokens
-        readouts = progress_readouts(tokens)
+        readouts = progress_readouts(tokens) + own_results(tokens)
         chosen = resolve(readouts).chosen
         for cand in chosen:
             cand.mark(tokens)
@@ -302,15 +307,19 @@ class _Reading:
 
         With no time of the whole job, one epoch's time makes it with the epoch
         count ("20 min per epoch, 90 epochs" = 30 hours), else it is answered per
-        epoch (:meth:`_epoch_time`).
+        epoch (:meth:`_epoch_time`); so do both ends of an epoch's time that mixed
+        precision changed (rule ``epoch_time_change``), which keeps their ratio.
         """
-        usable = [q for q in durations if not q.excluded]
-        per_epoch = [q for q in durations if q.per_epoch]
+        changed = epoch_time_change(self.tokens, sorted(durations + labelled, key=_start))
+        usable = [q for q in durations if not q.excluded and q not in changed]
+        usable += [self._epoch_time(q, epochs) for q in changed]  # both ends: one ratio
+        labelled = [q for q in labelled if q not in changed]
+        per_epoch = [q for q in durations if q.per_epoch and q not in changed]
         if not usable and not labelled and len(per_epoch) == 1:
             usable = [self._epoch_time(per_epoch[0], epochs)]
         strong = [q for q in usable if q.strong] + labelled
         chosen = strong or [q for q in usable if not q.strong]
-        return sorted(chosen, key=lambda q: q.start)
+        return sorted(chosen, key=_start)
 
     def _epoch_time(self, q: Quantity, epochs: float | None, rule: str = "") -> Quantity:
         """One epoch's time ``q`` as the FP32 time: times the epochs said ("90
@@ -476,6 +485,10 @@ def _model_for_task(model: str | None, family: str | None) -> str | None:
     if model in ARCHITECTURE_MODELS and family not in (None, family_of_model(model)):
         return None
     return model
+
+
+def _start(q: Quantity) -> int:
+    return q.start
 
 
 def _without_overlaps(

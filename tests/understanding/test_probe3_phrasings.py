@@ -96,6 +96,32 @@ def test_yield_verb_keeps_the_ratio(text, channel, hours, ratio, reason):
     check_reading(text, channel, hours, ratio, reason)
 
 
+# Rules own_result, epoch_time_change and a "/" after a time (probe2's misses 151,
+# 162, 174, checked on other phrasings): the user's own working-out is never the FP32
+# time; an epoch time that mixed precision changed is a measured pair.
+WORKED_OUT = [
+    ("fp32 is 80 hours and someone said amp is ~1.6x. so ~50h?", "dm", 80, 1.6, None),
+    ("fp32 40h, amp 2x, so 20h right?", "dm", 40, 2, None),
+    ("so 60 hrs / 1.5 = 40?", "dm", 60, 1.5, None),
+    ("90h/2 = 45h?", "dm", 90, 2, None),
+    ("التدريب ٤٠ ساعة والنسبة ٢، يعني ٢٠ ساعة؟", "dm", 40, 2, None),
+    ("الـ fp32 ياخذ ٣٠ ساعة والـ bf16 أسرع بـ ١٫٥، اذن ٢٠ ساعة صح؟", "dm", 30, 1.5, None),
+    # No working-out: a label's "=" and a message that starts with "so".
+    ("fp32=40h amp=25h", "dm", 40, 1.6, None),
+    ("so 40 hours in fp32 and 2x?", "dm", 40, 2, None),
+    # A counter is no division.
+    ("epoch 3/10 took 2h with fp32, amp 1.5x", "dm", 2, 1.5, None),
+    ("bf16 cut the epoch time from 30 min to 20 min, the fp32 run is 12h", "dm", 12, 1.5, None),
+    ("with amp each epoch went from 9 min down to 6 min, 40 epochs", "dm", 6, 1.5, None),
+    ("وقت الـ epoch نزل من ٢٠ دقيقة لـ ١٠ مع الـ bf16", "dm", 1 / 3, 2, None),
+]
+
+
+@pytest.mark.parametrize(("text", "channel", "hours", "ratio", "reason"), WORKED_OUT)
+def test_worked_out_and_epoch_changes(text, channel, hours, ratio, reason):
+    check_reading(text, channel, hours, ratio, reason)
+
+
 # CARD_LEADERS: a bare card number after a word of having or using one is the card.
 CARD_OWNERS = [
     ("عندنا 3090 والتدريب ياخذ ٢٠ ساعة", "RTX 3090"),

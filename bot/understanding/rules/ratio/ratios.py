@@ -36,6 +36,7 @@ from bot.understanding.text.tokens import ARABIC, NUM, SYM, WORD, Token
 from bot.understanding.values.lexicon import (
     COUNT_NOUNS,
     DIVIDE_WORDS,
+    EN_UNITS,
     FOLD_WORDS,
     HALVING_WORDS,
     MULTIPLE_PLURALS,
@@ -139,13 +140,24 @@ def _glued_marker(tokens: list[Token], i: int) -> Found | None:
 
 
 def _divided_by(tokens: list[Token], i: int) -> Found | None:
-    """ "divides the time by 3", "يقسم الوقت على ٣", "40h ÷ 1.8"."""
+    """ "divides the time by 3", "يقسم الوقت على ٣", "40h ÷ 1.8"; "/" after a time
+    with its unit ("48 hrs / 2", "48h/2"), never a counter ("epoch 1/20")."""
     if _sign_before(tokens, i, "÷") and not tokens[i].suffix:
+        return tokens[i].value, i + 1
+    if _sign_before(tokens, i, "/") and not tokens[i].suffix and _time_at(tokens, i - 2):
         return tokens[i].value, i + 1
     if not i or tokens[i - 1].text not in ("by", "علي"):
         return None
     before, _ = clause_around(tokens, i - 1, 4, 0)
     return (tokens[i].value, i + 1) if any(has_cue(t, DIVIDE_WORDS) for t in before) else None
+
+
+def _time_at(tokens: list[Token], j: int) -> bool:
+    """A time unit at ``j``, as a word ("hrs") or glued to its number ("48h")."""
+    if j < 0:
+        return False
+    tok = tokens[j]
+    return is_time_unit(tok) or (tok.kind == NUM and tok.suffix.lstrip("-") in EN_UNITS)
 
 
 def _marker_word_after(tokens: list[Token], i: int) -> Found | None:

@@ -17,6 +17,8 @@ it went from 20h to 12h, how about a 60h run?", "التدريب ٣٦ ساعة، 
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from bot.understanding.rules.rate.rate_precision import precision_of
 from bot.understanding.rules.time.durations import Quantity
 from bot.understanding.text.tokens import ARABIC, NUM, Token
@@ -52,6 +54,21 @@ def measured_pair_and_job(
         return times[marks.index("fp32")], times[marks.index("mixed")], times[marks.index("")]
     pair = fp32_and_mixed(tokens, times[:2]) if marks[2] != "mixed" else None
     return (*pair, times[2]) if pair is not None else None
+
+
+def epoch_time_change(tokens: list[Token], durations: list[Quantity]) -> list[Quantity]:
+    """Rule ``epoch_time_change``: an epoch's time that mixed precision changed ("amp
+    cut our epoch time from 10 min to 6 min", «وقت الـ epoch نزل من ١٠ دقائق لـ ٦ مع
+    amp») is a measured pair, both ends one epoch's: the two times, else none. A
+    lone epoch time is no time of the job, but such a pair measured its ratio; a
+    bare number at its far end («لـ ٦») is in the near end's unit."""
+    for first, second in pairwise(durations):
+        if first.per_epoch and _change_with_mixed(tokens, [first, second]):
+            second.per_epoch = True
+            if second.rule == "labelled_time":
+                second.unit = first.unit
+            return [first, second]
+    return []
 
 
 def _change_with_mixed(tokens: list[Token], times: list[Quantity]) -> bool:
