@@ -122,6 +122,25 @@ def test_worked_out_and_epoch_changes(text, channel, hours, ratio, reason):
     check_reading(text, channel, hours, ratio, reason)
 
 
+# A bare time paired with one in its unit is in that unit (never 90 minutes against
+# 60 hours, a ratio of 0.025), and a bare step time joined to a named one is in its
+# seconds (rule step_time_partner; probe2-114).
+SHARED_UNITS = [
+    ("with amp it went from 90 min to 60", "dm", 1.5, 1.5, None),
+    ("التدريب ٩٠ دقيقة بالـ fp32 و ٦٠ مع amp", "dm", 1.5, 1.5, None),
+    ("مع الـ bf16 نزل من ٤٥ دقيقة لـ ٣٠", "dm", 0.75, 1.5, None),
+    ("a step takes 0.9 s in fp32 and 0.6 with amp, 40k steps", "dm", 10, 1.5, None),
+    ("خطوة التدريب تاخد ١٫٢ ثانية بالـ fp32 و ٠٫٦ مع bf16، وعندي ٣٠ الف خطوة", "dm", 10, 2, None),
+    # A label with no unit and nothing to pair with stays hours.
+    ("FP32 time: 40, amp 2x", "dm", 40, 2, None),
+]
+
+
+@pytest.mark.parametrize(("text", "channel", "hours", "ratio", "reason"), SHARED_UNITS)
+def test_paired_bare_time_shares_the_unit(text, channel, hours, ratio, reason):
+    check_reading(text, channel, hours, ratio, reason)
+
+
 # CARD_LEADERS: a bare card number after a word of having or using one is the card.
 CARD_OWNERS = [
     ("عندنا 3090 والتدريب ياخذ ٢٠ ساعة", "RTX 3090"),

@@ -77,7 +77,16 @@ def read_labels(tokens: list[Token], ratios: list[RatioCand]) -> list[Quantity]:
         if kind == "ratio":
             ratios.append(RatioCand(tokens[i].value, i, tokens[i].text, "labelled_ratio"))
         else:
-            times.append(Quantity(tokens[i].value, unit, i, i + 1, rule="labelled_time"))
+            times.append(
+                Quantity(
+                    tokens[i].value,
+                    unit or "h",
+                    i,
+                    i + 1,
+                    rule="labelled_time",
+                    unit_said=bool(unit),
+                )
+            )
     return times
 
 
@@ -150,7 +159,7 @@ def _shared_label(
     between = {t.text for t in tokens[j + 1 : i]}
     offered = between & joiners or offered_between(tokens, j + 1, i, opened=opened)
     if kind in ("ratio", "time") and not tok.suffix and offered:
-        return (kind, "h")
+        return (kind, "")
     return None
 
 
@@ -163,7 +172,7 @@ def _word_label(tokens: list[Token], j: int) -> tuple[str, str] | None:
     if unit and unit[1] != 2 and not tok.role and (tok.script == ARABIC or _unit_label(tokens, j)):
         return ("time", unit[0])
     if _is(tok, TIME_LABELS) and tok.role in ("", "time"):
-        return ("time", "h")
+        return ("time", "")  # no unit said: hours, unless a time it is paired with says one
     return None
 
 

@@ -179,7 +179,9 @@ def _step_partners(tokens: list[Token]) -> list[Token]:
     named = [i for i, t in enumerate(tokens) if t.extra.get("rule") == "step_named_time"]
     side = precision_near(tokens, named[0]) if len(named) == 1 else ""
     if side:
-        return _as_step_times(tokens, lambda said: said not in ("", side), "step_time_partner")
+        return _as_step_times(
+            tokens, lambda said: said not in ("", side), "step_time_partner", after=named[0]
+        )
     if named or any(t.role in (STEP_TIME, THROUGHPUT) for t in tokens):
         return tokens  # rates said already: "45s 29ms/step" times an epoch
     seconds = [i for i in range(len(tokens)) if _seconds_end(tokens, i)]
@@ -191,15 +193,17 @@ def _step_partners(tokens: list[Token]) -> list[Token]:
     return tokens
 
 
-def _as_step_times(tokens: list[Token], takes, rule: str) -> list[Token]:
+def _as_step_times(tokens: list[Token], takes, rule: str, after: int = -1) -> list[Token]:
     """The tokens with each number in seconds whose precision ``takes`` accepts
-    merged into one step-time token of rule ``rule``."""
+    merged into one step-time token of rule ``rule``. Right after the step time at
+    ``after`` and a joiner, a bare number is in its seconds: "step takes 0.8 s in
+    fp32 and 0.4 with amp", «خطوة التدريب تاخد ٠٫٨ ثانية بالـ fp32 و ٠٫٤ مع amp»."""
     out: list[Token] = []
     i = 0
     while i < len(tokens):
-        end = _seconds_end(tokens, i)
+        end = _seconds_end(tokens, i) or _bare_partner_end(tokens, i, after)
         if end and takes(precision_near(tokens, i)):
-            unit = tokens[i].suffix or tokens[i + 1].text
+            unit = tokens[i].suffix or (tokens[i + 1].text if end > i + 1 else "s")
             step = _rate_number(tokens[i], STEP_TIME, unit, 1.0)
             step.extra["rule"] = rule
             out.append(step)
@@ -220,6 +224,20 @@ def _seconds_end(tokens: list[Token], i: int) -> int:
     else:
         end = i + 2 if in_table(at(tokens, i + 1), "SECOND_WORDS") else 0
     return 0 if not end or _after_larger_unit(tokens, i) else end
+
+
+def _bare_partner_end(tokens: list[Token], i: int, after: int) -> int:
+    """Where a bare number joined to the step time at ``after`` ends (0: none): the
+    step time's precision between them, then "and" («و»), then the number."""
+    tok = tokens[i]
+    if after < 0 or i <= after or tok.kind != NUM or tok.role or tok.suffix:
+        return 0
+    if _seconds_end(tokens, i) or is_time_unit(at(tokens, i + 1)):
+        return 0
+    joiner = at(tokens, i - 1)
+    between = tokens[after + 1 : i - 1]
+    joined = joiner is not None and joiner.text in ("and", "و")
+    return i + 1 if joined and len(between) <= 3 and not any(t.kind == NUM for t in between) else 0
 
 
 def _after_larger_unit(tokens: list[Token], i: int) -> bool:

@@ -73,6 +73,9 @@ class Quantity:
     # The high end of a range whose low end is the duration before it ("30-40 hours",
     # "بين ٣٠ و٤٠ ساعة"): rule ``time_range`` answers at both ends (parse.py).
     ranged: bool = False
+    # False for a bare number labelled a time ("FP32 time: 40", "from 90 min to 60"):
+    # hours by default, or the unit of the time it is paired with (fp32_and_mixed.py).
+    unit_said: bool = True
 
     @property
     def hours(self) -> float:

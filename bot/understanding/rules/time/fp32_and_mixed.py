@@ -37,8 +37,17 @@ def fp32_and_mixed(tokens: list[Token], times: list[Quantity]) -> tuple[Quantity
     if marks == ["", "mixed"] or ("fp32" not in marks and _change_with_mixed(tokens, times)):
         marks = ["fp32", "mixed"]
     if sorted(marks) == ["fp32", "mixed"]:
-        return times[marks.index("fp32")], times[marks.index("mixed")]
+        return _sharing_units(times[marks.index("fp32")], times[marks.index("mixed")])
     return None
+
+
+def _sharing_units(a: Quantity, b: Quantity) -> tuple[Quantity, Quantity]:
+    """Two times of one pair, a bare one in the other's unit: "from 90 min to 60",
+    «٩٠ دقيقة بالـ fp32 و ٦٠ مع amp» (never 90 minutes against 60 hours)."""
+    for bare, said in ((a, b), (b, a)):
+        if not bare.unit_said and said.unit_said:
+            bare.unit = said.unit
+    return a, b
 
 
 def measured_pair_and_job(
@@ -65,9 +74,7 @@ def epoch_time_change(tokens: list[Token], durations: list[Quantity]) -> list[Qu
     for first, second in pairwise(durations):
         if first.per_epoch and _change_with_mixed(tokens, [first, second]):
             second.per_epoch = True
-            if second.rule == "labelled_time":
-                second.unit = first.unit
-            return [first, second]
+            return list(_sharing_units(first, second))
     return []
 
 
