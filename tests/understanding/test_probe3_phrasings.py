@@ -141,6 +141,35 @@ def test_paired_bare_time_shares_the_unit(text, channel, hours, ratio, reason):
     check_reading(text, channel, hours, ratio, reason)
 
 
+# Classes probe4 found (bench/data/reading_probe4.jsonl), on other phrasings: a sign
+# between a mixed precision and its ratio ("amp = 1.45"), a mixed precision typed
+# against its multiple ("amp2x", "bf16x2"), an H:MM with its format written out, and a
+# progress bar printed with no rate ("[18:00<00:00]").
+PROBE4_CLASSES = [
+    ("fp32 takes 30 hrs, speedup w/ bf16 = 1.6", "dm", 30, 1.6, None),
+    ("قل لي: fp32 = ٤٠ ساعة، bf16 = ١٫٨", "dm", 40, 1.8, None),
+    ("fp32 60h amp1.5x", "dm", 60, 1.5, None),
+    ("80h in fp32, fp16x2?", "dm", 80, 2, None),
+    ("baseline 3:45 (h:mm) in fp32, amp 1.5x", "dm", 3.75, 1.5, None),
+    ("التدريب استغرق ٤:١٥ (ساعة:دقيقة) بالـ fp32 والنسبة ٢", "dm", 4.25, 2, None),
+    (
+        "Epoch 1: 100%|█████| 800/800 [24:00<00:00] per epoch in fp32, 10 epochs, amp 2x",
+        "dm",
+        4,
+        2,
+        None,
+    ),
+    ("60%|██████ | 600/1000 [30:00<20:00] fp32, amp 2x?", "dm", 50 / 60, 2, None),
+    # A heart is no part of a clock, and stays a heart elsewhere.
+    ("thanks <3 100h 2x", "dm", 100, 2, None),
+]
+
+
+@pytest.mark.parametrize(("text", "channel", "hours", "ratio", "reason"), PROBE4_CLASSES)
+def test_probe4_classes(text, channel, hours, ratio, reason):
+    check_reading(text, channel, hours, ratio, reason)
+
+
 # CARD_LEADERS: a bare card number after a word of having or using one is the card.
 CARD_OWNERS = [
     ("عندنا 3090 والتدريب ياخذ ٢٠ ساعة", "RTX 3090"),

@@ -39,6 +39,7 @@ _LABEL_WINDOW = 4
 _MIXED_REACH = 1
 _BETWEEN = table("BETWEEN")
 _JOINERS = table("JOINERS")
+_LABEL_SIGNS = frozenset(":=")  # "amp = 1.45": a sign between a label and its number
 _UNCOUNTED = table("ARTICLES") | table("HEDGES") | table("YIELD_VERBS")
 
 
@@ -103,7 +104,7 @@ def _label_before(
     while words < _LABEL_WINDOW and j > 0:
         j -= 1
         tok = tokens[j]
-        words += tok.text not in _UNCOUNTED
+        words += tok.text not in _UNCOUNTED and tok.text not in _LABEL_SIGNS
         if tok.is_boundary or (mixed and in_table(tok, "CLAUSE_JOINERS")):
             return None  # rule mixed_clause: «fp32 والـ amp ١٫٥», the number is the amp's
         if tok.kind == NUM:

@@ -36,7 +36,7 @@ _CONFIG_KEY = re.compile(
     r"(?:^|(?<=[\s,;{`*>\-]))[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?=[ \t]*[:=])", re.MULTILINE
 )
 _ENTITY = re.compile(r"&(amp|lt|gt);")
-_HEART = re.compile(r"<3+")
+_HEART = re.compile(r"(?<![0-9])<3+(?![0-9:])")  # "thanks <3", never "[30:00<36:40]"
 # Slack strike-through ("~100h~", and "~~100h~~" as people type it): a value
 # the writer withdrew. Opened after a space and closed before one, with no
 # space just inside, so "~36h, ratio ~2" (about 36 h, about 2) is left alone.

@@ -10,7 +10,9 @@ never a number. Numbers keep what is glued after them (``100h``, ``2x``,
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from bot.understanding.values.lexicon import (
     AR_UNIT_ABBREVIATIONS,
@@ -24,6 +26,9 @@ from bot.understanding.words import table
 # "40-ish hours", "40ish h": a hedge glued to a number says "about"; the number keeps no
 # suffix, so the unit after it (or glued before the hedge) is read as usual.
 _HEDGE_SUFFIXES = table("HEDGE_SUFFIXES")
+# Rule ``glued_label``: a mixed precision typed against its multiple ("amp2x", "bf16x2").
+_MIXED_NAMES = tuple(sorted((w for w in table("MIXED") if w.isascii()), key=len, reverse=True))
+_GLUED_MULTIPLE = re.compile(r"\d+(?:[.,]\d+)?x(?![a-z])|x\d")
 
 NUM, WORD, SYM = "num", "word", "sym"
 LATIN, ARABIC = "lat", "ar"
@@ -141,16 +146,28 @@ def _decimal_comma_end(text: str, j: int) -> int:
     return k
 
 
-def _hours_and_minutes(text: str, j: int) -> int:
-    """The end of ":30" in "36:30 hours": H:MM before an hour word is a duration, else 0.
+# "took 2:15 (h:mm)", «٧:٣٠ (ساعات:دقائق)»: the format written out, anywhere in the message.
+_DURATION_FORMAT = re.compile(r"\bh{1,2}:mm\b|(?:ساعات|ساعه|س):(?:دقائق|دقيقه|د)")
 
-    Without the hour word "10:30" stays a clock time for the later passes.
+
+@lru_cache(maxsize=8)
+def _says_clock_is_a_duration(text: str) -> bool:
+    return _DURATION_FORMAT.search(text) is not None
+
+
+def _hours_and_minutes(text: str, j: int) -> int:
+    """The end of ":30" in "36:30 hours": H:MM before an hour word is a duration, else 0;
+    so is every H:MM of a message that writes the format out ("2:15 (h:mm)").
+
+    Without either "10:30" stays a clock time for the later passes.
     """
     n = len(text)
     if not (j + 2 < n and text[j] == ":" and text[j + 1 : j + 3].isdigit()):
         return 0
     if text[j + 1] > "5" or (j + 3 < n and (text[j + 3].isdigit() or text[j + 3] == ":")):
         return 0
+    if _says_clock_is_a_duration(text):
+        return j + 3
     k = j + 3 + (j + 3 < n and text[j + 3] == " ")
     m = k
     while m < n and text[m].isalpha():
@@ -175,7 +192,8 @@ def tokenize(text: str) -> list[Token]:
             tok.glued = glued
             tokens.append(tok)
             continue
-        if c in "x×" and i + 1 < n and text[i + 1].isdigit() and not prev.isalnum():
+        multiple_sign = not prev.isalnum() or text.endswith(_MIXED_NAMES, 0, i)  # "bf16x2"
+        if c in "x×" and i + 1 < n and text[i + 1].isdigit() and multiple_sign:
             tokens.append(Token(SYM, "x", glued=glued))
             i += 1
             continue
@@ -268,11 +286,24 @@ def _read_latin_word(text: str, i: int) -> int:
 
 def _label_end(text: str, i: int, j: int) -> int:
     """Rule ``glued_label``: "ratio1.5", "speedup1.8": a ratio label typed against its
-    number ends before the digits, so the number is read (names keep theirs: "a100")."""
+    number ends before the digits, so the number is read (names keep theirs: "a100");
+    so does a mixed precision typed against its multiple (:func:`_mixed_name_end`)."""
     k = i
     while k < j and _is_latin(text[k]):
         k += 1
-    return k if k < j and text[k].isdigit() and text[i:k] in RATIO_LABELS else j
+    if k < j and text[k].isdigit() and text[i:k] in RATIO_LABELS:
+        return k
+    return _mixed_name_end(text, i, j)
+
+
+def _mixed_name_end(text: str, i: int, j: int) -> int:
+    """ "amp2x", "amp1.5x", "bf16x2": a mixed precision's name typed against its
+    multiple ends before it, so the multiple is read ("a100", "fp32x" keep theirs)."""
+    for name in _MIXED_NAMES:
+        end = i + len(name)
+        if end < j + 1 and text.startswith(name, i) and _GLUED_MULTIPLE.match(text, end):
+            return end
+    return j
 
 
 def _read_suffix(text: str, j: int) -> tuple[str, int]:

@@ -190,19 +190,39 @@ def progress_lines(tokens: list[Token]) -> set[int]:
             and tokens[j + 2].kind == NUM
             for j in line
         )
-        if counter and any(is_rate(tokens[j]) for j in line):
+        if counter and _anchor(tokens, start, k) < k:
             out.update(range(start, _end_of_log(tokens, start, k)))
         start = k + 1
     return out
 
 
+def _anchor(tokens: list[Token], start: int, end: int) -> int:
+    """The rate on a line ("1.51s/it"), else the "]" of an elapsed<remaining bracket
+    ("[18:00<00:00]", a bar printed with no rate); ``end`` when it has neither."""
+    rate = next((j for j in range(start, end) if is_rate(tokens[j])), None)
+    if rate is not None:
+        return rate
+    for j in range(start, end):
+        if tokens[j].text != "[":
+            continue
+        close = next((c for c in range(j + 1, min(end, j + 12)) if tokens[c].text == "]"), None)
+        inside = tokens[j + 1 : close] if close is not None else ()
+        clocks = all(t.kind == NUM or t.text in (":", "<") for t in inside)
+        if close is not None and clocks and len(_clocks_before(tokens, close)) == 2:
+            return close
+    return end
+
+
 def _end_of_log(tokens: list[Token], start: int, end: int) -> int:
     """Where the pasted log ends on its line: after the "]" that closes the rate
-    ("... [12:34<00:00, 1.51s/it] ratio 2", "... 3.3it/s] and fp32 takes 20h"):
-    what follows is the user's own words. A line without one (Keras) is all log."""
-    rate = next((j for j in range(start, end) if is_rate(tokens[j])), end)
-    close = [j for j in range(rate, end) if tokens[j].text == "]"]
-    return close[-1] + 1 if close else end
+    ("... [12:34<00:00, 1.51s/it] ratio 2", "... 3.3it/s] and fp32 takes 20h"), or
+    the bracket of a bar with no rate ("[18:00<00:00]` per epoch in fp32"): what
+    follows is the user's own words. A line without one (Keras) is all log."""
+    anchor = _anchor(tokens, start, end)
+    close = [j for j in range(anchor, end) if tokens[j].text == "]"]
+    return (
+        close[0] + 1 if close and not is_rate(tokens[anchor]) else (close[-1] + 1 if close else end)
+    )
 
 
 def progress_clock(tokens: list[Token]) -> Candidate | None:
@@ -213,6 +233,8 @@ def progress_clock(tokens: list[Token]) -> Candidate | None:
     counter is on its line ("Epoch 3/10: ... [06:52<00:00, 3.79it/s]")."""
     rates = [i for i, tok in enumerate(tokens) if is_rate(tok)]
     lines = progress_lines(tokens)
+    if not rates and lines:  # a bar with no rate: its bracket's "]" ("[18:00<00:00]")
+        rates = [_anchor(tokens, min(lines), max(lines) + 1)]
     if len(rates) != 1 or rates[0] not in lines or precision_near(tokens, rates[0]) == "mixed":
         return None
     clocks = _clocks_before(tokens, rates[0])
