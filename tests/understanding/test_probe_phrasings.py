@@ -1,6 +1,7 @@
-"""Classes a third held-out probe found (``bench/data/reading_probe3.jsonl``, run with
-``python bench/reading_probe.py``), each fixed by a general rule named in
-docs/reading.md and checked here on phrasings other than the probe's own.
+"""Classes the held-out probes found (``bench/data/reading_probe2.jsonl`` to
+``reading_probe4.jsonl``, run with ``python bench/reading_probe.py``), each fixed by
+a general rule named in docs/reading.md and checked here on phrasings other than the
+probe's own.
 
 Columns: message, channel, FP32 hours, ratio, reason.
 """
@@ -36,14 +37,6 @@ EPOCHS_TIMES = [
     ("2 days x 3", "command", 48, 3, None),
 ]
 
-CASES = FINISHED_IN + EPOCHS_TIMES
-
-
-@pytest.mark.parametrize(("text", "channel", "hours", "ratio", "reason"), CASES)
-def test_probe3_phrasing(text, channel, hours, ratio, reason):
-    check_reading(text, channel, hours, ratio, reason)
-
-
 # Rule mixed_clause: a mixed precision opening a clause of its own («والـ amp», "and
 # bf16") owns the number after it; the FP32 time label before the clause ("fp32",
 # «تدريب») no longer takes it as the mixed run's time (36 h ÷ 1.5 = a 24x "ratio").
@@ -72,11 +65,6 @@ MIXED_CLAUSE_LABELS = [
 ]
 
 
-@pytest.mark.parametrize(("text", "channel", "hours", "ratio", "reason"), MIXED_CLAUSE_LABELS)
-def test_mixed_clause_keeps_closer_labels(text, channel, hours, ratio, reason):
-    check_reading(text, channel, hours, ratio, reason)
-
-
 # Rule mixed_precision_ratio with YIELD_VERBS: a verb of bringing between the mixed
 # precision and its bare number ("gives", «يعطي») leaves the number its ratio, and a
 # time written in words («أسبوعين», "two weeks") is a time with its unit.
@@ -89,11 +77,6 @@ YIELDED_RATIOS = [
     # A time after the verb stays a time: the ratio comes from the two times.
     ("amp would give 20 hours, fp32 is 40", "dm", 40, 2, None),
 ]
-
-
-@pytest.mark.parametrize(("text", "channel", "hours", "ratio", "reason"), YIELDED_RATIOS)
-def test_yield_verb_keeps_the_ratio(text, channel, hours, ratio, reason):
-    check_reading(text, channel, hours, ratio, reason)
 
 
 # Rules own_result, epoch_time_change and a "/" after a time (probe2's misses 151,
@@ -117,11 +100,6 @@ WORKED_OUT = [
 ]
 
 
-@pytest.mark.parametrize(("text", "channel", "hours", "ratio", "reason"), WORKED_OUT)
-def test_worked_out_and_epoch_changes(text, channel, hours, ratio, reason):
-    check_reading(text, channel, hours, ratio, reason)
-
-
 # A bare time paired with one in its unit is in that unit (never 90 minutes against
 # 60 hours, a ratio of 0.025), and a bare step time joined to a named one is in its
 # seconds (rule step_time_partner; probe2-114).
@@ -134,11 +112,6 @@ SHARED_UNITS = [
     # A label with no unit and nothing to pair with stays hours.
     ("FP32 time: 40, amp 2x", "dm", 40, 2, None),
 ]
-
-
-@pytest.mark.parametrize(("text", "channel", "hours", "ratio", "reason"), SHARED_UNITS)
-def test_paired_bare_time_shares_the_unit(text, channel, hours, ratio, reason):
-    check_reading(text, channel, hours, ratio, reason)
 
 
 # Classes probe4 found (bench/data/reading_probe4.jsonl), on other phrasings: a sign
@@ -165,8 +138,19 @@ PROBE4_CLASSES = [
 ]
 
 
-@pytest.mark.parametrize(("text", "channel", "hours", "ratio", "reason"), PROBE4_CLASSES)
-def test_probe4_classes(text, channel, hours, ratio, reason):
+CASES = (
+    FINISHED_IN
+    + EPOCHS_TIMES
+    + MIXED_CLAUSE_LABELS
+    + YIELDED_RATIOS
+    + WORKED_OUT
+    + SHARED_UNITS
+    + PROBE4_CLASSES
+)
+
+
+@pytest.mark.parametrize(("text", "channel", "hours", "ratio", "reason"), CASES)
+def test_probe_phrasing(text, channel, hours, ratio, reason):
     check_reading(text, channel, hours, ratio, reason)
 
 
