@@ -133,6 +133,15 @@ PROBE4_CLASSES = [
         None,
     ),
     ("60%|██████ | 600/1000 [30:00<20:00] fp32, amp 2x?", "dm", 50 / 60, 2, None),
+    # The dialect object suffix -و on the verb of speeding up ("speeds it up").
+    ("التدريب كياخد 30 ساعة ف fp32 والـ bf16 كيسرعو ب 1.6", "dm", 30, 1.6, None),
+    ("التدريب ٢٠ ساعة والـ amp بيسرعو ب ١٫٥", "dm", 20, 1.5, None),
+    # One time or another, as runs vary: both are offered, the reply asks which.
+    ("training sometimes takes 10h, sometimes 15h, amp 1.5x", "dm", None, 1.5, "ambiguous"),
+    ("التدريب مرة ياخذ ٢٠ ساعة ومرة ٢٥، والتسريع ١٫٥", "dm", None, 1.5, "ambiguous"),
+    ("التدريب أحيانا ٢٠ ساعة وأحيانا ٢٥", "dm", None, None, "ambiguous"),
+    # «مرة» of a multiple stays the ratio's.
+    ("التدريب ٣٠ ساعة والـ amp أسرع مرة ونص", "dm", 30, 1.5, None),
     # A heart is no part of a clock, and stays a heart elsewhere.
     ("thanks <3 100h 2x", "dm", 100, 2, None),
 ]
