@@ -135,6 +135,31 @@ def test_precision_baseline_and_batches() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "batches", "hours"),
+    [
+        ("NCF on A100, batch 8M in FP32 and 10M with AMP", (8_000_000, 10_000_000), None),
+        ("ncf on a 3090, batch 2.5M fp32 vs 4.3M amp, 6h fp32", (2_500_000, 4_300_000), 6),
+        ("bs=64k fp32, 128k with amp, wide&deep on V100, 3h in fp32", (64_000, 128_000), 3),
+        ("batch size of 1M with bf16, fp32 takes 2 days", (None, 1_000_000), 48),
+        ("NCF على A100، حجم الدفعة 8M بالـ fp32 و 16M مع amp", (8_000_000, 16_000_000), None),
+    ],
+)
+def test_a_batch_in_thousands_or_millions_is_no_time(
+    text: str, batches: tuple[int, int], hours: float | None
+) -> None:
+    """Rule scaled_batch: "batch 8M" is eight million samples, never 8 minutes; the
+    partner said in the same scale is the other precision's batch."""
+    q = understand(text, Channel.DM)
+    assert (q.batch_fp32, q.batch_amp) == batches, q
+    assert (q.fp32.hours if q.fp32 else None) == hours and q.ratio is None, q
+
+
+def test_minutes_after_a_batch_stay_minutes() -> None:
+    q = understand("batch 32, took 8m in fp32 and 5m with amp", Channel.DM)
+    assert q.batch_fp32 == 32 and q.fp32 is not None and q.ratio == 1.6, q
+
+
+@pytest.mark.parametrize(
     ("text", "price"),
     [
         ("at $2.5 per GPU-hour on 8 GPUs", Price(amount=2.5, currency="USD", per_gpu=True)),

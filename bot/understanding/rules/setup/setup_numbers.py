@@ -24,7 +24,12 @@ from bot.understanding.rules.setup.prices import (
     owned,
     symbol_after,
 )
-from bot.understanding.rules.setup.setup_words import FAMILY_PHRASES, FAMILY_WORDS
+from bot.understanding.rules.setup.setup_words import (
+    BATCH_SCALES,
+    BATCH_WORDS,
+    FAMILY_PHRASES,
+    FAMILY_WORDS,
+)
 from bot.understanding.rules.time.dates import (
     clock_after_at,
     clock_or_month_word,
@@ -185,6 +190,19 @@ def _glued_multiplier(tokens: list[Token], i: int) -> str | None:
     return "multiplier" if tokens[i + 1].glued else None
 
 
+def _scaled_batch(tokens: list[Token], i: int) -> str | None:
+    """Rule ``scaled_batch``: "batch 8M", "bs=64k", "batch size of 2.5M": a batch in
+    thousands or millions (recommenders train on such batches), not 8 minutes. The
+    batch word labels the number directly, over fillers only ("batch 32, took 8m"
+    keeps its minutes)."""
+    if tokens[i].suffix.lstrip("-") not in BATCH_SCALES:
+        return None
+    j = i - 1
+    while j >= 0 and i - j <= 4 and tokens[j].text in LABEL_FILLERS:
+        j -= 1
+    return "setting" if word_in(at(tokens, j), BATCH_WORDS) else None
+
+
 def _unit_suffix(tokens: list[Token], i: int) -> Decision:
     """What a glued suffix says: "100h" may be a time and "2x" a ratio (unless
     "8x A100"), "1st" a date, "80gb" a memory size, "$1.5k" a price, "7b"
@@ -297,6 +315,7 @@ RULES: tuple[tuple[str, Rule], ...] = (
     ("params_with_noun", _params_with_noun),
     ("dimension", _dimension),
     ("glued_multiplier", _glued_multiplier),
+    ("scaled_batch", _scaled_batch),
     ("unit_suffix", _unit_suffix),
     ("price", _price),
     ("date_or_clock_digits", date_or_clock_digits),

@@ -80,6 +80,8 @@ PRECISIONS = mapping("PRECISIONS")
 OFF_BEFORE = table("OFF_BEFORE")
 OFF_AFTER = table("OFF_AFTER")
 BATCH_WORDS = table("BATCH_WORDS")
+# "batch 8M", "bs 64k": the scale a batch size is said in.
+BATCH_SCALES = mapping("BATCH_SCALES")
 RUN_EVIDENCE = mapping("RUN_EVIDENCE")
 # Which evidence about the run wins when a message says several things: a run said to
 # wait on its input is input-bound however busy it was said to be elsewhere.
@@ -179,7 +181,7 @@ def _batch_candidates(tokens: list[Token]) -> list[Candidate]:
         if tok.kind != NUM or not math.isfinite(tok.value) or tok.value < 1:
             continue  # "batch inf", "batch -1", "batch 0" are no batch size
         labelled = tok.role == "setting" and _after_batch_word(tokens, i)
-        near = found and i - found[-1].start <= 6 and _second_batch(tokens, i)
+        near = found and i - found[-1].start <= 6 and _second_batch(tokens, i, found[-1].start)
         if not (labelled or near):
             continue
         qualifier = _qualifier(tokens, i)
@@ -188,7 +190,7 @@ def _batch_candidates(tokens: list[Token]) -> list[Candidate]:
                 COUNT,
                 i,
                 i + 1,
-                float(int(tok.value)),
+                float(int(tok.value * BATCH_SCALES.get(tok.suffix.lstrip("-"), 1.0))),
                 "batch_with_precision",
                 tok.written,
                 precision=qualifier,
@@ -200,12 +202,15 @@ def _batch_candidates(tokens: list[Token]) -> list[Candidate]:
     return found
 
 
-def _second_batch(tokens: list[Token], i: int) -> bool:
-    """A bare number said of a precision ("256 with AMP"), not a time."""
+def _second_batch(tokens: list[Token], i: int, first: int) -> bool:
+    """A bare number said of a precision ("256 with AMP"), not a time; after a batch in
+    millions it may share the scale ("batch 8M in FP32 and 10M with AMP")."""
     tok = tokens[i]
+    scaled = tokens[first].suffix.lstrip("-") in BATCH_SCALES
+    shares_scale = scaled and tok.suffix.lstrip("-") in BATCH_SCALES
     return (
-        tok.role in ("", "setting")
-        and not tok.suffix
+        tok.role in ("", "setting", *(("params",) if shares_scale else ()))
+        and (not tok.suffix or shares_scale)
         and not is_time_unit(at(tokens, i + 1))
         and bool(_qualifier(tokens, i))
     )
