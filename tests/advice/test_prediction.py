@@ -375,6 +375,20 @@ def test_held_out_messages_are_built_the_way_a_user_writes():
     assert "(" not in bench.message(next(m for m in rows if "(" in m.published_model))
 
 
+def test_a_tables_batches_said_are_read_as_its_batches():
+    """The batches-said split asks Lambda's rows with their batch sizes (NCF's in
+    millions): the reader must read them as batches, not as times."""
+    from bot.understanding import understand
+
+    bench = _bench()
+    rows = [m for m in bench.measurements(any_gpu=True) if bench._lambda(m) and m.batch_amp]
+    assert any(m.batch_fp32 >= 1_000_000 for m in rows)
+    for m in rows:
+        q = understand(bench.message(m, batches_said=True), bench.Channel.DM)
+        assert (q.batch_fp32, q.batch_amp) == (m.batch_fp32, m.batch_amp), m
+        assert q.fp32 is not None and q.fp32.hours == bench.FP32_HOURS, m
+
+
 def test_every_gpu_in_the_spec_table_gets_a_ranged_answer():
     from bot.advice.catalog import known_gpus
 
