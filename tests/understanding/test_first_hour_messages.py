@@ -98,8 +98,10 @@ LOG_LINES = [
     ),
 ]
 
-# Rule ``pasted_log``: a log line alone shows a run; its bar's clocks time one epoch
-# (rule ``progress_clock``, answered per epoch), else the reply asks for its FP32 time.
+# Rule ``pasted_log``: a log line alone shows a run; its bar's clocks (rule
+# ``progress_clock``) or a finished Keras epoch's elapsed time (rule
+# ``progress_elapsed``) time one epoch, answered per epoch; else the reply asks for its
+# FP32 time.
 LOGS_ALONE = [
     (
         "Epoch 3/10: 100%|██████████| 500/500 [12:34<00:00, 1.51s/it]",
@@ -112,9 +114,9 @@ LOGS_ALONE = [
     (
         "Epoch 1/5 312/312 - 312s 1s/step - loss: 0.2 - accuracy: 0.9",
         "dm",
+        312 / 3600,  # rule progress_elapsed: the Keras epoch's time, answered per epoch
         None,
         None,
-        "no_numbers",
     ),
 ]
 

@@ -1,5 +1,5 @@
 """Classes the held-out probes found (``bench/data/reading_probe2.jsonl`` to
-``reading_probe4.jsonl``, run with ``python bench/reading_probe.py``), each fixed by
+``reading_probe5.jsonl``, run with ``python bench/reading_probe.py``), each fixed by
 a general rule named in docs/reading.md and checked here on phrasings other than the
 probe's own.
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.models import Channel
+from bot.models import Channel, Intent
 from bot.understanding import understand
 from tests.understanding.readings import check_reading
 
@@ -147,6 +147,81 @@ PROBE4_CLASSES = [
 ]
 
 
+# Classes probe5 found (bench/data/reading_probe5.jsonl), on other phrasings: a finished
+# Keras line's elapsed seconds after an "Epoch a/b" header time that epoch (rule
+# progress_elapsed, times the epochs said, else answered per epoch); a mixed
+# precision's bare number after a pasted progress line is its ratio (the line's elapsed
+# time is the message's time, rule mixed_precision_ratio); the Maghrebi week «سيمانة».
+PROBE5_CLASSES = [
+    (
+        (
+            "Epoch 5/5\n391/391 ━━━━━━━━━━━━━━━━━━━━ 95s 243ms/step - accuracy: 0.81 - loss: 0.52\n"
+            "that's one fp32 epoch, we run 40 epochs, bf16 is 1.7x"
+        ),
+        "dm",
+        95 * 40 / 3600,
+        1.7,
+        None,
+    ),
+    (
+        (
+            "Epoch 1/20\n600/600 [==============================] - 300s 500ms/step - loss: 0.3\n"
+            "fp32, 20 epochs, amp 2x"
+        ),
+        "dm",
+        300 * 20 / 3600,
+        2,
+        None,
+    ),
+    (
+        (
+            "Epoch 1/30\n1000/1000 [==============================] - 180s 180ms/step\n"
+            "هذا بالـ fp32، وعندي ٣٠ epoch، والـ amp ١٫٥"
+        ),
+        "dm",
+        1.5,
+        1.5,
+        None,
+    ),
+    # No epoch count said: one epoch's time, answered per epoch.
+    (
+        "Epoch 3/50\n200/200 [====] - 60s 300ms/step - loss: 0.2\nfp32, speedup 1.4",
+        "dm",
+        1 / 60,
+        1.4,
+        None,
+    ),
+    # A line still running prints its time left, not the epoch's: no time is read.
+    (
+        "Epoch 1/20\n250/600 [===========>......] - ETA: 2:55 - loss: 0.3\nfp32, 20 epochs, amp 2x",
+        "dm",
+        None,
+        2,
+        "no_numbers",
+    ),
+    (
+        "Epoch 1/30: 100%|██████████| 500/500 [04:00<00:00, 2.08it/s]\nthats fp32, with amp 1.7. total?",
+        "dm",
+        2,
+        1.7,
+        None,
+    ),
+    (
+        (
+            "Epoch 1/30: 100%|██████████| 500/500 [04:00<00:00, 2.08it/s]\n"
+            "fp32 و الـ amp ١٫٧، كم الوقت الكامل؟"
+        ),
+        "dm",
+        2,
+        1.7,
+        None,
+    ),
+    ("الـ fp32 كياخد ٣ سيمانات والـ amp ٢", "dm", 504, 2, None),
+    ("التدريب خدا سمانة كاملة بالـ fp32 والتسريع ١٫٨", "dm", 168, 1.8, None),
+    ("fp32 = 2 سيمانات, amp x1.5", "dm", 336, 1.5, None),
+    ("التدريب كياخد جوج سيمانات فـ fp32 والتسريع ١٫٦", "dm", 336, 1.6, None),
+]
+
 CASES = (
     FINISHED_IN
     + EPOCHS_TIMES
@@ -155,6 +230,7 @@ CASES = (
     + WORKED_OUT
     + SHARED_UNITS
     + PROBE4_CLASSES
+    + PROBE5_CLASSES
 )
 
 
@@ -177,3 +253,24 @@ CARD_OWNERS = [
 def test_owned_bare_card_number(text, gpu):
     q = understand(text, Channel("dm"))
     assert q.gpu == gpu, q
+
+
+# PRECISION_COMPARE_WORDS (probe5): the dialects' "better than" (Maghrebi «حسن من»,
+# «خير من», Gulf and Iraqi «أزين»), "which of the two" and English comparatives
+# compare the two 16-bit formats with no "or" between them.
+PRECISION_COMPARISONS = [
+    "واش الـ bf16 خير من الـ fp16 فالتدريب؟",
+    "الـ bf16 حسن بزاف من الـ fp16؟",
+    "الـ bf16 أزين من الـ fp16 على A100؟",
+    "هل الـ bf16 أثبت من الـ fp16 في التدريب؟",
+    "ايهما fp16 bf16 للتدريب",
+    "is bf16 safer than fp16?",
+    "is bf16 preferable to fp16 on an A100?",
+    "bf16 superior to fp16 for llm training?",
+]
+
+
+@pytest.mark.parametrize("text", PRECISION_COMPARISONS)
+def test_dialect_comparisons_of_the_formats(text):
+    q = understand(text, Channel("dm"))
+    assert q.intent is Intent.PRECISION and q.precision_topic == "compare", q

@@ -9,8 +9,8 @@ Rule ``mixed_precision_ratio``: the name of a mixed precision ("amp", "bf16",
 "mixed precision", «الدقة المختلطة») labels a ratio too, but with a reach of one
 word (``_MIXED_REACH``) and only for a bare number in digits no larger than a
 ratio can be (``LONE_RATIO_MAX``) in a message that already holds a time with
-its unit: "fp32 takes 40 hours, with amp 1.7", «الـ fp32 ياخذ ٤٠ ساعة، مع amp
-١٫٧», "with amp 1.5, 40 hours". The time with a unit is the FP32 one, so the
+its unit (a pasted progress line's elapsed time too): "fp32 takes 40 hours, with
+amp 1.7", «الـ fp32 ياخذ ٤٠ ساعة، مع amp ١٫٧», "with amp 1.5, 40 hours". The time with a unit is the FP32 one, so the
 mixed precision's unitless number is how much faster it is, not its time.
 """
 
@@ -25,6 +25,7 @@ from bot.understanding.rules.alternatives import (
     opens_a_pair,
     partner_after,
 )
+from bot.understanding.rules.rate.rates import progress_clock
 from bot.understanding.rules.ratio.ratios import RatioCand
 from bot.understanding.rules.time.durations import Quantity, unit_of
 from bot.understanding.rules.time.position import LONE_RATIO_MAX
@@ -129,7 +130,16 @@ def _mixed_precision_ratio(tokens: list[Token], j: int, i: int) -> bool:
         and not num.suffix
         and 0 < num.value <= LONE_RATIO_MAX
         and names_mixed_precision(tokens, j)
-        and any(t.role == "time" and t.kind in (NUM, WORD) for t in tokens)
+        and _holds_a_time(tokens)
+    )
+
+
+def _holds_a_time(tokens: list[Token]) -> bool:
+    """A time with its unit in the message: a duration read, or the elapsed time of a
+    pasted progress line ("[04:00<00:00, 2.08it/s]", Keras's "- 720s 460ms/step"),
+    set aside before the labels but timing the FP32 run or its epoch all the same."""
+    return any(t.role == "time" and t.kind in (NUM, WORD) for t in tokens) or (
+        progress_clock(tokens) is not None
     )
 
 

@@ -16,7 +16,7 @@ from dataclasses import replace
 from bot.understanding.resolving.candidates import RATIO, SETUP, TIME, Candidate
 from bot.understanding.rules.rate.rate_precision import is_rate, precision_near
 from bot.understanding.text.tokens import NUM, WORD, Token
-from bot.understanding.values.lexicon import EPOCH_NOUNS, lookup
+from bot.understanding.values.lexicon import EN_UNITS, EPOCH_NOUNS, UNIT_HOURS, lookup
 from bot.understanding.values.nearby import at, in_table, is_sym
 from bot.understanding.words import mapping
 
@@ -239,10 +239,36 @@ def progress_clock(tokens: list[Token]) -> Candidate | None:
         return None
     clocks = _clocks_before(tokens, rates[0])
     if len(clocks) != 2:
-        return None
+        return _finished_elapsed(tokens, rates[0])
     hours = sum(h for h, _, _ in clocks)
     said = " + ".join(text for _, text, _ in clocks)
     return Candidate(TIME, clocks[0][2], rates[0], hours, "progress_clock", said)
+
+
+def _finished_elapsed(tokens: list[Token], rate: int) -> Candidate | None:
+    """Rule ``progress_elapsed``: a finished Keras line's elapsed time, the duration
+    just before its rate ("Epoch 1/10\n1563/1563 [=====] - 720s 460ms/step", Keras 3's
+    "━━━ 720s 460ms/step"), is how long the epoch took. Keras prints a line per epoch
+    after its "Epoch a/b" header; a line with no epoch before it times an evaluation
+    or a prediction, and one still running prints its time left ("ETA: 5:12")."""
+    elapsed = at(tokens, rate - 1)
+    unit = EN_UNITS.get(elapsed.suffix) if elapsed is not None else None
+    if elapsed is None or elapsed.kind != NUM or unit is None or not _counter_full(tokens, rate):
+        return None
+    if not any(_epoch_noun(t) for t in tokens[: rate - 1]):
+        return None
+    hours = elapsed.value * UNIT_HOURS[unit]
+    return Candidate(TIME, rate - 1, rate, hours, "progress_elapsed", elapsed.written)
+
+
+def _counter_full(tokens: list[Token], rate: int) -> bool:
+    """The "n/N" counter nearest before the rate on its line reads N/N: the loop is done."""
+    for j in range(rate - 1, max(1, rate - _LINE_SEARCH), -1):
+        if tokens[j].text == "\n":
+            return False
+        if tokens[j].kind == NUM and is_sym(tokens[j - 1], "/") and tokens[j - 2].kind == NUM:
+            return tokens[j].value == tokens[j - 2].value
+    return False
 
 
 def _clocks_before(tokens: list[Token], rate: int) -> list[tuple[float, str, int]]:
