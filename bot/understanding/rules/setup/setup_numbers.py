@@ -64,6 +64,7 @@ COUNT_PREPOSITIONS = table("COUNT_PREPOSITIONS")
 LABEL_FILLERS = table("LABEL_FILLERS")
 THEM_WORDS = table("THEM_WORDS")
 MULTIPLE_SAID_OF = table("MULTIPLE_SAID_OF")
+SEQUENCE_WORDS = table("SEQUENCE_WORDS")
 
 
 # What "3D"/"2D" qualifies when written before it: a network, a task, the data.
@@ -401,13 +402,16 @@ def _is_gpu_count(tokens: list[Token], i: int) -> bool:
 
 
 def _labelled_setting(tokens: list[Token], i: int) -> bool:
-    """ "batch size of 1024", "lr 0.1", "CUDA 12.1", "حجم الدفعة ٥١٢"."""
+    """ "batch size of 1024", "lr 0.1", "CUDA 12.1", "حجم الدفعة ٥١٢"; the sequence
+    length too ("seq 128", "seq len 512", «طول التسلسل ١٢٨»)."""
     j = i - 1
     steps = 0
     while j >= 0 and steps < 4:
         tok = tokens[j]
         if tok.kind == WORD and (
-            word_in(tok, COUNT_LABELS) or tok.text in ("gpus", "gpu", "nodes")
+            word_in(tok, COUNT_LABELS)
+            or word_in(tok, SEQUENCE_WORDS)
+            or tok.text in ("gpus", "gpu", "nodes")
         ):
             return True
         if tok.text in LABEL_FILLERS:
