@@ -93,3 +93,19 @@ def test_gigabyte_spellings_after_fp32_are_the_card(text, gb):
     query = understand(text, Channel.DM)
     assert query.intent is Intent.MEMORY
     assert query.gpu_memory_gb == gb
+
+
+@pytest.mark.parametrize(
+    ("text", "params"),
+    [
+        # A scaled sequence length is no parameter count, however it is said.
+        ("serve llama 2 13b on a 3090 with 8k context", 13e9),
+        ("mistral 7b inference on a 4090, 32k tokens of context, fits?", 7.24e9),
+        ("will a 7b fit on an A100 40GB for inference, seq 4k?", 7e9),
+        ("تشغيل mistral 7b للاستدلال على كرت ٢٤ جيجا بطول سياق 8k", 7.24e9),
+    ],
+)
+def test_a_scaled_sequence_length_is_no_parameter_count(text, params):
+    query = understand(text, Channel.DM)
+    assert query.intent is Intent.MEMORY
+    assert query.params == pytest.approx(params, rel=0.05)
