@@ -35,6 +35,7 @@ from bot.understanding.rules.setup.setup_numbers import (
     RULES,
     Claims,
     classify,
+    counts_other_noun,
 )
 from bot.understanding.rules.setup.setup_words import read_batches, read_words
 from bot.understanding.text.tokens import ARABIC, NUM, WORD, Token
@@ -243,7 +244,11 @@ def _setup_role(
     ``count_before_gpu`` ("memory 70B adam 64 H100", "8 V100 40h": with the time
     written with its unit, or in a memory question, a bare number before a GPU
     is how many; "100 V100" alone stays a time and a GPU, "ratio 2 A100" a ratio)."""
-    if sizes_are_params and tokens[i].suffix in PARAM_SUFFIXES:
+    if (
+        sizes_are_params
+        and tokens[i].suffix in PARAM_SUFFIXES
+        and not counts_other_noun(tokens, i)  # "8k context": a length, not 8k parameters
+    ):
         return "params", "memory_question_size", {}
     role, rule, claims = classify(tokens, i)
     if (

@@ -20,6 +20,7 @@ from __future__ import annotations
 from bot.models import Intent, Query, Reason
 from bot.understanding.precision_question import precision_topic
 from bot.understanding.rules.names.name_rules import GIGABYTE_WORDS
+from bot.understanding.rules.setup.setup_numbers import classify
 from bot.understanding.rules.talk.first_questions import first_question
 from bot.understanding.rules.time.durations import unit_of
 from bot.understanding.text.tokens import ARABIC, NUM, WORD, Token, word_in
@@ -90,13 +91,27 @@ def asks_if_it_fits(tokens: list[Token], gpu_named: bool) -> bool:
 
 
 def _loose_number(tokens: list[Token], k: int) -> bool:
-    """A number that is not part of a name, a GPU count ("2 A100s") or a memory size
-    ("24GB", «٢٤ جيجا»)."""
+    """A number that is not part of a name, a GPU count ("2 A100s"), a memory size
+    ("24GB", «٢٤ جيجا») or the shape of the data: a labelled setting ("batch 32",
+    "seq 128", «طول التسلسل ١٢٨») or a count of batches or sequences ("32 seqs")."""
     tok = tokens[k]
     if tok.kind != NUM or tok.role or tok.suffix == "gb":
         return False
     nxt = tokens[k + 1] if k + 1 < len(tokens) else None
-    return not (nxt is not None and (nxt.role == "gpu" or nxt.text in GIGABYTE_WORDS))
+    if nxt is not None and (nxt.role == "gpu" or nxt.text in GIGABYTE_WORDS):
+        return False
+    return not _shape_number(tokens, k)
+
+
+def _shape_number(tokens: list[Token], k: int) -> bool:
+    """ "batch 32 seq 128", "batch ٢ و seq ٥١٢", "bs 8": the batch or sequence length,
+    which changes the activations, never what the question asks."""
+    role, rule, _ = classify(tokens, k)
+    nxt = tokens[k + 1] if k + 1 < len(tokens) else None
+    shape_noun = nxt is not None and (
+        word_in(nxt, table("BATCH_WORDS")) or word_in(nxt, table("SEQUENCE_WORDS"))
+    )
+    return role == "setting" or (rule == "count_noun_after" and shape_noun)
 
 
 def _may_i_train(tokens: list[Token]) -> bool:

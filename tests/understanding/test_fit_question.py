@@ -61,3 +61,51 @@ def test_with_a_parameter_count_the_fit_is_answered():
 )
 def test_the_reply_asks_for_the_parameter_count_in_the_users_language(text, asked):
     assert asked in to_json(answer(text, Channel.DM))["text"]
+
+
+@pytest.mark.parametrize(
+    ("text", "params"),
+    [
+        # The batch and sequence length are the data's shape, not loose numbers.
+        ("will bert-base fit on a T4 with bs 16 and seq len 512?", 110e6),
+        ("can I fine-tune gpt2 on an RTX 3060, batch size 8, context 1024?", 124e6),
+        ("will bert-large fit on a V100 16GB at 64 seqs per batch?", 340e6),
+        ("هل يمكن تدريب bert على T4 بدفعة ٣٢ وطول تسلسل ٢٥٦؟", 110e6),
+        ("أقدر أدرب gpt2 على كرت ١٢ جيجا، batch ٤ و seq ١٠٢٤؟", 124e6),
+    ],
+)
+def test_batch_and_sequence_length_keep_a_fit_question(text, params):
+    query = understand(text, Channel.DM)
+    assert query.intent is Intent.MEMORY
+    assert query.params == params
+
+
+@pytest.mark.parametrize(
+    ("text", "gb"),
+    [
+        # Every spelling of gigabytes counts the size, so fp32 before it is no time.
+        ("بدي أعمل full fine-tune لموديل ٣ مليار بـ fp32 على كرت ١٦ غيغا", 16.0),
+        ("تدريب كامل لنموذج ١ مليار fp32 على بطاقة ٤٨ غيغابايت", 48.0),
+        ("أبي أسوي full fine-tune لموديل ٢ مليار fp32 على كرت ٢٤ قيقا", 24.0),
+    ],
+)
+def test_gigabyte_spellings_after_fp32_are_the_card(text, gb):
+    query = understand(text, Channel.DM)
+    assert query.intent is Intent.MEMORY
+    assert query.gpu_memory_gb == gb
+
+
+@pytest.mark.parametrize(
+    ("text", "params"),
+    [
+        # A scaled sequence length is no parameter count, however it is said.
+        ("serve llama 2 13b on a 3090 with 8k context", 13e9),
+        ("mistral 7b inference on a 4090, 32k tokens of context, fits?", 7.24e9),
+        ("will a 7b fit on an A100 40GB for inference, seq 4k?", 7e9),
+        ("تشغيل mistral 7b للاستدلال على كرت ٢٤ جيجا بطول سياق 8k", 7.24e9),
+    ],
+)
+def test_a_scaled_sequence_length_is_no_parameter_count(text, params):
+    query = understand(text, Channel.DM)
+    assert query.intent is Intent.MEMORY
+    assert query.params == pytest.approx(params, rel=0.05)

@@ -69,6 +69,7 @@ COUNT_PREPOSITIONS = table("COUNT_PREPOSITIONS")
 LABEL_FILLERS = table("LABEL_FILLERS")
 THEM_WORDS = table("THEM_WORDS")
 MULTIPLE_SAID_OF = table("MULTIPLE_SAID_OF")
+SEQUENCE_WORDS = table("SEQUENCE_WORDS")
 
 
 # What "3D"/"2D" qualifies when written before it: a network, a task, the data.
@@ -165,14 +166,29 @@ def _step_time(tokens: list[Token], i: int) -> Decision:
 
 
 def _params_with_noun(tokens: list[Token], i: int) -> str | None:
-    """ "340M params": millions, not minutes; "20k iterations": thousands of steps."""
+    """ "340M params": millions, not minutes; "20k iterations": thousands of steps;
+    "4k context": a sequence length."""
     nxt = at(tokens, i + 1)
     if tokens[i].suffix.lstrip("-") not in PARAM_SUFFIXES:
         return None
     if word_in(nxt, PARAM_NOUNS):
         return "params"
-    noun = word_in(nxt, COUNT_NOUNS)  # "20k iterations" counts steps, not parameters
+    # "20k iterations" counts steps, "4k context" is a sequence length: not parameters.
+    noun = word_in(nxt, COUNT_NOUNS) or word_in(nxt, SEQUENCE_WORDS)
     return _noun_role(noun) if noun else None
+
+
+def counts_other_noun(tokens: list[Token], i: int) -> bool:
+    """ "8k tokens", "4k context", "context 8k", "2T tokens": a scaled number that counts a noun other
+    than parameters, even in a memory question."""
+    if _sequence_label_before(tokens, i):
+        return True  # "context 8k", «بطول سياق 8k»
+    return _params_with_noun(tokens, i) not in (None, "params")
+
+
+def _sequence_label_before(tokens: list[Token], i: int) -> bool:
+    """ "seq 4k", "context 8k", «سياق 8k»: a scaled number labelled a sequence length."""
+    return word_in(at(tokens, i - 1), SEQUENCE_WORDS) is not None
 
 
 def _dimension(tokens: list[Token], i: int) -> str | None:
@@ -220,7 +236,7 @@ def _unit_suffix(tokens: list[Token], i: int) -> Decision:
     if suffix in PRICE_SCALES and (_symbol_before(tokens, i) or currency_after(tokens, i)):
         return "price"  # "$1.5k total", "2k EUR a week": thousands of money, not parameters
     if suffix in PARAM_SUFFIXES:
-        return "params"
+        return "setting" if _sequence_label_before(tokens, i) else "params"
     if counted:
         return counted
     return _noun_role(suffix) if suffix in COUNT_NOUNS else None
@@ -420,13 +436,16 @@ def _is_gpu_count(tokens: list[Token], i: int) -> bool:
 
 
 def _labelled_setting(tokens: list[Token], i: int) -> bool:
-    """ "batch size of 1024", "lr 0.1", "CUDA 12.1", "حجم الدفعة ٥١٢"."""
+    """ "batch size of 1024", "lr 0.1", "CUDA 12.1", "حجم الدفعة ٥١٢"; the sequence
+    length too ("seq 128", "seq len 512", «طول التسلسل ١٢٨»)."""
     j = i - 1
     steps = 0
     while j >= 0 and steps < 4:
         tok = tokens[j]
         if tok.kind == WORD and (
-            word_in(tok, COUNT_LABELS) or tok.text in ("gpus", "gpu", "nodes")
+            word_in(tok, COUNT_LABELS)
+            or word_in(tok, SEQUENCE_WORDS)
+            or tok.text in ("gpus", "gpu", "nodes")
         ):
             return True
         if tok.text in LABEL_FILLERS:
