@@ -109,3 +109,22 @@ def test_a_scaled_sequence_length_is_no_parameter_count(text, params):
     query = understand(text, Channel.DM)
     assert query.intent is Intent.MEMORY
     assert query.params == pytest.approx(params, rel=0.05)
+
+
+@pytest.mark.parametrize(
+    ("text", "params"),
+    [
+        ("can I fully fine-tune opt-1.3b on a T4 with adam?", 1.3e9),
+        ("pythia-1.4b full finetune on a 3060 12gb, fits?", 1.4e9),
+        ("gpt-neo-2.7B inference on a T4 in fp16?", 2.7e9),
+        ("qwen1.5-0.5b inference on a T4, fits?", 0.5e9),
+        ("هل يتسع bloom-1.1b للتدريب الكامل على T4؟", 1.1e9),
+        ("smollm-1.7b qlora على 3060، يكفي؟", 1.7e9),
+    ],
+)
+def test_a_decimal_size_after_a_names_hyphen_is_the_size(text, params):
+    """Rule size_after_hyphen: "opt-1.3b" is 1.3 billion parameters; the name used to swallow
+    "-1" and leave 3 billion."""
+    query = understand(text, Channel.DM)
+    assert query.intent is Intent.MEMORY
+    assert query.params == pytest.approx(params)

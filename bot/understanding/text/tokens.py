@@ -265,12 +265,20 @@ def _after_hedge(text: str, j: int) -> int:
     return j
 
 
+# "opt-1.3b", "gpt-neo-2.7B", "qwen1.5-0.5b": a model's size in decimals after its name.
+_SIZE_AFTER_HYPHEN = re.compile(r"-\d+\.\d+[bm](?![a-z0-9])")
+
+
 def _read_latin_word(text: str, i: int) -> int:
-    """Letters and digits, joined by single inner hyphens or apostrophes."""
+    """Letters and digits, joined by single inner hyphens or apostrophes; a name ends
+    before a decimal size after its hyphen (rule ``size_after_hyphen``), so "opt-1.3b"
+    is 1.3 billion parameters, not "opt-1" and 3 billion."""
     n = len(text)
     j = i
     while j < n:
         c = text[j]
+        if c == "-" and _SIZE_AFTER_HYPHEN.match(text, j):
+            break
         if (
             _is_latin(c)
             or (c.isascii() and c.isdigit())
