@@ -72,12 +72,25 @@ def test_the_reply_asks_for_the_parameter_count_in_the_users_language(text, aske
         ("will bert-large fit on a V100 16GB at 64 seqs per batch?", 340e6),
         ("هل يمكن تدريب bert على T4 بدفعة ٣٢ وطول تسلسل ٢٥٦؟", 110e6),
         ("أقدر أدرب gpt2 على كرت ١٢ جيجا، batch ٤ و seq ١٠٢٤؟", 124e6),
+        # A scaled sequence length is no parameter count, however it is said.
+        ("serve llama 2 13b on a 3090 with 8k context", 13e9),
+        ("mistral 7b inference on a 4090, 32k tokens of context, fits?", 7.24e9),
+        ("will a 7b fit on an A100 40GB for inference, seq 4k?", 7e9),
+        ("تشغيل mistral 7b للاستدلال على كرت ٢٤ جيجا بطول سياق 8k", 7.24e9),
+        # Rule size_after_hyphen: "opt-1.3b" is 1.3 billion parameters; the name used to
+        # swallow "-1" and leave 3 billion.
+        ("can I fully fine-tune opt-1.3b on a T4 with adam?", 1.3e9),
+        ("pythia-1.4b full finetune on a 3060 12gb, fits?", 1.4e9),
+        ("gpt-neo-2.7B inference on a T4 in fp16?", 2.7e9),
+        ("qwen1.5-0.5b inference on a T4, fits?", 0.5e9),
+        ("هل يتسع bloom-1.1b للتدريب الكامل على T4؟", 1.1e9),
+        ("smollm-1.7b qlora على 3060، يكفي؟", 1.7e9),
     ],
 )
-def test_batch_and_sequence_length_keep_a_fit_question(text, params):
+def test_the_data_shape_and_the_size_written_into_a_name_keep_a_fit_question(text, params):
     query = understand(text, Channel.DM)
     assert query.intent is Intent.MEMORY
-    assert query.params == params
+    assert query.params == pytest.approx(params, rel=0.05)
 
 
 @pytest.mark.parametrize(
@@ -93,38 +106,3 @@ def test_gigabyte_spellings_after_fp32_are_the_card(text, gb):
     query = understand(text, Channel.DM)
     assert query.intent is Intent.MEMORY
     assert query.gpu_memory_gb == gb
-
-
-@pytest.mark.parametrize(
-    ("text", "params"),
-    [
-        # A scaled sequence length is no parameter count, however it is said.
-        ("serve llama 2 13b on a 3090 with 8k context", 13e9),
-        ("mistral 7b inference on a 4090, 32k tokens of context, fits?", 7.24e9),
-        ("will a 7b fit on an A100 40GB for inference, seq 4k?", 7e9),
-        ("تشغيل mistral 7b للاستدلال على كرت ٢٤ جيجا بطول سياق 8k", 7.24e9),
-    ],
-)
-def test_a_scaled_sequence_length_is_no_parameter_count(text, params):
-    query = understand(text, Channel.DM)
-    assert query.intent is Intent.MEMORY
-    assert query.params == pytest.approx(params, rel=0.05)
-
-
-@pytest.mark.parametrize(
-    ("text", "params"),
-    [
-        ("can I fully fine-tune opt-1.3b on a T4 with adam?", 1.3e9),
-        ("pythia-1.4b full finetune on a 3060 12gb, fits?", 1.4e9),
-        ("gpt-neo-2.7B inference on a T4 in fp16?", 2.7e9),
-        ("qwen1.5-0.5b inference on a T4, fits?", 0.5e9),
-        ("هل يتسع bloom-1.1b للتدريب الكامل على T4؟", 1.1e9),
-        ("smollm-1.7b qlora على 3060، يكفي؟", 1.7e9),
-    ],
-)
-def test_a_decimal_size_after_a_names_hyphen_is_the_size(text, params):
-    """Rule size_after_hyphen: "opt-1.3b" is 1.3 billion parameters; the name used to swallow
-    "-1" and leave 3 billion."""
-    query = understand(text, Channel.DM)
-    assert query.intent is Intent.MEMORY
-    assert query.params == pytest.approx(params)
