@@ -213,10 +213,7 @@ def _scaled_batch(tokens: list[Token], i: int) -> str | None:
     keeps its minutes)."""
     if tokens[i].suffix.lstrip("-") not in BATCH_SCALES:
         return None
-    j = i - 1
-    while j >= 0 and i - j <= 4 and tokens[j].text in LABEL_FILLERS:
-        j -= 1
-    return "setting" if word_in(at(tokens, j), BATCH_WORDS) else None
+    return "setting" if word_in(_label_before(tokens, i), BATCH_WORDS) else None
 
 
 def _unit_suffix(tokens: list[Token], i: int) -> Decision:
@@ -438,19 +435,19 @@ def _is_gpu_count(tokens: list[Token], i: int) -> bool:
 def _labelled_setting(tokens: list[Token], i: int) -> bool:
     """ "batch size of 1024", "lr 0.1", "CUDA 12.1", "حجم الدفعة ٥١٢"; the sequence
     length too ("seq 128", "seq len 512", «طول التسلسل ١٢٨»)."""
+    tok = _label_before(tokens, i)
+    return tok is not None and bool(
+        word_in(tok, COUNT_LABELS)
+        or word_in(tok, SEQUENCE_WORDS)
+        or tok.kind == WORD
+        and tok.text in ("gpus", "gpu", "nodes")
+    )
+
+
+def _label_before(tokens: list[Token], i: int) -> Token | None:
+    """The word that may label the number at ``i``: the first token before it past at
+    most three fillers ("batch size of", "bs ="); None past the fillers' reach."""
     j = i - 1
-    steps = 0
-    while j >= 0 and steps < 4:
-        tok = tokens[j]
-        if tok.kind == WORD and (
-            word_in(tok, COUNT_LABELS)
-            or word_in(tok, SEQUENCE_WORDS)
-            or tok.text in ("gpus", "gpu", "nodes")
-        ):
-            return True
-        if tok.text in LABEL_FILLERS:
-            j -= 1
-            steps += 1
-            continue
-        return False
-    return False
+    while j >= 0 and i - j < 4 and tokens[j].text in LABEL_FILLERS:
+        j -= 1
+    return tokens[j] if j >= 0 else None

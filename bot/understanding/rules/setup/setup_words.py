@@ -209,7 +209,7 @@ def _second_batch(tokens: list[Token], i: int, first: int) -> bool:
     scaled = tokens[first].suffix.lstrip("-") in BATCH_SCALES
     shares_scale = scaled and tok.suffix.lstrip("-") in BATCH_SCALES
     return (
-        tok.role in ("", "setting", *(("params",) if shares_scale else ()))
+        (tok.role in ("", "setting") or shares_scale and tok.role == "params")
         and (not tok.suffix or shares_scale)
         and not is_time_unit(at(tokens, i + 1))
         and bool(_qualifier(tokens, i))
