@@ -197,6 +197,8 @@ class _Reading:
         self.offered: list[tuple[Candidate, bool]] = [] if offered is None else offered
         self.follows_memory = follows_memory
         self.memory_from_thread = False
+        # Both ends of an epoch's time that mixed precision changed (``_times``), FP32 first.
+        self.epoch_change: list[Quantity] = []
 
     def query(self) -> Query:
         tokens = self.tokens
@@ -312,7 +314,8 @@ class _Reading:
         """
         changed = epoch_time_change(self.tokens, sorted(durations + labelled, key=_start))
         usable = [q for q in durations if not q.excluded and q not in changed]
-        usable += [self._epoch_time(q, epochs) for q in changed]  # both ends: one ratio
+        self.epoch_change = [self._epoch_time(q, epochs) for q in changed]
+        usable += self.epoch_change  # both ends: one ratio
         labelled = [q for q in labelled if q not in changed]
         per_epoch = [q for q in durations if q.per_epoch and q not in changed]
         if not usable and not labelled and len(per_epoch) == 1:
@@ -402,6 +405,13 @@ class _Reading:
     ) -> tuple[tuple[Quantity, Quantity] | None, Quantity | None, str]:
         """The FP32 and mixed times a message measured, the job's time if it names
         another one, and the rule that read them."""
+        if len(self.epoch_change) == 2 and all(q in times for q in self.epoch_change):
+            # "amp brought our epoch from 12 min down to 7.5 min, full fp32 run is 30h": the
+            # change is the pair whatever precision is named near its ends; a third time is the job.
+            others = [q for q in times if q not in self.epoch_change]
+            if len(others) <= 1:
+                rule = "measured_pair_for_job" if others else "fp32_and_mixed_times"
+                return (self.epoch_change[0], self.epoch_change[1]), next(iter(others), None), rule
         if len(times) == 3:
             found = measured_pair_and_job(self.tokens, times)
             if found is not None:

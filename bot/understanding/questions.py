@@ -45,7 +45,10 @@ def sized_on_gpu(tokens: list[Token], gpu_named: bool) -> bool:
     3090?", "أقدر أدرب 7B على 4090؟": billions of parameters with a GPU or a
     training verb ask whether it fits, as "fit" does, unless the message asks about
     speed ("how much faster is bf16 for a 7b finetune on a 4090?", "كم تسريع ..."):
-    then the size is the model's, and the reply is the ratio."""
+    then the size is the model's, and the reply is the ratio; nor when it asks which
+    16-bit format to train in (rule ``precision_question``: "fp16 or bf16 for a 1b
+    pretrain on h100s?", «fp16 ولا bf16 لتدريب موديل 7B على A100؟»), unless a memory
+    size is said ("... on a 24gb card?" is still whether it fits)."""
     billions = any(
         t.kind == NUM
         and (t.suffix == "b" or (k + 1 < len(tokens) and word_in(tokens[k + 1], table("BILLIONS"))))
@@ -53,7 +56,15 @@ def sized_on_gpu(tokens: list[Token], gpu_named: bool) -> bool:
     ) or any(_millions_of_a_model(tokens, k) for k in range(len(tokens)))
     trains = any(t.kind == WORD and word_in(t, table("TRAIN_VERBS")) for t in tokens)
     asks_speed = any(word_in(t, SPEED_CUES) for t in tokens)
-    return billions and (gpu_named or trains) and not asks_speed
+    return billions and (gpu_named or trains) and not asks_speed and not _asks_format(tokens)
+
+
+def _asks_format(tokens: list[Token]) -> bool:
+    """Which 16-bit format to train in, asked with no memory size said."""
+    sized = any(t.kind == NUM and t.suffix in GIGABYTE_WORDS for t in tokens) or any(
+        word_in(t, GIGABYTE_WORDS) for t in tokens
+    )
+    return precision_topic(tokens) is not None and not sized
 
 
 def _millions_of_a_model(tokens: list[Token], k: int) -> bool:

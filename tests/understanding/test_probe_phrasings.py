@@ -1,5 +1,5 @@
 """Classes the held-out probes found (``bench/data/reading_probe2.jsonl`` to
-``reading_probe5.jsonl``, run with ``python bench/reading_probe.py``), each fixed by
+``reading_probe6.jsonl``, run with ``python bench/reading_probe.py``), each fixed by
 a general rule named in docs/reading.md and checked here on phrasings other than the
 probe's own.
 
@@ -222,6 +222,102 @@ PROBE5_CLASSES = [
     ("التدريب كياخد جوج سيمانات فـ fp32 والتسريع ١٫٦", "dm", 336, 1.6, None),
 ]
 
+# Probe6's classes, each on phrasings other than the probe's own.
+# PCT_LESS: verbs that take a share off the time ("knocked 35% off", "chopped", "lops",
+# «بيشيل ٢٠٪ من الوقت») cut it: never a share that remains (20% off is 1.25, not 5).
+PERCENT_OFF = [
+    ("amp knocks 20% off the runtime, fp32 is 30h", "dm", 30, 1.25, None),
+    ("bf16 chopped 50% off our fp32 time of 12h", "dm", 12, 2, None),
+    ("fp32 20h; amp lops 25% off", "dm", 20, 4 / 3, None),
+    ("الـ amp بيشيل ٢٠٪ من الوقت، والـ fp32 ٣٠ ساعة", "dm", 30, 1.25, None),
+    ("الـ bf16 شال ٥٠٪ من وقت التدريب، كان ١٢ ساعة", "dm", 12, 2, None),
+]
+
+# YIELD_VERBS: more verbs of bringing ("delivers", "got", "offers"; Maghrebi «كيعطي»,
+# «تيعطي») between a mixed precision and its bare ratio (rule mixed_precision_ratio).
+MORE_YIELD_VERBS = [
+    ("fp32 takes 10 hours and bf16 delivers 1.6", "dm", 10, 1.6, None),
+    ("training is 2 days in fp32, amp got 1.4 on our last run", "dm", 48, 1.4, None),
+    ("fp32 20h, amp offers 1.3", "dm", 20, 1.3, None),
+    ("التدريب كياخد ١٠ سوايع ف fp32 و amp كيعطي ١٫٥", "dm", 10, 1.5, None),
+    ("الـ fp32 كياخد يومين والـ bf16 تيعطي ١٫٧", "dm", 48, 1.7, None),
+]
+
+# Rule finished_in with "after" («بعد»): "ended after 9:15:00" is how long it ran;
+# "finished at 7:30:00" stays a clock time.
+FINISHED_AFTER = [
+    ("the fp32 job finished after 9:15:00, amp 1.5x", "dm", 9.25, 1.5, None),
+    ("انتهى التدريب بعد ٤:٣٠:٠٠ والتسريع ٢", "dm", 4.5, 2, None),
+    ("the job finished at 7:30:00, amp 2x", "dm", None, 2, "no_numbers"),
+]
+
+# RATIO_LABELS in the MSA accusative: «تسريعاً قدره ١٫٧», «معاملاً قدره ٢».
+ACCUSATIVE_LABELS = [
+    ("يستغرق التدريب ٢٠ ساعة، ونتوقع تسريعاً قدره ١٫٥", "dm", 20, 1.5, None),
+    ("التدريب ١٠ ساعات بدقة fp32، ويعطي amp معاملاً قدره ٢", "dm", 10, 2, None),
+    ("مدة التدريب يومان، وحققنا تسريعاً مقداره ١٫٨", "dm", 48, 1.8, None),
+]
+
+# Rule mixed_precision_ratio: an H:MM the format says is hours and minutes ("(h:mm)",
+# «(ساعات:دقائق)») is a time with its unit, so the mixed precision's bare number is the ratio.
+CLOCK_FORMAT_TIMES = [
+    ("baseline took 2:45 (h:mm) in fp32, with amp 1.5", "dm", 2.75, 1.5, None),
+    ("fp32 run: 10:30 (hh:mm); bf16 1.4", "dm", 10.5, 1.4, None),
+    ("التدريب خلص في ٧:٣٠ بالـ fp32 (ساعات:دقائق) والـ amp ١٫٥", "dm", 7.5, 1.5, None),
+]
+
+# Rule epoch_time_change: the changed epoch is the measured pair, FP32 end first, even
+# when the mixed precision is named right before its first end; a third time is the job.
+EPOCH_CHANGE_PAIRS = [
+    ("amp took our epoch from 10 min down to 5 min, fp32 run is 20h", "dm", 20, 2, None),
+    (
+        "with bf16 the epoch went from 30 min to 20 min, whole fp32 training is 3 days",
+        "dm",
+        72,
+        1.5,
+        None,
+    ),
+    (
+        "الـ amp نزّل الـ epoch من ٢٠ دقيقة لـ ١٠ دقايق، والتدريب fp32 كامل ١٠ ساعات",
+        "dm",
+        10,
+        2,
+        None,
+    ),
+    (
+        "مع الـ bf16 الـ epoch صار من ٣٠ دقيقة لـ ٢٠، والتدريب كله ٣٠ ساعة بالـ fp32",
+        "dm",
+        30,
+        1.5,
+        None,
+    ),
+]
+
+# Rule fp32_and_mixed_times: the precision a time is said of may open a long clause
+# ("the amp version of the exact same run took 6h"): it is looked for up to the
+# clause's start (eight tokens), past the words that describe the run.
+PRECISION_OPENS_CLAUSE = [
+    (
+        "fp32 took 10h, the amp version of the exact same run took 6h. how about a 50h job?",
+        "dm",
+        50,
+        10 / 6,
+        None,
+    ),
+    ("fp32 is 20h; amp on the exact same config takes 12h", "dm", 20, 20 / 12, None),
+    ("الـ fp32 أخذ ١٠ ساعات، والـ amp على نفس الإعدادات بالضبط أخذ ٥ ساعات", "dm", 10, 2, None),
+]
+
+PROBE6_CLASSES = (
+    PERCENT_OFF
+    + MORE_YIELD_VERBS
+    + FINISHED_AFTER
+    + ACCUSATIVE_LABELS
+    + CLOCK_FORMAT_TIMES
+    + EPOCH_CHANGE_PAIRS
+    + PRECISION_OPENS_CLAUSE
+)
+
 CASES = (
     FINISHED_IN
     + EPOCHS_TIMES
@@ -231,6 +327,7 @@ CASES = (
     + SHARED_UNITS
     + PROBE4_CLASSES
     + PROBE5_CLASSES
+    + PROBE6_CLASSES
 )
 
 
@@ -274,3 +371,21 @@ PRECISION_COMPARISONS = [
 def test_dialect_comparisons_of_the_formats(text):
     q = understand(text, Channel("dm"))
     assert q.intent is Intent.PRECISION and q.precision_topic == "compare", q
+
+
+# Rule precision_question before memory_by_setup: a size with a GPU or a training verb
+# asks which 16-bit format to train in when the message compares the two; a memory size
+# said ("on a 24gb card") keeps it the fit question.
+FORMAT_OVER_SIZE = [
+    ("bf16 vs fp16 for training a 13b on 8 a100s?", Intent.PRECISION),
+    ("which is better for a 3b finetune on a 4090, fp16 or bf16?", Intent.PRECISION),
+    ("هل الأفضل fp16 ولا bf16 لتدريب موديل 7B على H100؟", Intent.PRECISION),
+    ("can i fine-tune a 7b in bf16 or fp16 on a 24gb card?", Intent.MEMORY),
+    ("لتدريب موديل ٣ مليار على كرت ٢٤ جيجا، bf16 ولا fp16؟", Intent.MEMORY),
+]
+
+
+@pytest.mark.parametrize(("text", "intent"), FORMAT_OVER_SIZE)
+def test_format_question_with_a_model_size(text, intent):
+    q = understand(text, Channel("dm"))
+    assert q.intent is intent, q

@@ -135,12 +135,19 @@ def _mixed_precision_ratio(tokens: list[Token], j: int, i: int) -> bool:
 
 
 def _holds_a_time(tokens: list[Token]) -> bool:
-    """A time with its unit in the message: a duration read, or the elapsed time of a
-    pasted progress line ("[04:00<00:00, 2.08it/s]", Keras's "- 720s 460ms/step"),
-    set aside before the labels but timing the FP32 run or its epoch all the same."""
-    return any(t.role == "time" and t.kind in (NUM, WORD) for t in tokens) or (
-        progress_clock(tokens) is not None
-    )
+    """A time with its unit in the message: a duration read, an H:MM the tokenizer
+    read as hours and minutes ("took 3:15 (h:mm)", "36:30 hours": its format is its
+    unit), or the elapsed time of a pasted progress line ("[04:00<00:00, 2.08it/s]",
+    Keras's "- 720s 460ms/step"), set aside before the labels but timing the FP32 run
+    or its epoch all the same."""
+    return any(
+        (t.role == "time" and t.kind in (NUM, WORD)) or _hours_and_minutes(t) for t in tokens
+    ) or (progress_clock(tokens) is not None)
+
+
+def _hours_and_minutes(tok: Token) -> bool:
+    """A number token written H:MM: the tokenizer joins one only when it is a duration."""
+    return tok.kind == NUM and ":" in tok.text
 
 
 def _share_with_guesses(tokens: list[Token], i: int, said: dict[int, tuple[str, str]]) -> None:

@@ -28,7 +28,7 @@ _FROM_WORDS = table("FROM_WORDS")
 _TO_WORDS = table("TO_WORDS")
 _CHANGE_MARKS = table("CHANGE_MARKS")
 _LABEL_SIGNS = frozenset(":=")
-_BEFORE, _AFTER = 5, 3  # tokens looked at before and after a time for its precision
+_BEFORE, _AFTER = 8, 3  # tokens looked at before and after a time for its precision
 
 
 def fp32_and_mixed(tokens: list[Token], times: list[Quantity]) -> tuple[Quantity, Quantity] | None:
