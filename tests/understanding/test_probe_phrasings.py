@@ -308,6 +308,16 @@ PRECISION_OPENS_CLAUSE = [
     ("الـ fp32 أخذ ١٠ ساعات، والـ amp على نفس الإعدادات بالضبط أخذ ٥ ساعات", "dm", 10, 2, None),
 ]
 
+# AR_TEEN_HEADS (probe7): MSA's 11 and 12 open with a form of one or two that is a
+# number only before the ten; «أحد» alone stays "someone".
+MSA_ELEVEN_TWELVE = [
+    ("مدة التدريب بدقة fp32 اثنتا عشرة ساعة والتسريع ١٫٥", "dm", 12, 1.5, None),
+    ("يستغرق التدريب إحدى عشرة ساعة، ومع amp التسريع ٢", "dm", 11, 2, None),
+    ("التدريب الكامل أحد عشر يوماً بالـ fp32 و bf16 يعطي ٢", "dm", 264, 2, None),
+    ("يحتاج النموذج اثني عشر ساعة في fp32 وتسريع ١٫٨", "dm", 12, 1.8, None),
+    ("هل أحد جرب amp على تدريب ١٠ ساعات؟ التسريع ١٫٥", "dm", 10, 1.5, None),
+]
+
 PROBE6_CLASSES = (
     PERCENT_OFF
     + MORE_YIELD_VERBS
@@ -328,6 +338,7 @@ CASES = (
     + PROBE4_CLASSES
     + PROBE5_CLASSES
     + PROBE6_CLASSES
+    + MSA_ELEVEN_TWELVE
 )
 
 
@@ -364,6 +375,12 @@ PRECISION_COMPARISONS = [
     "is bf16 safer than fp16?",
     "is bf16 preferable to fp16 on an A100?",
     "bf16 superior to fp16 for llm training?",
+    # "X differs from Y" (probe7).
+    "how does bf16 differ from fp16 for training?",
+    "is fp16 different from bf16 on an H100?",
+    "بماذا يختلف الـ bf16 عن الـ fp16 في التدريب؟",
+    "شو بيفرق bf16 عن fp16؟",
+    "وش يفرق الـ fp16 عن الـ bf16 بالتدريب؟",
 ]
 
 

@@ -92,6 +92,9 @@ DETERMINERS = table("DETERMINERS")
 AR_NUMBERS: dict[str, int] = {
     word: int(value) for value, words in mapping("AR_NUMBER_WORDS").items() for word in words
 }
+AR_TEEN_HEADS: dict[str, int] = {
+    word: int(value) for value, words in mapping("AR_TEEN_HEADS").items() for word in words
+}
 AR_COUNT_OR_SHARE: dict[str, int] = mapping("AR_COUNT_OR_SHARE")
 AR_COUNTED_PLURALS = frozenset(
     [_w for _w, (_u, _n) in AR_UNITS.items() if _n == 0]

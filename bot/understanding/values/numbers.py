@@ -15,6 +15,7 @@ from bot.understanding.values.lexicon import (
     AR_COUNTED_PLURALS,
     AR_NUMBERS,
     AR_SCALES,
+    AR_TEEN_HEADS,
     COUNT_NOUNS,
     DETERMINERS,
     EN_NUMBERS,
@@ -105,8 +106,22 @@ def _first_word(tokens: list[Token], i: int) -> tuple[int, int] | None:
         if not nxt or not (nxt[1] or tokens[i + 1].text == "dozen"):
             return None
         return nxt[0], i + 2
+    teen = _teen(tokens, i)
+    if teen is not None:
+        return teen, i + 2
     first = _word_value(tokens[i])
     return None if first is None else (first[0], i + 1)
+
+
+def _teen(tokens: list[Token], i: int) -> int | None:
+    """MSA's 11 or 12 at ``i``: a head of AR_TEEN_HEADS then the ten («اثنتا عشرة»)."""
+    if i + 1 >= len(tokens) or tokens[i].script != ARABIC:
+        return None
+    head = lookup(tokens[i].text, AR_TEEN_HEADS)
+    ten = _word_value(tokens[i + 1])
+    if head is None or ten is None or ten != (10, False):
+        return None
+    return 10 + AR_TEEN_HEADS[head]
 
 
 def _next_part(tokens: list[Token], i: int) -> tuple[int, bool, int] | None:
