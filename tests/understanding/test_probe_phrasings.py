@@ -318,6 +318,16 @@ MSA_ELEVEN_TWELVE = [
     ("هل أحد جرب amp على تدريب ١٠ ساعات؟ التسريع ١٫٥", "dm", 10, 1.5, None),
 ]
 
+# Rule faster_by (probe7): the speed itself, then "by", then the number is the ratio; a
+# speed with no "by" may be a rate and stays unread.
+SPEED_BY = [
+    ("fp32 takes 30h, amp boosts speed by 1.5", "dm", 30, 1.5, None),
+    ("fp32 is 12h and bf16 raises throughput by about 1.8", "dm", 12, 1.8, None),
+    ("التدريب ٣٠ ساعة بالـ fp32، والـ bf16 كيزيد السرعة ب ١٫٥", "dm", 30, 1.5, None),
+    ("٢٤ ساعة fp32، و amp يرفع السرعة بمقدار ٢", "dm", 24, 2, None),
+    ("fp32 takes 20h, speed is 1.6 it/s", "dm", 20, None, None),
+]
+
 PROBE6_CLASSES = (
     PERCENT_OFF
     + MORE_YIELD_VERBS
@@ -339,6 +349,7 @@ CASES = (
     + PROBE5_CLASSES
     + PROBE6_CLASSES
     + MSA_ELEVEN_TWELVE
+    + SPEED_BY
 )
 
 

@@ -266,24 +266,30 @@ def _unbounded_speed(tokens: list[Token], i: int) -> Found | None:
 
 _FASTER_BY = table("FASTER_BY_CUES")
 _FASTER_FILLERS = table("FASTER_BY_FILLERS")
+# "increases the speed by 1.6", «كيزيد السرعة ب ١٫٦»: the speed itself, then "by", is
+# a comparative of speed too (a speed with no "by" may be a rate: "speed 1.6 it/s").
+_SPEED_BY_NOUNS = table("SPEED_BY_NOUNS")
+_BY = table("FASTER_BY_BY")
 
 
 def _faster_by(tokens: list[Token], i: int) -> Found | None:
     """Rule ``faster_by``: "amp is faster by 1.5", "speeds it up by 1.8", "أسرع بـ١٫٥",
-    "بيسرّع التدريب ١٫٥": a bare number above 1 right after a comparative of speed
+    "بيسرّع التدريب ١٫٥", "boosts speed by 1.6", «يزيد السرعة ب ١٫٦»: a bare number above 1 right after a comparative of speed
     (fillers between) is the ratio. A unit, percentage or counted noun after it
     makes it something else, read by its own rule."""
     tok, nxt = tokens[i], _next(tokens, i)
     if tok.suffix or tok.value <= 1 or (nxt is not None and nxt.kind == WORD and _counted(nxt)):
         return None
+    by = False
     for k in range(i - 1, max(-1, i - 5), -1):
         before = tokens[k]
         if before.kind != WORD:
             return None
-        if has_cue(before, _FASTER_BY):
+        if has_cue(before, _FASTER_BY) or (by and has_cue(before, _SPEED_BY_NOUNS)):
             return tok.value, i + 1
         if not has_cue(before, _FASTER_FILLERS):
             return None
+        by = by or has_cue(before, _BY)
     return None
 
 
