@@ -36,6 +36,7 @@ from bot.understanding.rules.setup.setup_numbers import (
     Claims,
     classify,
     counts_other_noun,
+    keyed_noun,
 )
 from bot.understanding.rules.setup.setup_words import read_batches, read_words
 from bot.understanding.text.tokens import ARABIC, NUM, WORD, Token
@@ -43,7 +44,7 @@ from bot.understanding.values.lexicon import (
     EPOCH_NOUNS,
     lookup,
 )
-from bot.understanding.values.nearby import at, is_duration_at, text_at, word_in
+from bot.understanding.values.nearby import at, is_duration_at, word_in
 from bot.understanding.words import table
 
 GPU_DUALS = table("GPU_DUALS")
@@ -215,12 +216,10 @@ class _Counts:
 
 
 def _counts_epochs(tokens: list[Token], i: int) -> bool:
-    """ "90 epochs", and "epochs: 90" in a `key: value` line (rule ``count_key``)."""
+    """ "90 epochs", and "epochs: 90", "number of epochs is 90" (rule ``count_key``)."""
     if word_in(at(tokens, i + 1), EPOCH_NOUNS):
         return True
-    return (
-        text_at(tokens, i - 1) in (":", "=") and word_in(at(tokens, i - 2), EPOCH_NOUNS) is not None
-    )
+    return keyed_noun(tokens, i, EPOCH_NOUNS) is not None
 
 
 # The size that ends a model's name: "llama-2-13b", "qwen2.5-7b" (letters or a

@@ -328,6 +328,14 @@ SPEED_BY = [
     ("fp32 takes 20h, speed is 1.6 it/s", "dm", 20, None, None),
 ]
 
+# Rule count_key in prose (probe7): "the number of epochs is N", «عدد الـ epochs N».
+COUNT_KEY_PROSE = [
+    ("one epoch is 30 min and the number of epochs is 40; amp ~1.6x", "dm", 20, 1.6, None),
+    ("epoch takes 15 min, total number of epochs was 12, bf16 gives 1.5", "dm", 3, 1.5, None),
+    ("الـ epoch الواحدة ٢٠ دقيقة وعدد الـ epochs ٦٠، والتسريع ٢", "dm", 20, 2, None),
+    ("كل ايبوك ياخذ ساعة، وعدد الايبوكات عشرة، و amp يعطي ١٫٥", "dm", 10, 1.5, None),
+]
+
 PROBE6_CLASSES = (
     PERCENT_OFF
     + MORE_YIELD_VERBS
@@ -350,6 +358,7 @@ CASES = (
     + PROBE6_CLASSES
     + MSA_ELEVEN_TWELVE
     + SPEED_BY
+    + COUNT_KEY_PROSE
 )
 
 

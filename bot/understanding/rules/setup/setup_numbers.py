@@ -284,13 +284,35 @@ _KEYED_COUNT_NOUNS = (
 )
 
 
-def _count_keyed(tokens: list[Token], i: int) -> str | None:
-    """Rule ``count_key``: "epochs: 90", "num_gpus: 4", "steps = 20000", "الايبوكات: ٩٠":
-    a count noun keying the number in a `key: value` line counts that noun."""
-    sign, key = at(tokens, i - 1), at(tokens, i - 2)
-    if sign is None or sign.text not in (":", "=") or tokens[i].suffix:
+# "the number of epochs is 30", «عدد الـ epochs ثلاثون»: a count noun keys its number in
+# prose too, after a word for "number of" (and, in English, a copula before the number).
+_COUNT_OPENERS = table("COUNT_KEY_OPENERS")
+_COUNT_COPULAS = table("COUNT_KEY_COPULAS")
+_ARTICLES = frozenset({"ال"})  # «عدد الـ epochs»: the article split from a Latin noun
+
+
+def keyed_noun(tokens: list[Token], i: int, nouns) -> str | None:
+    """The count noun of ``nouns`` that keys the number at ``i``: "epochs: 90",
+    "steps = 20000", "number of epochs is 30", «عدد الايبوكات ٣٠»; else None."""
+    if tokens[i].suffix:
         return None
-    noun = word_in(key, _KEYED_COUNT_NOUNS)
+    sign = at(tokens, i - 1)
+    if sign is not None and sign.text in (":", "="):
+        return word_in(at(tokens, i - 2), nouns)
+    if word_in(sign, _COUNT_COPULAS):  # "number of epochs is 30"
+        noun = word_in(at(tokens, i - 2), nouns)
+        opened = text_at(tokens, i - 3) == "of" and word_in(at(tokens, i - 4), _COUNT_OPENERS)
+        return noun if opened else None
+    noun = word_in(sign, nouns)  # «عدد الـ epochs ٣٠»
+    k = i - 3 if text_at(tokens, i - 2) in _ARTICLES else i - 2
+    return noun if noun and word_in(at(tokens, k), _COUNT_OPENERS) else None
+
+
+def _count_keyed(tokens: list[Token], i: int) -> str | None:
+    """Rule ``count_key``: "epochs: 90", "num_gpus: 4", "steps = 20000", "الايبوكات: ٩٠",
+    "the number of epochs is 30", «عدد الـ epochs ثلاثون»: a count noun keying the
+    number counts that noun."""
+    noun = keyed_noun(tokens, i, _KEYED_COUNT_NOUNS)
     return _noun_role(noun) if noun else None
 
 
