@@ -232,10 +232,15 @@ def _asks_how_long(words: list[Token]) -> bool:
     return False
 
 
+RATIO_AFTER_ESTIMATE = 4  # "estimate of the bf16 speedup": of, the, bf16, speedup
+
+
 def _said_of_ratio(words: list[Token], k: int) -> bool:
-    """ "التسريع المتوقع", "estimated speedup", "speedup estimate": the estimate asked
-    for is the ratio (a help answer gives it), not a time that needs an FP32 time."""
-    near = words[max(0, k - 1) : k] + words[k + 1 : k + 2]
+    """ "التسريع المتوقع", "estimated speedup", "speedup estimate", "an estimate of the
+    bf16 speedup", «تقدير لمقدار تسريع bf16»: the estimate asked for is the ratio (a
+    help answer gives it), not a time that needs an FP32 time. What the estimate is
+    of may come up to RATIO_AFTER_ESTIMATE words after it."""
+    near = words[max(0, k - 1) : k] + words[k + 1 : k + 1 + RATIO_AFTER_ESTIMATE]
     return any(word_in(t, SPEED_CUES) or word_in(t, RATIO_LABELS) for t in near)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.models import Channel, Intent
+from bot.models import Channel, Intent, Reason
 from bot.understanding import understand
 from tests.understanding.readings import check_reading
 
@@ -426,3 +426,23 @@ FORMAT_OVER_SIZE = [
 def test_format_question_with_a_model_size(text, intent):
     q = understand(text, Channel("dm"))
     assert q.intent is intent, q
+
+
+# Rule asks_estimate (probe7): an estimate *of the speed-up* a few words on is the ratio
+# (a help answer gives it); an estimate of the time still needs the FP32 time.
+ESTIMATE_OF_WHAT = [
+    ("any estimate of the bf16 speedup for gpt-2 on an h100?", True),
+    ("هل من تقدير لمقدار تسريع bf16 لنموذج GPT-2 على بطاقة H100؟", True),
+    ("هل عندك تقدير للتسريع مع amp على A100؟", True),
+    ("can you estimate how long my training takes with amp?", False),
+    ("estimate the training time with amp on a100, is it faster?", False),
+]
+
+
+@pytest.mark.parametrize(("text", "of_ratio"), ESTIMATE_OF_WHAT)
+def test_what_an_estimate_is_of(text, of_ratio):
+    q = understand(text, Channel("dm"))
+    if of_ratio:
+        assert q.intent is Intent.HELP, q
+    else:
+        assert q.intent is Intent.ESTIMATE and q.reason is Reason.NO_NUMBERS, q
