@@ -326,6 +326,10 @@ SPEED_BY = [
     ("التدريب ٣٠ ساعة بالـ fp32، والـ bf16 كيزيد السرعة ب ١٫٥", "dm", 30, 1.5, None),
     ("٢٤ ساعة fp32، و amp يرفع السرعة بمقدار ٢", "dm", 24, 2, None),
     ("fp32 takes 20h, speed is 1.6 it/s", "dm", 20, None, None),
+    # The past tense, and its run-together typo (probe7: "amp spedup 1.6").
+    ("fp32 was 40h, amp sped it up by 1.7", "dm", 40, 1.7, None),
+    ("baseline 10 hrs in fp32; bf16 spedup about 1.5", "dm", 10, 1.5, None),
+    ("fp32 30h, bf16 accelerated training by 1.3", "dm", 30, 1.3, None),
 ]
 
 # Rule count_key in prose (probe7): "the number of epochs is N", «عدد الـ epochs N».
