@@ -450,3 +450,19 @@ def test_what_an_estimate_is_of(text, of_ratio):
         assert q.intent is Intent.HELP, q
     else:
         assert q.intent is Intent.ESTIMATE and q.reason is Reason.NO_NUMBERS, q
+
+
+# The plural scale words after 3 to 10 (probe7): «سبعة مليارات معامل» is a parameter
+# count, spelled or in digits, with a preposition glued on or not.
+PLURAL_SCALES = [
+    ("ما حجم الذاكرة اللازمة لتدريب نموذج بثلاثة مليارات معامل؟", 3e9),
+    ("كم ذاكرة يحتاج نموذج ٧ مليارات بارامتر مع Adam؟", 7e9),
+    ("هل يكفي كرت ٢٤ جيجا لتدريب نموذج بخمسة مليارات معامل؟", 5e9),
+    ("كم ذاكرة لنموذج فيه ٣٠٠ مليون معامل و ٨ ملايين كلمة؟", 3e8),
+]
+
+
+@pytest.mark.parametrize(("text", "params"), PLURAL_SCALES)
+def test_plural_scale_words_count_parameters(text, params):
+    q = understand(text, Channel("dm"))
+    assert q.intent is Intent.MEMORY and q.params == pytest.approx(params), q
