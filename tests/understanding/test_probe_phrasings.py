@@ -340,6 +340,15 @@ COUNT_KEY_PROSE = [
     ("كل ايبوك ياخذ ساعة، وعدد الايبوكات عشرة، و amp يعطي ١٫٥", "dm", 10, 1.5, None),
 ]
 
+# _is_pronoun_one (probe7): "the bf16 one 9h 30m": a pronoun "one" with the time its
+# noun measured right after; "one 8h run" still counts a run.
+PRONOUN_ONE_MEASURED = [
+    ("fp32 took 12h, the amp one 8h. what about a 30h fp32 job?", "dm", 30, 1.5, None),
+    ("our fp32 run was 20h and the bf16 one 10h", "dm", 20, 2, None),
+    ("the fp32 one 9h, that amp one 6h", "dm", 9, 1.5, None),
+    ("one 8h run in fp32, amp 2x", "dm", 8, 2, None),
+]
+
 PROBE6_CLASSES = (
     PERCENT_OFF
     + MORE_YIELD_VERBS
@@ -363,6 +372,7 @@ CASES = (
     + MSA_ELEVEN_TWELVE
     + SPEED_BY
     + COUNT_KEY_PROSE
+    + PRONOUN_ONE_MEASURED
 )
 
 

@@ -247,12 +247,15 @@ def _is_pronoun_one(tokens: list[Token], i: int) -> bool:
 
     It is a pronoun when a determiner opens its noun phrase (a few words back,
     within the clause) and nothing after it carries the quantity on: "one
-    hour", "one GPU", "one and a half", "one hundred" stay numbers.
+    hour", "one GPU", "one and a half", "one hundred" stay numbers. A quantity with its
+    unit right after is what the pronoun's noun measured ("the bf16 one 9h 30m").
     """
     if tokens[i].text != "one":
         return False
     nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-    if nxt is not None and not nxt.is_boundary and (nxt.kind != WORD or _counts_on(nxt.text)):
+    measured = nxt is not None and nxt.kind == NUM and bool(nxt.suffix)
+    carried = nxt is not None and (nxt.kind != WORD or _counts_on(nxt.text))
+    if nxt is not None and not nxt.is_boundary and carried and not measured:
         return False
     for tok in tokens[max(0, i - 4) : i][::-1]:
         if tok.is_boundary:
