@@ -288,7 +288,7 @@ _KEYED_COUNT_NOUNS = (
 # prose too, after a word for "number of" (and, in English, a copula before the number).
 _COUNT_OPENERS = table("COUNT_KEY_OPENERS")
 _COUNT_COPULAS = table("COUNT_KEY_COPULAS")
-_ARTICLES = frozenset({"ال"})  # «عدد الـ epochs»: the article split from a Latin noun
+_ARTICLES = table("ARTICLES")  # «عدد الـ epochs»: the article split from a Latin noun
 
 
 def keyed_noun(tokens: list[Token], i: int, nouns) -> str | None:
