@@ -275,8 +275,8 @@ _BY = table("FASTER_BY_BY")
 def _faster_by(tokens: list[Token], i: int) -> Found | None:
     """Rule ``faster_by``: "amp is faster by 1.5", "speeds it up by 1.8", "أسرع بـ١٫٥",
     "بيسرّع التدريب ١٫٥", "boosts speed by 1.6", «يزيد السرعة ب ١٫٦»: a bare number
-    above 1 right after a comparative of speed (fillers between) is the ratio. A unit, percentage or counted noun after it
-    makes it something else, read by its own rule."""
+    above 1 right after a comparative of speed (fillers between) is the ratio. A unit,
+    percentage or counted noun after it makes it something else, read by its own rule."""
     tok, nxt = tokens[i], _next(tokens, i)
     if tok.suffix or tok.value <= 1 or (nxt is not None and nxt.kind == WORD and _counted(nxt)):
         return None
