@@ -359,6 +359,39 @@ PROBE6_CLASSES = (
     + PRECISION_OPENS_CLAUSE
 )
 
+# Classes of probe8's Arabic misses (and their English kin): MSA's accusative half and
+# quarter after a unit, a ratio label with a possessive ending, "has" between a mixed
+# precision and its ratio, "now" after a time said "before amp" (rule rate_precision;
+# an epoch's time too: epoch_time_change), and "slow by N%" as a slowdown.
+PROBE8_CLASSES = [
+    ("استغرق التدريب بالـ fp32 يوماً ونصفاً والتسريع ١٫٥", "dm", 36, 1.5, None),
+    ("مدة التدريب ثلاث ساعات وربعاً بدقة fp32", "dm", 3.25, None, None),
+    ("التدريب ٢٠ ساعة بالـ fp32 والـ amp نسبته ٢", "dm", 20, 2, None),
+    ("fp32 ياخذ ١٠ ساعات و bf16 تسريعها ١٫٢٥", "dm", 10, 1.25, None),
+    ("fp32 ١٢ ساعة والـ amp عنده ١٫٥", "dm", 12, 1.5, None),
+    ("fp32 takes 8h, bf16 has 1.6 on our box", "dm", 8, 1.6, None),
+    ("قبل الـ amp كان ياخذ ١٠ ساعات والحين ٦ ساعات", "dm", 10, 10 / 6, None),
+    ("before bf16 training took 30h, now 20h", "dm", 30, 1.5, None),
+    (
+        "قبل الـ bf16 كان الـ epoch ساعتين، دلوقتي بقى ساعة وربع، والتدريب كله ٥٠ ساعة",
+        "dm",
+        50,
+        1.6,
+        None,
+    ),
+    ("before amp an epoch took 24 min, now it's 15 min. full fp32 run is 60h", "dm", 60, 1.6, None),
+    # "now" with no "before amp" earlier names no precision.
+    ("fp32 takes 10h now, amp 1.5x", "dm", 10, 1.5, None),
+    ("fp32 كياخد ١٢ ساعة، و fp16 رجع بطيء ب ١٥٪", "dm", 12, 1 / 1.15, "ratio_below_one"),
+    (
+        "مع الـ bf16 صار التدريب بطيئاً بنسبة ١٠٪ و fp32 ياخذ ٥ ساعات",
+        "dm",
+        5,
+        1 / 1.1,
+        "ratio_below_one",
+    ),
+]
+
 CASES = (
     FINISHED_IN
     + EPOCHS_TIMES
@@ -373,6 +406,7 @@ CASES = (
     + SPEED_BY
     + COUNT_KEY_PROSE
     + PRONOUN_ONE_MEASURED
+    + PROBE8_CLASSES
 )
 
 

@@ -127,6 +127,10 @@ FRACTIONS: dict[str, float] = {
     "ربعه": 0.25,
     "ثلثه": 1 / 3,
     "تلته": 1 / 3,
+    # MSA's indefinite accusative after a unit ("ساعتين ونصفاً", "يوماً وربعاً"): the
+    # tanween is dropped on load, its alif stays. Not «ثلثا»: that is also "two thirds".
+    "نصفا": 0.5,
+    "ربعا": 0.25,
 }
 
 INFINITY_WORDS = table("INFINITY_WORDS")
@@ -229,13 +233,33 @@ def stems(word: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+# «تسريعه ١٫٥», «نسبتها ٢»: a possessive pronoun glued to a noun's end.
+_PRONOUN_SUFFIXES = table("PRONOUN_SUFFIXES")
+
+
+def _without_pronoun(word: str) -> tuple[str, ...]:
+    """``word`` without a possessive suffix, a taa marbuta restored where the suffix
+    had opened it («نسبته» → «نسبه», as normalised); empty when it has none."""
+    for suffix in _PRONOUN_SUFFIXES:
+        base = word[: -len(suffix)]
+        if word.endswith(suffix) and len(base) >= 3:
+            return (base, base[:-1] + "ه") if base.endswith("ت") else (base,)
+    return ()
+
+
 def lookup(word: str, table) -> str | None:
-    """The first form of ``word`` (itself, then without clitics) found in ``table``."""
+    """The first form of ``word`` found in ``table``: itself, then without its clitic
+    prefixes, then without a possessive suffix too («وتسريعه» is «تسريع»'s)."""
     if word in table:
         return word
-    for s in stems(word)[1:]:
+    forms = stems(word)
+    for s in forms[1:]:
         if s in table:
             return s
+    for s in forms:
+        for bare in _without_pronoun(s):
+            if bare in table:
+                return bare
     return None
 
 

@@ -48,11 +48,24 @@ def precision_of(tokens: list[Token], j: int) -> str:
     if tok.text in _FP32:
         # "full precision" is FP32; "the full training is 100 hours" names no precision.
         return "" if tok.text in _BARE_ONLY_BEFORE_NOUN and not _noun_after(tokens, j) else "fp32"
-    if in_table(tok, "WITH_IT"):
-        return "mixed"  # "... و١٫١ ثانية معاه": with the mixed precision named before
+    if in_table(tok, "WITH_IT") or in_table(tok, "NOW_WORDS") and _before_it_said(tokens, j):
+        # "... و١٫١ ثانية معاه": with the mixed precision named before; «قبل الـ amp كان
+        # ٢٤ ساعة، هلق صار ١٥»: "now", after the run before it.
+        return "mixed"
     if not (tok.text in _MIXED or lookup(tok.text, _MIXED)):
         return ""
     return "fp32" if in_table(_word_before(tokens, j), "NEGATIONS") else "mixed"
+
+
+def _before_it_said(tokens: list[Token], j: int) -> bool:
+    """A mixed precision with "before" on it earlier ("before amp", «قبل الـ amp»): the
+    run since is the mixed one."""
+    return any(
+        tokens[k].kind == WORD
+        and lookup(tokens[k].text, _MIXED)
+        and in_table(_word_before(tokens, k), "BEFORE_WORDS")
+        for k in range(j)
+    )
 
 
 def _word_before(tokens: list[Token], j: int) -> Token | None:

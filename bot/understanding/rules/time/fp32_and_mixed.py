@@ -68,14 +68,23 @@ def measured_pair_and_job(
 def epoch_time_change(tokens: list[Token], durations: list[Quantity]) -> list[Quantity]:
     """Rule ``epoch_time_change``: an epoch's time that mixed precision changed ("amp
     cut our epoch time from 10 min to 6 min", «وقت الـ epoch نزل من ١٠ دقائق لـ ٦ مع
-    amp») is a measured pair, both ends one epoch's: the two times, else none. A
+    amp», "before amp an epoch took 24 min, now it's 15") is a measured pair, both ends
+    one epoch's: the two times, else none. A
     lone epoch time is no time of the job, but such a pair measured its ratio; a
     bare number at its far end («لـ ٦») is in the near end's unit."""
     for first, second in pairwise(durations):
-        if first.per_epoch and _change_with_mixed(tokens, [first, second]):
+        if first.per_epoch and (
+            _change_with_mixed(tokens, [first, second]) or _before_and_now(tokens, first, second)
+        ):
             second.per_epoch = True
             return list(_sharing_units(first, second))
     return []
+
+
+def _before_and_now(tokens: list[Token], first: Quantity, second: Quantity) -> bool:
+    """ "before amp an epoch took 24 min, now it's 15", «قبل الـ bf16 كان الـ epoch
+    ساعتين، دلوقتي ساعة وربع»: the epoch's time before the mixed precision, then since."""
+    return [_precision_near(tokens, first), _precision_near(tokens, second)] == ["fp32", "mixed"]
 
 
 def _change_with_mixed(tokens: list[Token], times: list[Quantity]) -> bool:
