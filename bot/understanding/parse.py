@@ -83,6 +83,7 @@ from bot.understanding.rules.time.fp32_and_mixed import (
 from bot.understanding.rules.time.other_durations import asks_run_total, log_epochs
 from bot.understanding.rules.time.own_result import own_results
 from bot.understanding.rules.time.position import by_alternatives, by_position, lone_ratio
+from bot.understanding.rules.time.time_saved import time_saved
 from bot.understanding.text.chatter import strip_chatter
 from bot.understanding.text.language import detect_language
 from bot.understanding.text.normalise import normalise
@@ -108,7 +109,7 @@ MAX_CHARS = MAX_MESSAGE_CHARS  # the limit the too_long reply quotes
 
 # The unit a duration is kept in: its own, or the nearest the replies use
 # (seconds as minutes, months as days), scaled from the one unit table.
-_UNITS = {"sec": TimeUnit.MINUTES, **UNIT_CODES, "mo": TimeUnit.DAYS}
+_UNITS = {"sec": TimeUnit.MINUTES, **UNIT_CODES, "fn": TimeUnit.WEEKS, "mo": TimeUnit.DAYS}
 _UNIT_SCALE = {code: UNIT_HOURS[code] / HOURS_PER_UNIT[unit] for code, unit in _UNITS.items()}
 # "@mpbot `/mpestimate 100 2`": the bot's own command written in a mention or a DM
 # (often in a code span) is read as that command, not as a sentence about it.
@@ -416,6 +417,14 @@ class _Reading:
             found = measured_pair_and_job(self.tokens, times)
             if found is not None:
                 return found[:2], found[2], "measured_pair_for_job"
+        saving = time_saved(self.tokens, times)
+        if saving is not None:
+            whole, saved = saving
+            # The mixed run is the FP32 one less the time saved: "48h − 12 hours".
+            mixed = Quantity(whole.hours - saved.hours, "h", saved.start, saved.end)
+            spans = (self._span_text(q.start, q.end) for q in saving)
+            mixed.said = "({} − {})".format(*spans)
+            return (whole, mixed), None, "time_saved"
         pair = fp32_and_mixed(self.tokens, times) if len(times) == 2 else None
         return pair, None, "fp32_and_mixed_times"
 
@@ -434,7 +443,7 @@ class _Reading:
             fp32_q, mixed_q = pair
             times = [job or fp32_q]
             if not ratios and mixed_q.hours:
-                said = " ÷ ".join(self._span_text(q.start, q.end) for q in pair)
+                said = " ÷ ".join(q.said or self._span_text(q.start, q.end) for q in pair)
                 ratio = fp32_q.hours / mixed_q.hours
                 ratios = [RatioCand(ratio, mixed_q.start, said, rule)]
         fp32 = _duration(times[0]) if len(times) == 1 else None

@@ -8,7 +8,8 @@ word) ask which format the GPU runs, so they get the comparison's answer.
 None is an estimate nor off-topic: the bot answers them from the facts sheet.
 Only a message without a time or a ratio gets here (see ``without_numbers``).
 Words: PRECISION_COMPARE_WORDS, LOSS_SCALING_PHRASES, LOSS_SCALING_WORDS,
-PRECISION_SUPPORT_WORDS, PRECISION_SUPPORT_PHRASES.
+PRECISION_SUPPORT_WORDS, PRECISION_SUPPORT_PHRASES, PRECISION_SUPPORT_MODALS and
+PRECISION_SUPPORT_VERBS.
 """
 
 from __future__ import annotations
@@ -36,9 +37,27 @@ def precision_topic(tokens: list[Token]) -> str | None:
     if len(named & _SIXTEEN_BIT) == 1 and (
         any(word_in(t, SUPPORT_WORDS) for t in words)
         or _has_phrase(words, "PRECISION_SUPPORT_PHRASES")
+        or _asks_if_it_runs(words)
     ):
         return "compare"
     return None
+
+
+_MODALS = table("PRECISION_SUPPORT_MODALS")
+_RUN_VERBS = table("PRECISION_SUPPORT_VERBS")
+_NOT_SUBJECTS = table("PRECISION_SUPPORT_NOT_SUBJECTS")
+_RUN_REACH = 4  # "can a T4 do", "can my old 2080 run": the modal, the card, the verb
+
+
+def _asks_if_it_runs(words: list[Token]) -> bool:
+    """ "can a T4 do bf16 at all?", "could my 2080 run fp16?": a question opened by a
+    modal with a verb of running a few words on; not one asked of the bot ("can you
+    do bf16 estimates?", PRECISION_SUPPORT_NOT_SUBJECTS)."""
+    if len(words) < 2 or word_in(words[0], _MODALS) is None:
+        return False
+    if word_in(words[1], _NOT_SUBJECTS):
+        return False
+    return any(word_in(t, _RUN_VERBS) for t in words[1 : 1 + _RUN_REACH])
 
 
 def _has_phrase(words: list[Token], table_name: str) -> bool:

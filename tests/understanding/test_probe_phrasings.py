@@ -392,6 +392,31 @@ PROBE8_CLASSES = [
     ),
 ]
 
+# Classes of probe9's misses: "before" a few words ahead of the mixed precision ("before
+# we turned on amp"), the fortnight, a time taken off the run (rule time_saved: never
+# the mixed time), MSA's «إما … وإما» alternatives, and Maghrebi teens («تلطاش»).
+PROBE9_CLASSES = [
+    ("before we turned on amp training took 30h, now 20h", "dm", 30, 1.5, None),
+    (
+        "قبل ما نفعّل الـ bf16 كان الـ epoch ياخد ٣٠ دقيقة، هسه صار ٢٠ دقيقة، وعدنا ٤٠ epoch",
+        "dm",
+        20,
+        1.5,
+        None,
+    ),
+    ("fp32 takes 2 fortnights, amp 1.5x", "dm", 672, 1.5, None),
+    ("a fortnight in fp32, bf16 gives 1.4", "dm", 336, 1.4, None),
+    ("amp saves 12 hours on our 48h fp32 run", "dm", 48, 48 / 36, None),
+    ("fp32 takes 40h and bf16 shaves about 10 hours off", "dm", 40, 40 / 30, None),
+    ("الـ amp وفر لنا ٦ ساعات من تدريب ٢٤ ساعة بالـ fp32", "dm", 24, 24 / 18, None),
+    ("fp32 ٣٠ ساعة ومع الـ amp ١٠ ساعات أقل", "dm", 30, 1.5, None),
+    # What the run became is no saving: a change from one time to another.
+    ("amp cut our fp32 run from 48h to 36h", "dm", 48, 48 / 36, None),
+    ("مدة التدريب بالـ fp32 عشرين ساعة، والتسريع إما ١٫٣ وإما ١٫٦", "dm", 20, None, "ambiguous"),
+    ("التدريب ف fp32 كياخد سطاش ساعة، و bf16 كيعطي ١٫٦", "dm", 16, 1.6, None),
+    ("fp32 تمنطاش ساعة والتسريع ٢", "dm", 18, 2, None),
+]
+
 CASES = (
     FINISHED_IN
     + EPOCHS_TIMES
@@ -407,6 +432,7 @@ CASES = (
     + COUNT_KEY_PROSE
     + PRONOUN_ONE_MEASURED
     + PROBE8_CLASSES
+    + PROBE9_CLASSES
 )
 
 
@@ -456,6 +482,21 @@ PRECISION_COMPARISONS = [
 def test_dialect_comparisons_of_the_formats(text):
     q = understand(text, Channel("dm"))
     assert q.intent is Intent.PRECISION and q.precision_topic == "compare", q
+
+
+# probe9: whether a GPU runs a format, asked with a modal and a verb of running.
+RUNS_THE_FORMAT = [
+    ("can a V100 do bf16 at all?", True),
+    ("could my old 2080 run fp16?", True),
+    ("هل يقدر كرت T4 يشغل bf16؟", True),
+    ("can you do bf16 estimates?", False),
+]
+
+
+@pytest.mark.parametrize(("text", "asks"), RUNS_THE_FORMAT)
+def test_whether_a_gpu_runs_a_format(text, asks):
+    q = understand(text, Channel("dm"))
+    assert (q.intent is Intent.PRECISION) is asks, q
 
 
 # Rule precision_question before memory_by_setup: a size with a GPU or a training verb

@@ -15,9 +15,9 @@ from bot.understanding.words import mapping, table
 
 # ---------------------------------------------------------------- time units
 # One unit table for the whole bot: each unit code's length in hours is the
-# models' (HOURS_PER_UNIT, what replies are written in), plus the two units a
-# message may use that replies do not (seconds, months: 730 h, a 12th of a
-# year). The words for each unit are data in words/en.toml and words/ar.toml.
+# models' (HOURS_PER_UNIT, what replies are written in), plus the units a
+# message may use that replies do not (seconds, fortnights, months: 730 h, a 12th
+# of a year). The words for each unit are data in words/en.toml and words/ar.toml.
 UNIT_CODES: dict[str, TimeUnit] = {
     "min": TimeUnit.MINUTES,
     "h": TimeUnit.HOURS,
@@ -28,6 +28,7 @@ UNIT_CODES: dict[str, TimeUnit] = {
 UNIT_HOURS: dict[str, float] = {
     "sec": 1 / 3600,
     **{code: HOURS_PER_UNIT[unit] for code, unit in UNIT_CODES.items()},
+    "fn": 2 * HOURS_PER_UNIT[TimeUnit.WEEKS],
     "mo": HOURS_PER_UNIT[TimeUnit.YEARS] / 12,
 }
 

@@ -54,16 +54,29 @@ def precision_of(tokens: list[Token], j: int) -> str:
         return "mixed"
     if not (tok.text in _MIXED or lookup(tok.text, _MIXED)):
         return ""
-    return "fp32" if in_table(_word_before(tokens, j), "NEGATIONS") else "mixed"
+    negated = in_table(_word_before(tokens, j), "NEGATIONS") or _before(tokens, j)
+    return "fp32" if negated else "mixed"
+
+
+_BEFORE_REACH = 4  # «قبل ما نشغّل الـ amp»: before, what, we turn on, the, amp
+
+
+def _before(tokens: list[Token], j: int) -> bool:
+    """ "before" a few words ahead of the precision at ``j`` in its clause ("before we
+    turned on amp", «قبل ما نفعّل الـ bf16»): the run before it was turned on."""
+    for k in range(j - 1, max(-1, j - 1 - _BEFORE_REACH), -1):
+        if tokens[k].kind != WORD:
+            return False
+        if in_table(tokens[k], "BEFORE_WORDS"):
+            return True
+    return False
 
 
 def _before_it_said(tokens: list[Token], j: int) -> bool:
     """A mixed precision with "before" on it earlier ("before amp", «قبل الـ amp»): the
     run since is the mixed one."""
     return any(
-        tokens[k].kind == WORD
-        and lookup(tokens[k].text, _MIXED)
-        and in_table(_word_before(tokens, k), "BEFORE_WORDS")
+        tokens[k].kind == WORD and lookup(tokens[k].text, _MIXED) and _before(tokens, k)
         for k in range(j)
     )
 

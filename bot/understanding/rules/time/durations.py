@@ -49,7 +49,7 @@ RANGE_JOINERS = table("RANGE_JOINERS")
 TIME_RANGE_JOINERS = table("TIME_RANGE_JOINERS")
 TIME_RANGE_OPENERS = table("TIME_RANGE_OPENERS")
 COMPOUND_JOINERS = table("COMPOUND_JOINERS")
-UNIT_ORDER = ("sec", "min", "h", "d", "w", "mo", "y")
+UNIT_ORDER = ("sec", "min", "h", "d", "w", "fn", "mo", "y")
 # What joins a number to the duration after it: a range, an alternative, "40/50 hours".
 _PARTNER_JOINERS = RANGE_JOINERS | TIME_RANGE_JOINERS | ALTERNATIVES | {"/"}
 # How far apart two guesses at one time may be ("an hour or 5" at most).

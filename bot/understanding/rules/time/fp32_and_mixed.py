@@ -34,7 +34,11 @@ _BEFORE, _AFTER = 8, 3  # tokens looked at before and after a time for its preci
 def fp32_and_mixed(tokens: list[Token], times: list[Quantity]) -> tuple[Quantity, Quantity] | None:
     """Two times, one said of FP32 and the other of mixed precision, else None."""
     marks = [_precision_near(tokens, q) for q in times]
-    if marks == ["", "mixed"] or ("fp32" not in marks and _change_with_mixed(tokens, times)):
+    # A change goes from FP32 to mixed, the mixed precision said anywhere ("with amp it
+    # went from 10h to 6h"), FP32 at most at its first end ("amp cut our fp32 run from
+    # 48h to 36h").
+    agrees = "fp32" not in marks or marks == ["fp32", ""]
+    if marks == ["", "mixed"] or (agrees and _change_with_mixed(tokens, times)):
         marks = ["fp32", "mixed"]
     if sorted(marks) == ["fp32", "mixed"]:
         return _sharing_units(times[marks.index("fp32")], times[marks.index("mixed")])
