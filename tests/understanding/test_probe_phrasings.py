@@ -476,3 +476,28 @@ PLURAL_SCALES = [
 def test_plural_scale_words_count_parameters(text, params):
     q = understand(text, Channel("dm"))
     assert q.intent is Intent.MEMORY and q.params == pytest.approx(params), q
+
+
+# PRECISION_FAILURE_WORDS (probe8): the two 16-bit formats contrasted by a numeric failure
+# one has and the other lacks ask which format to train in, with no comparison word.
+FAILURE_CONTRASTS = [
+    "fp16 keeps giving me NaNs, bf16 is fine. why?",
+    "my loss goes to inf in fp16 but not in bf16",
+    "why does my fp16 run blow up while bf16 trains fine?",
+    "bf16 fine, fp16 diverged. why",
+    "ليش الـ fp16 بيعمل overflow والـ bf16 لا؟",
+    "ليه الـ fp16 بيطلع nan والـ bf16 لأ؟",
+    "ليش التدريب بالـ fp16 مش مستقر بس الـ bf16 تمام؟",
+    "علاه الـ fp16 كيفيض و bf16 لا؟",
+]
+
+
+@pytest.mark.parametrize("text", FAILURE_CONTRASTS)
+def test_a_failure_contrasts_the_formats(text):
+    q = understand(text, Channel("dm"))
+    assert q.intent is Intent.PRECISION and q.precision_topic == "compare", q
+
+
+def test_a_failure_of_one_format_alone_is_no_comparison():
+    q = understand("fp16 run gives nan", Channel("dm"))
+    assert q.intent is not Intent.PRECISION, q
