@@ -501,3 +501,22 @@ def test_a_failure_contrasts_the_formats(text):
 def test_a_failure_of_one_format_alone_is_no_comparison():
     q = understand("fp16 run gives nan", Channel("dm"))
     assert q.intent is not Intent.PRECISION, q
+
+
+# Rule precision_arrow (probe8): an arrow right after a precision that opens its clause
+# labels the value after it, as a colon does; after a number it stays a change.
+PRECISION_ARROWS = [
+    ("fp32 -> 12h, bf16 -> 7h", "dm", 12, 12 / 7, None),
+    ("mixed precision → 6h, full precision → 10h", "dm", 10, 10 / 6, None),
+    ("fp32 => 20 hours, amp => 1.6x", "dm", 20, 1.6, None),
+    ("الـ fp32 → ١٠ ساعات، والـ amp → ٦ ساعات", "dm", 10, 10 / 6, None),
+    ("بالـ fp32 -> ٨ ساعات و مع bf16 -> ٥ ساعات، كم لتدريب ٤٠ ساعة؟", "dm", 40, 1.6, None),
+    # The arrow of a change keeps its meaning.
+    ("12h fp32 → 7h amp", "dm", 12, 12 / 7, None),
+    ("fp32 → bf16: 10h → 6h", "dm", 10, 10 / 6, None),
+]
+
+
+@pytest.mark.parametrize(("text", "channel", "hours", "ratio", "reason"), PRECISION_ARROWS)
+def test_arrow_after_a_precision_labels(text, channel, hours, ratio, reason):
+    check_reading(text, channel, hours, ratio, reason)
