@@ -537,6 +537,14 @@ RATE_LABELS = [
         None,
     ),
     ("التوكنات بالثانية: ٤٠٠٠ بدون amp و ٦٠٠٠ مع amp، والتدريب يومين", "dm", 48, 1.5, None),
+    # A number far from the label's first is no rate: the ratio asked about.
+    (
+        "tokens/s: 4200 fp32 vs 7560 bf16, 3 days in fp32, what with bf16 at 1.5?",
+        "dm",
+        72,
+        1.5,
+        None,
+    ),
 ]
 
 # Rule rate_partner (probe8): with the rates said of one precision, a bare number said of

@@ -120,7 +120,8 @@ def _rate_labels(tokens: list[Token]) -> list[Token]:
     number after it in its sentence that is said of a precision: "tokens/s: 4,200 in
     fp32 vs 7,560 in bf16" are two throughputs, as "4,200 tokens/s in fp32 vs 7,560
     tokens/s in bf16" are. A number of something else ("3 days", "8 GPUs") keeps its
-    own unit, and a rate written in full ends the label's reach."""
+    own unit, and a rate written in full ends the label's reach; so does a number far
+    from the label's first (``_near``: "..., what with bf16 at 1.8?" asks a ratio)."""
     for k, word in enumerate(tokens):
         if word.kind != WORD or word.role not in (THROUGHPUT, STEP_TIME):
             continue
@@ -128,6 +129,7 @@ def _rate_labels(tokens: list[Token]) -> list[Token]:
         sign = at(tokens, j)
         if sign is None or sign.kind != SYM or sign.text not in _LABEL_SIGNS:
             continue
+        first = None
         for i in range(j + 1, len(tokens)):
             tok = tokens[i]
             if (tok.kind == SYM and tok.text in _SENTENCE_ENDS) or tok.role in (
@@ -135,8 +137,13 @@ def _rate_labels(tokens: list[Token]) -> list[Token]:
                 STEP_TIME,
             ):
                 break
-            if _bare_value(tokens, i) and precision_near(tokens, i):
-                tokens[i] = _in_unit_of(tok, word)
+            if not (_bare_value(tokens, i) and precision_near(tokens, i)):
+                continue
+            value = _thousands(tok).value
+            if first is not None and not _near(value, first):
+                break
+            first = value if first is None else first
+            tokens[i] = _in_unit_of(tok, word)
     return tokens
 
 
@@ -146,7 +153,7 @@ def _bare_value(tokens: list[Token], i: int) -> bool:
     return _bare(tokens[i]) and not is_time_unit(nxt) and not in_table(nxt, "COUNT_NOUNS")
 
 
-_PARTNER_REACH = 10.0  # a mixed-precision rate within this factor of the FP32 one
+_PARTNER_REACH = 10.0  # two rates of one run, FP32 and mixed, lie within this factor
 
 
 def _rate_partners(tokens: list[Token]) -> list[Token]:
