@@ -56,6 +56,7 @@ from bot.understanding.rules.names.names import (
     memory_size_alone,
     variant_size_after,
 )
+from bot.understanding.rules.rate.rate_precision import precision_arrows
 from bot.understanding.rules.rate.rates import (
     progress_clock,
     progress_lines,
@@ -148,7 +149,7 @@ def understand(
         # the records service answers it; here it must never become an estimate.
         return Query(intent=_COMMAND_INTENTS[type(command)], lang=command.lang)
     whole = tokenize(normalise(text))
-    tokens = merge_rates(merge_number_words(strip_chatter(whole)))
+    tokens = merge_rates(precision_arrows(merge_number_words(strip_chatter(whole))))
     if is_delete_without_id(text):
         # "delete abc", "delete": a records command missing its number, not a question.
         lang = detect_language(tokens, preferred_lang)

@@ -551,3 +551,107 @@ PLURAL_SCALES = [
 def test_plural_scale_words_count_parameters(text, params):
     q = understand(text, Channel("dm"))
     assert q.intent is Intent.MEMORY and q.params == pytest.approx(params), q
+
+
+# PRECISION_FAILURE_WORDS (probe8): the two 16-bit formats contrasted by a numeric failure
+# one has and the other lacks ask which format to train in, with no comparison word.
+FAILURE_CONTRASTS = [
+    "fp16 keeps giving me NaNs, bf16 is fine. why?",
+    "my loss goes to inf in fp16 but not in bf16",
+    "why does my fp16 run blow up while bf16 trains fine?",
+    "bf16 fine, fp16 diverged. why",
+    "ليش الـ fp16 بيعمل overflow والـ bf16 لا؟",
+    "ليه الـ fp16 بيطلع nan والـ bf16 لأ؟",
+    "ليش التدريب بالـ fp16 مش مستقر بس الـ bf16 تمام؟",
+    "علاه الـ fp16 كيفيض و bf16 لا؟",
+]
+
+
+@pytest.mark.parametrize("text", FAILURE_CONTRASTS)
+def test_a_failure_contrasts_the_formats(text):
+    q = understand(text, Channel("dm"))
+    assert q.intent is Intent.PRECISION and q.precision_topic == "compare", q
+
+
+def test_a_failure_of_one_format_alone_is_no_comparison():
+    q = understand("fp16 run gives nan", Channel("dm"))
+    assert q.intent is not Intent.PRECISION, q
+
+
+# Rule precision_arrow (probe8): an arrow right after a precision that opens its clause
+# labels the value after it, as a colon does; after a number it stays a change.
+PRECISION_ARROWS = [
+    ("fp32 -> 12h, bf16 -> 7h", "dm", 12, 12 / 7, None),
+    ("mixed precision → 6h, full precision → 10h", "dm", 10, 10 / 6, None),
+    ("fp32 => 20 hours, amp => 1.6x", "dm", 20, 1.6, None),
+    ("الـ fp32 → ١٠ ساعات، والـ amp → ٦ ساعات", "dm", 10, 10 / 6, None),
+    ("بالـ fp32 -> ٨ ساعات و مع bf16 -> ٥ ساعات، كم لتدريب ٤٠ ساعة؟", "dm", 40, 1.6, None),
+    # The arrow of a change keeps its meaning.
+    ("12h fp32 → 7h amp", "dm", 12, 12 / 7, None),
+    ("fp32 → bf16: 10h → 6h", "dm", 10, 10 / 6, None),
+]
+
+
+@pytest.mark.parametrize(("text", "channel", "hours", "ratio", "reason"), PRECISION_ARROWS)
+def test_arrow_after_a_precision_labels(text, channel, hours, ratio, reason):
+    check_reading(text, channel, hours, ratio, reason)
+
+
+# Rule rate_label (probe8): a rate's unit said once as a label is the unit of each bare
+# number after it in its sentence said of a precision; a number of something else keeps
+# its own unit.
+RATE_LABELS = [
+    ("img/sec: 900 with fp32, 1,620 with amp; the fp32 job needs 50 hours", "dm", 50, 1.8, None),
+    ("throughput (samples/s): 1200 fp32, 2000 amp. 30h in fp32", "dm", 30, 2000 / 1200, None),
+    ("ms/step = 420 fp32, 190 amp, 50k steps", "dm", 420e-3 * 50000 / 3600, 420 / 190, None),
+    (
+        "الإنتاجية (صورة/ث): ١٢٠٠ بالـ fp32 و ٢٠٠٠ مع amp، والتدريب ٣٠ ساعة",
+        "dm",
+        30,
+        2000 / 1200,
+        None,
+    ),
+    ("التوكنات بالثانية: ٤٠٠٠ بدون amp و ٦٠٠٠ مع amp، والتدريب يومين", "dm", 48, 1.5, None),
+    # A number far from the label's first is no rate: the ratio asked about.
+    (
+        "tokens/s: 4200 fp32 vs 7560 bf16, 3 days in fp32, what with bf16 at 1.5?",
+        "dm",
+        72,
+        1.5,
+        None,
+    ),
+]
+
+# Rule rate_partner (probe8): with the rates said of one precision, a bare number said of
+# the other after what the rate became ("went to", «صارت») is in the rate's unit.
+RATE_PARTNERS = [
+    ("fp32 does 3000 tok/s, with bf16 it went to 5100. full run is 40 hours", "dm", 40, 1.7, None),
+    ("fp32 gets 2.1 it/s, with amp it shot up to 3.4. 20h fp32 run", "dm", 20, 3.4 / 2.1, None),
+    ("800 img/s in fp32, and with amp it became 1200. fp32 takes 10h", "dm", 10, 1.5, None),
+    (
+        "بالـ fp32 كنت أوصل ٨٠٠ صورة في الثانية، وبعد ما شغلت amp وصلت لـ ١٤٠٠. التدريب ٢٠ ساعة",
+        "dm",
+        20,
+        1.75,
+        None,
+    ),
+    ("الـ fp32 بيعمل ٢٠٠٠ عينة/ث، ومع الـ bf16 بقت ٣٠٠٠، والتدريب ١٠ ساعات", "dm", 10, 1.5, None),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "channel", "hours", "ratio", "reason"), RATE_LABELS + RATE_PARTNERS
+)
+def test_rate_unit_said_once(text, channel, hours, ratio, reason):
+    check_reading(text, channel, hours, ratio, reason)
+
+
+def test_a_far_number_is_no_partner_rate():
+    # 1.7 is no throughput beside 3000 tok/s, nor are 16 GPUs.
+    for text in (
+        "fp32 3000 tok/s, with bf16 it became 1.7. 40 hours",
+        "fp32 3000 tok/s on 8 gpus, with bf16 it went to 16 gpus. 40 hours",
+    ):
+        q = understand(text, Channel("dm"))
+        assert q.fp32 is not None and q.fp32.hours == pytest.approx(40), q
+        assert q.ratio is None, q

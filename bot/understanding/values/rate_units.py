@@ -9,6 +9,10 @@ one thing:
   run's time: "fp32 step 1.2s", "bf16 step time: 0.55 s", "زمن الخطوة ١٫٢ ث".
 * ``step_time_partner``: with one such step time said of one precision, seconds
   said of the other are its partner ("fp32 step 1.2s, amp 0.6s").
+* ``rate_label``: a rate's unit said once as a label, then bare numbers each said
+  of a precision ("tokens/s: 4,200 in fp32 vs 7,560 in bf16").
+* ``rate_partner``: a bare number the rate became with the other precision is in
+  the rate's unit ("fp32 does 3000 tok/s, with bf16 it went to 5100").
 
 What they read: the tokens of one rate and the precision said beside it
 (``rate_precision.py``); ``rates.py`` reads the merged rates.
@@ -22,7 +26,7 @@ from bot.understanding.resolving.candidates import STEP_TIME, THROUGHPUT
 from bot.understanding.rules.rate.rate_precision import precision_near
 from bot.understanding.text.tokens import ARABIC, NUM, SYM, WORD, Token
 from bot.understanding.values.lexicon import EN_UNITS
-from bot.understanding.values.nearby import at, in_table, is_sym, is_time_unit
+from bot.understanding.values.nearby import at, in_table, is_sym, is_time_unit, text_at
 from bot.understanding.words import table
 
 THROUGHPUT_SUFFIX = "/s"  # a number's suffix "it/s": work per second
@@ -73,9 +77,9 @@ def _seconds_per_step_words(tokens: list[Token], i: int) -> tuple[str, int] | No
 
 
 def merge_rates(tokens: list[Token]) -> list[Token]:
-    """Rules ``rate_unit``, ``step_named_time``, ``step_time_partner`` and
-    ``rate_change``: one token per rate (see the module docstring)."""
-    return _step_partners(_rate_changes(_merged_rates(tokens)))
+    """Rules ``rate_unit``, ``step_named_time``, ``step_time_partner``, ``rate_label``,
+    ``rate_change`` and ``rate_partner``: one token per rate (see the module docstring)."""
+    return _step_partners(_rate_partners(_rate_changes(_rate_labels(_merged_rates(tokens)))))
 
 
 _FROM = frozenset(["from", "من"])
@@ -93,11 +97,106 @@ def _rate_changes(tokens: list[Token]) -> list[Token]:
         a, to, b = at(tokens, f + 1), at(tokens, f + 2), at(tokens, f + 3)
         if not f or not _bare(a) or to is None or to.text not in _TO or not _bare(b):
             continue
-        head = Token(WORD, word.text.split()[0], script=word.script)
-        scale = 1e-3 if in_table(head, "MILLISECOND_WORDS") else 1.0  # "ms/step from 420 to 190"
-        tokens[f + 1] = _rate_number(_thousands(a), word.role, word.text, scale)
-        tokens[f + 3] = _rate_number(_thousands(b), word.role, word.text, scale)
+        tokens[f + 1] = _in_unit_of(a, word)
+        tokens[f + 3] = _in_unit_of(b, word)
     return tokens
+
+
+def _in_unit_of(num: Token, word: Token) -> Token:
+    """The bare number ``num`` as a rate in the unit of the rate word ``word``
+    ("ms/step from 420 to 190": milliseconds)."""
+    head = Token(WORD, word.text.split()[0], script=word.script)
+    scale = 1e-3 if in_table(head, "MILLISECOND_WORDS") else 1.0
+    return _rate_number(_thousands(num), word.role, word.text, scale)
+
+
+_LABEL_SIGNS = frozenset(":=")
+_SENTENCE_ENDS = frozenset(".?!;\n")
+
+
+def _rate_labels(tokens: list[Token]) -> list[Token]:
+    """Rule ``rate_label``: a rate's unit said once as a label ("tokens/s:", "img/sec
+    =", "throughput (samples/s):", «الإنتاجية (صورة/ث):») is the unit of each bare
+    number after it in its sentence that is said of a precision: "tokens/s: 4,200 in
+    fp32 vs 7,560 in bf16" are two throughputs, as "4,200 tokens/s in fp32 vs 7,560
+    tokens/s in bf16" are. A number of something else ("3 days", "8 GPUs") keeps its
+    own unit, and a rate written in full ends the label's reach; so does a number far
+    from the label's first (``_near``: "..., what with bf16 at 1.8?" asks a ratio)."""
+    for k, word in enumerate(tokens):
+        if word.kind != WORD or word.role not in (THROUGHPUT, STEP_TIME):
+            continue
+        j = k + 1 + is_sym(at(tokens, k + 1), ")")
+        sign = at(tokens, j)
+        if sign is None or sign.kind != SYM or sign.text not in _LABEL_SIGNS:
+            continue
+        first = None
+        for i in range(j + 1, len(tokens)):
+            tok = tokens[i]
+            if (tok.kind == SYM and tok.text in _SENTENCE_ENDS) or tok.role in (
+                THROUGHPUT,
+                STEP_TIME,
+            ):
+                break
+            if not (_bare_value(tokens, i) and precision_near(tokens, i)):
+                continue
+            value = _thousands(tok).value
+            if first is not None and not _near(value, first):
+                break
+            first = value if first is None else first
+            tokens[i] = _in_unit_of(tok, word)
+    return tokens
+
+
+def _bare_value(tokens: list[Token], i: int) -> bool:
+    """A bare number that counts nothing written after it ("3 days", "8 GPUs" do)."""
+    nxt = at(tokens, i + 1)
+    return _bare(tokens[i]) and not is_time_unit(nxt) and not in_table(nxt, "COUNT_NOUNS")
+
+
+_PARTNER_REACH = 10.0  # two rates of one run, FP32 and mixed, lie within this factor
+
+
+def _rate_partners(tokens: list[Token]) -> list[Token]:
+    """Rule ``rate_partner``: with the rates said of one precision only, a bare number
+    said of the other right after a word of what the rate became (``RATE_NEW_WORDS``:
+    "became", "now", «صارت»; or a verb of change and "to", ``RATE_CHANGE_VERBS``:
+    "went to", «وصلت لـ») is that rate with the other precision, in its unit: "fp32
+    does 3000 tok/s, with bf16 it went to 5100", «سرعة الـ fp32 ٣٠٠٠ توكن بالثانية،
+    ومع الـ bf16 صارت ٥١٠٠». A number far from the rate (more than ``_PARTNER_REACH``
+    times) is no rate of the same run: "... with bf16 it became 1.7" is a ratio."""
+    rates = [i for i, t in enumerate(tokens) if t.kind == NUM and t.role in (THROUGHPUT, STEP_TIME)]
+    sides = {precision_near(tokens, i) for i in rates}
+    if not rates or len(sides) != 1 or "" in sides or len({tokens[i].role for i in rates}) != 1:
+        return tokens
+    other = "mixed" if sides == {"fp32"} else "fp32"
+    for i in range(rates[0] + 1, len(tokens)):
+        rate = tokens[max(r for r in rates if r < i)]
+        if (
+            _bare_value(tokens, i)
+            and _near(_thousands(tokens[i]).value, rate.value)
+            and _after_change_word(tokens, i)
+            and precision_near(tokens, i) == other
+        ):
+            tokens[i] = _rate_number(
+                _thousands(tokens[i]), rate.role, rate.extra["unit"], rate.extra["scale"]
+            )
+    return tokens
+
+
+def _near(value: float, rate: float) -> bool:
+    return rate > 0 and 1 / _PARTNER_REACH <= value / rate <= _PARTNER_REACH
+
+
+def _after_change_word(tokens: list[Token], i: int) -> bool:
+    """ "became 5100", "now 5100", «صارت ٥١٠٠», "went to 5100", "shot up to 5100",
+    «وصلت لـ ٥١٠٠» (a hedge may sit between: "became about 5100")."""
+    k = i - 1 - in_table(at(tokens, i - 1), "HEDGES")
+    if in_table(at(tokens, k), "RATE_NEW_WORDS"):
+        return True
+    if at(tokens, k) is None or tokens[k].text not in _TO:
+        return False
+    k -= 1 + (text_at(tokens, k - 1) in ("up", "down"))
+    return in_table(at(tokens, k), "RATE_CHANGE_VERBS")
 
 
 def _bare(tok: Token | None) -> bool:
@@ -297,6 +396,7 @@ def _rate_number(tok: Token, kind: str, unit: str, scale: float) -> Token:
         extra={
             "seconds_per_step": seconds,
             "scale": scale,
+            "unit": unit,
             "counts": unit.split()[0].split("/")[0],
         },
     )

@@ -8,6 +8,9 @@ are FP32; "معاه" (with it) said alone is the mixed one. A precision the user
 about ("... 0.85 s/step, what would bf16 give me?") is never the rate's, but said
 right before the rate ("how fast is amp at 0.5 s/it"). Used by ``step_rate``, ``step_time_partner`` and the records'
 ``measurement_pair``.
+
+Rule ``precision_arrow``: an arrow right after a precision that opens its clause
+labels the value after it, as a colon does ("fp32 → 9 hours. amp → 5 hours").
 """
 
 from __future__ import annotations
@@ -79,6 +82,44 @@ def _before_it_said(tokens: list[Token], j: int) -> bool:
         tokens[k].kind == WORD and lookup(tokens[k].text, _MIXED) and _before(tokens, k)
         for k in range(j)
     )
+
+
+_ARROW = "→"  # "->" and "=>" are written as it (``normalise``)
+
+
+def precision_arrows(tokens: list[Token]) -> list[Token]:
+    """Rule ``precision_arrow``: "fp32 → 9 hours. amp → 5 hours", «الـ fp32 → ٩ ساعات»
+    are "fp32: 9 hours": an arrow right after a precision that opens its clause is
+    the label's colon, so the times and rates after it read as labelled ones do. An
+    arrow after a number stays a change ("12h → 7h", "fp32 10h → amp 6h", "12h fp32
+    → 7h amp") and ends a clause (``CLAUSE_JOINERS``), and one between two
+    precisions ("fp32 → bf16") is a change of precision."""
+    return [
+        Token(SYM, ":", glued=tok.glued) if _labelling_arrow(tokens, j) else tok
+        for j, tok in enumerate(tokens)
+    ]
+
+
+def _labelling_arrow(tokens: list[Token], j: int) -> bool:
+    if tokens[j].kind != SYM or tokens[j].text != _ARROW:
+        return False
+    k = j - 1 - in_table(at(tokens, j - 1), "PRECISION_NOUNS")  # "mixed precision →"
+    if k < 0 or not precision_of(tokens, k):
+        return False
+    if j + 1 >= len(tokens) or precision_of(tokens, j + 1):
+        return False  # "fp32 → bf16": from one precision to the other
+    return _opens_clause(tokens, k)
+
+
+def _opens_clause(tokens: list[Token], k: int) -> bool:
+    """No number in the clause before the precision at ``k`` (in "12h fp32 → 7h amp"
+    the fp32 is the 12h's, and the arrow the change)."""
+    for tok in reversed(tokens[:k]):
+        if tok.is_boundary or in_table(tok, "CLAUSE_JOINERS"):
+            return True
+        if tok.kind == NUM:
+            return False
+    return True
 
 
 def _word_before(tokens: list[Token], j: int) -> Token | None:
