@@ -169,8 +169,12 @@ def _rate_partners(tokens: list[Token]) -> list[Token]:
     if not rates or len(sides) != 1 or "" in sides or len({tokens[i].role for i in rates}) != 1:
         return tokens
     other = "mixed" if sides == {"fp32"} else "fp32"
+    said = set(rates)
+    rate = tokens[rates[0]]
     for i in range(rates[0] + 1, len(tokens)):
-        rate = tokens[max(r for r in rates if r < i)]
+        if i in said:
+            rate = tokens[i]  # the latest rate before the numbers that follow it
+            continue
         if (
             _bare_value(tokens, i)
             and _near(_thousands(tokens[i]).value, rate.value)
