@@ -75,12 +75,15 @@ def _before(tokens: list[Token], j: int) -> bool:
     return False
 
 
+_NOW_REACH = 24  # tokens back from "now" to its "before amp": a clause or two
+
+
 def _before_it_said(tokens: list[Token], j: int) -> bool:
-    """A mixed precision with "before" on it earlier ("before amp", «قبل الـ amp»): the
-    run since is the mixed one."""
+    """A mixed precision with "before" on it a clause or two earlier ("before amp",
+    «قبل الـ amp»): the run since is the mixed one."""
     return any(
         tokens[k].kind == WORD and lookup(tokens[k].text, _MIXED) and _before(tokens, k)
-        for k in range(j)
+        for k in range(max(0, j - _NOW_REACH), j)
     )
 
 
