@@ -392,6 +392,26 @@ PROBE8_CLASSES = [
     ),
 ]
 
+# Rule per_step_time (probe9): a duration said of one step ("a step is 1.5 minutes",
+# "2 min per step", «كل خطوة تاخذ ٣ ثواني», «الخطوة الواحدة دقيقتين») is a step time
+# like "90 s/step": with a step count it makes the run's time, and a pair of them, one
+# per precision, the ratio; a count may follow a plural step noun («والخطوات ١٠ آلاف»).
+PER_STEP_TIMES = [
+    ("each iteration takes 3 minutes, 400 iterations total, bf16 1.5x", "dm", 20, 1.5, None),
+    ("2 min per step on fp32, 900 steps", "dm", 30, None, None),
+    ("a single step is 1.5 min with fp32 and 1 min with amp, 2000 steps", "dm", 50, 1.5, None),
+    ("every step needs about 2 minutes in fp32 and we run 1,500 steps", "dm", 50, None, None),
+    ("one step takes a minute in fp32; number of steps: 3,000. amp 2x", "dm", 50, 2, None),
+    ("كل خطوة بتاخد دقيقة ونص بالـ fp32، وعندنا ١٠٠٠ خطوة، والتسريع ١٫٥", "dm", 25, 1.5, None),
+    ("الخطوة الواحدة تستغرق ثلاث دقائق، وعدد الخطوات ٤٠٠", "dm", 20, None, None),
+    ("دقيقتين للخطوة بالـ fp32 و ٣٠٠ خطوة", "dm", 10, None, None),
+    ("الخطوة بتاخد دقيقتين في fp32 ودقيقة وحدة مع amp، وعدنا ٦٠٠ خطوة", "dm", 20, 2, None),
+    ("كل step ياخذ ٣ ثواني والخطوات ١٢ الف", "dm", 10, None, None),
+    # Counted steps take the whole run's time; a numbered step's time stays a time.
+    ("1200 steps take 30 hours in fp32", "dm", 30, None, None),
+    ("step 3 took 2 hours, amp 2x", "dm", 2, 2, None),
+]
+
 CASES = (
     FINISHED_IN
     + EPOCHS_TIMES
@@ -407,6 +427,7 @@ CASES = (
     + COUNT_KEY_PROSE
     + PRONOUN_ONE_MEASURED
     + PROBE8_CLASSES
+    + PER_STEP_TIMES
 )
 
 
