@@ -412,6 +412,26 @@ PER_STEP_TIMES = [
     ("step 3 took 2 hours, amp 2x", "dm", 2, 2, None),
 ]
 
+# Rule mixed_precision_ratio with a verb of bringing (probe9): "amp gave me 1.8",
+# «amp عطاني ١٫٨» say the number is the ratio even with no time in the message; it is
+# read, and the reply asks for the FP32 time (as for "amp 1.8x, how long?").
+YIELDED_WITHOUT_TIME = [
+    ("bf16 gets us 1.5, how long does training take?", "dm", None, 1.5, "no_numbers"),
+    (
+        "mixed precision gave us 1.4 on the small run, no idea the fp32 time",
+        "dm",
+        None,
+        1.4,
+        "no_numbers",
+    ),
+    ("amp gives 1.7 but what's the total?", "dm", None, 1.7, "no_numbers"),
+    ("الـ amp اداني ١٫٦ بس مش عارف وقت الـ fp32", "dm", None, 1.6, "no_numbers"),
+    ("الـ bf16 أعطاني ١٫٧ ولا أعرف مدة التدريب", "dm", None, 1.7, "no_numbers"),
+    ("amp عطانا ١٫٣، كم بياخذ التدريب؟", "dm", None, 1.3, "no_numbers"),
+    # A time with its unit after the verb stays a time; a bare "amp 1.8" a position.
+    ("fp32 40 hours, amp gave me 1.6", "dm", 40, 1.6, None),
+]
+
 CASES = (
     FINISHED_IN
     + EPOCHS_TIMES
@@ -428,6 +448,7 @@ CASES = (
     + PRONOUN_ONE_MEASURED
     + PROBE8_CLASSES
     + PER_STEP_TIMES
+    + YIELDED_WITHOUT_TIME
 )
 
 
