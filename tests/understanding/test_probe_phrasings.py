@@ -410,6 +410,9 @@ PER_STEP_TIMES = [
     # Counted steps take the whole run's time; a numbered step's time stays a time.
     ("1200 steps take 30 hours in fp32", "dm", 30, None, None),
     ("step 3 took 2 hours, amp 2x", "dm", 2, 2, None),
+    # No training step takes an hour: a step of a plan times the job.
+    ("next step: train for 20 hours with amp 1.5x", "dm", 20, 1.5, None),
+    ("الخطوة الجاية التدريب ٢٠ ساعة بالـ fp32 والتسريع ٢", "dm", 20, 2, None),
 ]
 
 # Rule mixed_precision_ratio with a verb of bringing (probe9): "amp gave me 1.8",

@@ -323,7 +323,7 @@ class _DurationScan:
             start, listed = listed[0], []
         q = Quantity(hours / UNIT_HOURS[smallest], smallest, start, j, strong)
         q.per_epoch = not summed and epoch_time(tokens, i, j)
-        q.per_step = not (summed or q.per_epoch) and step_time(tokens, i, j)
+        q.per_step = not (summed or q.per_epoch) and step_time(tokens, i, j, hours)
         # "10, 11, 12 hours per epoch": the "per" after a summed list made it the run's.
         per_epoch_list = summed and rate_after(tokens, j)
         q.excluded = (

@@ -34,6 +34,7 @@ _RUN_TOTAL_WORDS = table("RUN_TOTAL_WORDS")
 _TIMES_SIGNS = table("TIMES_SIGNS")
 _TAKING = table("DURATION_VERBS") - {"long", "time", "الوقت", "مده"}
 _STEP_NOUNS = table("STEP_TIME_LEADERS")
+_STEP_HOURS_MAX = 1.0  # no training step takes an hour (rule per_step_time)
 
 
 def epochs_listed(tokens: list[Token], first: int, end: int) -> bool:
@@ -76,11 +77,15 @@ def epoch_time(tokens: list[Token], start: int, end: int) -> bool:
     return _said_of_one(tokens, start, EPOCH_NOUNS)
 
 
-def step_time(tokens: list[Token], start: int, end: int) -> bool:
+def step_time(tokens: list[Token], start: int, end: int, hours: float) -> bool:
     """Rule ``per_step_time``: "1.5 min per step", "each step takes 2 minutes", "a step
     is 1.5 minutes", «كل خطوة تاخذ ٣ ثواني», «تستغرق الخطوة الواحدة دقيقتين»: the time
     of one step, said as one epoch's is (the same words, a step noun,
-    ``STEP_TIME_LEADERS``); never the job's, but with the step count it makes it."""
+    ``STEP_TIME_LEADERS``); never the job's, but with the step count it makes it.
+    A training step takes seconds or minutes: an hour or more is a step of a plan
+    ("next step: train for 20 hours", «الخطوة الجاية التدريب ٢٠ ساعة»), the job's."""
+    if hours >= _STEP_HOURS_MAX:
+        return False
     return per_epoch_after(tokens, end, _STEP_NOUNS) or _said_of_one(tokens, start, _STEP_NOUNS)
 
 
