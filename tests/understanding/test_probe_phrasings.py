@@ -407,6 +407,14 @@ PER_STEP_TIMES = [
     ("دقيقتين للخطوة بالـ fp32 و ٣٠٠ خطوة", "dm", 10, None, None),
     ("الخطوة بتاخد دقيقتين في fp32 ودقيقة وحدة مع amp، وعدنا ٦٠٠ خطوة", "dm", 20, 2, None),
     ("كل step ياخذ ٣ ثواني والخطوات ١٢ الف", "dm", 10, None, None),
+    (
+        "3 min per iteration in fp32 and 2 min per iteration with bf16, 500 iterations",
+        "dm",
+        25,
+        1.5,
+        None,
+    ),
+    ("دقيقتين للخطوة بالـ fp32 ودقيقة للخطوة مع amp، و ٣٠٠ خطوة", "dm", 10, 2, None),
     # Counted steps take the whole run's time; a numbered step's time stays a time.
     ("1200 steps take 30 hours in fp32", "dm", 30, None, None),
     ("step 3 took 2 hours, amp 2x", "dm", 2, 2, None),

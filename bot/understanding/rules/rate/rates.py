@@ -182,7 +182,7 @@ def said_step_times(tokens: list[Token], durations: list[Quantity]) -> list[Cand
             q.per_step = q.excluded = True
         if q.per_step:
             said = " ".join(t.written for t in tokens[q.start : q.end])
-            precision = time_precision(tokens, q)
+            precision = _step_precision(tokens, q)
             out.append(
                 Candidate(
                     STEP_TIME,
@@ -200,8 +200,15 @@ def said_step_times(tokens: list[Token], durations: list[Quantity]) -> list[Cand
 def _partners(tokens: list[Token], first: Quantity, second: Quantity) -> bool:
     """Two durations of one clause pair, said of the two precisions, no number between."""
     between = tokens[first.end : second.start]
-    marks = {time_precision(tokens, first), time_precision(tokens, second)}
+    marks = {_step_precision(tokens, first), _step_precision(tokens, second)}
     return marks == {"fp32", "mixed"} and not any(t.kind == NUM for t in between)
+
+
+def _step_precision(tokens: list[Token], q: Quantity) -> str:
+    """The precision a step's duration is said of: in its own clause, as a time's (a
+    «و» glued to it opens the clause: «ونص ثانية بالـ bf16»), else further on as a
+    rate's, past the words of the step ("3 min per iteration in fp32")."""
+    return time_precision(tokens, q) or precision_near(tokens, q.start)
 
 
 def _run_time(tokens: list[Token], fp32: Candidate, steps: float | None) -> list[Candidate]:
