@@ -198,7 +198,7 @@ def said_step_times(tokens: list[Token], durations: list[Quantity]) -> list[Cand
 
 
 def _partners(tokens: list[Token], first: Quantity, second: Quantity) -> bool:
-    """Two durations of one clause pair, said of the two precisions, no number between."""
+    """Two durations one after the other, said of the two precisions, no number between."""
     between = tokens[first.end : second.start]
     marks = {_step_precision(tokens, first), _step_precision(tokens, second)}
     return marks == {"fp32", "mixed"} and not any(t.kind == NUM for t in between)
