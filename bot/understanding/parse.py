@@ -282,7 +282,7 @@ class _Reading:
         durations = [q for q in find_durations(tokens) if q.start not in on_progress_lines]
         ratios = find_ratios(tokens)
         labelled_times = read_labels(tokens, ratios)
-        rated = step_rate(tokens, ctx.epochs)
+        rated = step_rate(tokens, ctx.epochs, durations)
         if not ratios:
             ratios.extend(
                 RatioCand(c.value, c.start, c.text, c.rule) for c in rated if c.kind == "ratio"

@@ -417,6 +417,57 @@ PROBE9_CLASSES = [
     ("fp32 تمنطاش ساعة والتسريع ٢", "dm", 18, 2, None),
 ]
 
+# Rule per_step_time (probe9): a duration said of one step ("a step is 1.5 minutes",
+# "2 min per step", «كل خطوة تاخذ ٣ ثواني», «الخطوة الواحدة دقيقتين») is a step time
+# like "90 s/step": with a step count it makes the run's time, and a pair of them, one
+# per precision, the ratio; a count may follow a plural step noun («والخطوات ١٠ آلاف»).
+PER_STEP_TIMES = [
+    ("each iteration takes 3 minutes, 400 iterations total, bf16 1.5x", "dm", 20, 1.5, None),
+    ("2 min per step on fp32, 900 steps", "dm", 30, None, None),
+    ("a single step is 1.5 min with fp32 and 1 min with amp, 2000 steps", "dm", 50, 1.5, None),
+    ("every step needs about 2 minutes in fp32 and we run 1,500 steps", "dm", 50, None, None),
+    ("one step takes a minute in fp32; number of steps: 3,000. amp 2x", "dm", 50, 2, None),
+    ("كل خطوة بتاخد دقيقة ونص بالـ fp32، وعندنا ١٠٠٠ خطوة، والتسريع ١٫٥", "dm", 25, 1.5, None),
+    ("الخطوة الواحدة تستغرق ثلاث دقائق، وعدد الخطوات ٤٠٠", "dm", 20, None, None),
+    ("دقيقتين للخطوة بالـ fp32 و ٣٠٠ خطوة", "dm", 10, None, None),
+    ("الخطوة بتاخد دقيقتين في fp32 ودقيقة وحدة مع amp، وعدنا ٦٠٠ خطوة", "dm", 20, 2, None),
+    ("كل step ياخذ ٣ ثواني والخطوات ١٢ الف", "dm", 10, None, None),
+    (
+        "3 min per iteration in fp32 and 2 min per iteration with bf16, 500 iterations",
+        "dm",
+        25,
+        1.5,
+        None,
+    ),
+    ("دقيقتين للخطوة بالـ fp32 ودقيقة للخطوة مع amp، و ٣٠٠ خطوة", "dm", 10, 2, None),
+    # Counted steps take the whole run's time; a numbered step's time stays a time.
+    ("1200 steps take 30 hours in fp32", "dm", 30, None, None),
+    ("step 3 took 2 hours, amp 2x", "dm", 2, 2, None),
+    # No training step takes an hour: a step of a plan times the job.
+    ("next step: train for 20 hours with amp 1.5x", "dm", 20, 1.5, None),
+    ("الخطوة الجاية التدريب ٢٠ ساعة بالـ fp32 والتسريع ٢", "dm", 20, 2, None),
+]
+
+# Rule mixed_precision_ratio with a verb of bringing (probe9): "amp gave me 1.8",
+# «amp عطاني ١٫٨» say the number is the ratio even with no time in the message; it is
+# read, and the reply asks for the FP32 time (as for "amp 1.8x, how long?").
+YIELDED_WITHOUT_TIME = [
+    ("bf16 gets us 1.5, how long does training take?", "dm", None, 1.5, "no_numbers"),
+    (
+        "mixed precision gave us 1.4 on the small run, no idea the fp32 time",
+        "dm",
+        None,
+        1.4,
+        "no_numbers",
+    ),
+    ("amp gives 1.7 but what's the total?", "dm", None, 1.7, "no_numbers"),
+    ("الـ amp اداني ١٫٦ بس مش عارف وقت الـ fp32", "dm", None, 1.6, "no_numbers"),
+    ("الـ bf16 أعطاني ١٫٧ ولا أعرف مدة التدريب", "dm", None, 1.7, "no_numbers"),
+    ("amp عطانا ١٫٣، كم بياخذ التدريب؟", "dm", None, 1.3, "no_numbers"),
+    # A time with its unit after the verb stays a time; a bare "amp 1.8" a position.
+    ("fp32 40 hours, amp gave me 1.6", "dm", 40, 1.6, None),
+]
+
 CASES = (
     FINISHED_IN
     + EPOCHS_TIMES
@@ -433,6 +484,8 @@ CASES = (
     + PRONOUN_ONE_MEASURED
     + PROBE8_CLASSES
     + PROBE9_CLASSES
+    + PER_STEP_TIMES
+    + YIELDED_WITHOUT_TIME
 )
 
 

@@ -31,7 +31,7 @@ from bot.understanding.rules.time.durations import Quantity, unit_of
 from bot.understanding.rules.time.position import LONE_RATIO_MAX
 from bot.understanding.text.tokens import ARABIC, NUM, WORD, Token
 from bot.understanding.text.tokens import word_in as _is
-from bot.understanding.values.lexicon import RATIO_LABELS, TIME_LABELS
+from bot.understanding.values.lexicon import RATIO_LABELS, TIME_LABELS, lookup
 from bot.understanding.values.nearby import in_table, mixed_precision_at, names_mixed_precision
 from bot.understanding.words import table
 
@@ -41,7 +41,8 @@ _MIXED_REACH = 1
 _BETWEEN = table("BETWEEN")
 _JOINERS = table("JOINERS")
 _LABEL_SIGNS = frozenset(":=")  # "amp = 1.45": a sign between a label and its number
-_UNCOUNTED = table("ARTICLES") | table("HEDGES") | table("YIELD_VERBS")
+_YIELDS = table("YIELD_VERBS")
+_UNCOUNTED = table("ARTICLES") | table("HEDGES") | _YIELDS | table("YIELD_OBJECTS")
 
 
 def read_labels(tokens: list[Token], ratios: list[RatioCand]) -> list[Quantity]:
@@ -130,8 +131,17 @@ def _mixed_precision_ratio(tokens: list[Token], j: int, i: int) -> bool:
         and not num.suffix
         and 0 < num.value <= LONE_RATIO_MAX
         and names_mixed_precision(tokens, j)
-        and _holds_a_time(tokens)
+        and (_holds_a_time(tokens) or _yielded(tokens, j, i))
     )
+
+
+def _yielded(tokens: list[Token], j: int, i: int) -> bool:
+    """A verb of bringing between the mixed precision at ``j`` and the number at ``i``
+    ("amp gave me 1.8", «amp عطاني ١٫٨», «الـ bf16 يعطي ١٫٥»): the number is what the
+    precision brings, its ratio, with no time in the message too (the reply then asks
+    for the FP32 time, as for "amp 1.8x, how long?"); a bare "amp 1.8" says no more
+    than a time in hours would, so it needs the time's unit beside it."""
+    return any(t.text in _YIELDS or lookup(t.text, _YIELDS) for t in tokens[j + 1 : i])
 
 
 def _holds_a_time(tokens: list[Token]) -> bool:

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.understanding.resolving.candidates import RATIO, SETUP, TIME, Candidate
+from bot.understanding.resolving.candidates import RATIO, SETUP, STEP_TIME, TIME, Candidate
 from bot.understanding.rules.rate.rate_precision import is_rate, precision_near
+from bot.understanding.rules.time.durations import Quantity
+from bot.understanding.rules.time.fp32_and_mixed import time_precision
 from bot.understanding.text.tokens import NUM, WORD, Token
 from bot.understanding.values.lexicon import EN_UNITS, EPOCH_NOUNS, UNIT_HOURS, lookup
 from bot.understanding.values.nearby import at, in_table, is_sym
@@ -51,16 +53,47 @@ def _steps_before(tokens: list[Token], i: int, epochs: float | None) -> float | 
 
 
 def _step_count(tokens: list[Token], epochs: float | None) -> float | None:
-    """ "20k iterations", "١٠ آلاف خطوة", "1000 steps per epoch" (times the epochs)."""
+    """ "20k iterations", "١٠ آلاف خطوة", "1000 steps per epoch" (times the epochs);
+    else :func:`_count_after_steps`. "One step" ("one step takes a minute") names
+    the step a time is said of, not the run's count."""
     for k, tok in enumerate(tokens):
-        counted = tok.kind == NUM and tok.suffix in _COUNT_SCALES and not is_rate(tok)
-        if counted and in_table(at(tokens, k + 1), "STEP_COUNT_NOUNS"):
-            prev = at(tokens, k - 1)
-            # "١٠ آلاف خطوة", "20 thousand steps": a number and a spelled scale.
-            spelled = prev is not None and prev.kind == NUM and not tok.text[0].isdigit()
-            steps = (prev.value if spelled else 1.0) * tok.value * _COUNT_SCALES[tok.suffix]
-            return steps * epochs if epochs and _steps_of_an_epoch(tokens, k) else steps
+        if _counts(tok) and in_table(at(tokens, k + 1), "STEP_COUNT_NOUNS"):
+            steps = _count_at(tokens, k - 1) if _spelled_scale(tokens, k) else _count_at(tokens, k)
+            if steps > 1:
+                return steps * epochs if epochs and _steps_of_an_epoch(tokens, k) else steps
+    return _count_after_steps(tokens)
+
+
+def _count_after_steps(tokens: list[Token]) -> float | None:
+    """ "total steps: 20k", "number of steps 1,200", «والخطوات ١٠ آلاف»: a count right
+    after a plural step noun (``STEP_TOTAL_NOUNS``; "step 1200" names one step)."""
+    for k, tok in enumerate(tokens):
+        if not in_table(tok, "STEP_TOTAL_NOUNS"):
+            continue
+        j = k + 1 + is_sym(at(tokens, k + 1), ":") + is_sym(at(tokens, k + 1), "=")
+        if _counts(at(tokens, j)):
+            return _count_at(tokens, j)
     return None
+
+
+def _counts(tok: Token | None) -> bool:
+    return tok is not None and tok.kind == NUM and tok.suffix in _COUNT_SCALES and not is_rate(tok)
+
+
+def _spelled_scale(tokens: list[Token], k: int) -> bool:
+    """ "١٠ آلاف", "20 thousand": a number, then its scale spelled (the token at ``k``)."""
+    prev = at(tokens, k - 1)
+    return prev is not None and prev.kind == NUM and not tokens[k].text[0].isdigit()
+
+
+def _count_at(tokens: list[Token], k: int) -> float:
+    """The count whose number is at ``k``, times its spelled scale after it ("١٠ آلاف")."""
+    tok = tokens[k]
+    steps = tok.value * _COUNT_SCALES[tok.suffix]
+    nxt = at(tokens, k + 1)
+    if nxt is not None and _counts(nxt) and _spelled_scale(tokens, k + 1):
+        steps *= nxt.value * _COUNT_SCALES[nxt.suffix]
+    return steps
 
 
 def _progress_steps(tokens: list[Token], i: int, epochs: float | None) -> float | None:
@@ -92,13 +125,16 @@ def _epoch_noun(tok: Token | None) -> bool:
     return tok is not None and tok.kind == WORD and lookup(tok.text, EPOCH_NOUNS) is not None
 
 
-def step_rate(tokens: list[Token], epochs: float | None = None) -> list[Candidate]:
+def step_rate(
+    tokens: list[Token], epochs: float | None = None, durations: list[Quantity] = ()
+) -> list[Candidate]:
     """Rule ``step_rate``: one FP32 and one mixed rate make the ratio (and FP32 time).
 
     Returns the rate candidates and, when they pair up, a ratio candidate and
-    possibly a time candidate (in hours).
+    possibly a time candidate (in hours). The rates are the written ones ("30
+    s/step") and the ``durations`` said of one step (:func:`said_step_times`).
     """
-    rates = [
+    written = [
         Candidate(
             tok.role,
             i,
@@ -111,7 +147,8 @@ def step_rate(tokens: list[Token], epochs: float | None = None) -> list[Candidat
         for i, tok in enumerate(tokens)
         if is_rate(tok)
     ]
-    rates = _contrast(rates)
+    both = written + said_step_times(tokens, list(durations))
+    rates = _contrast(sorted(both, key=lambda c: c.start))
     if len(rates) == 1 and rates[0].precision != "mixed":
         # A step count the user said, never a log's own counter: an epoch's bar
         # ("Epoch 3/10 ... 500/500") times an epoch, of a precision it does not say.
@@ -128,6 +165,50 @@ def step_rate(tokens: list[Token], epochs: float | None = None) -> list[Candidat
         Candidate(RATIO, mixed.start, mixed.end, fp32.value / mixed.value, "step_rate", said),
     ]
     return out + _run_time(tokens, fp32, _steps_before(tokens, fp32.start, epochs))
+
+
+def said_step_times(tokens: list[Token], durations: list[Quantity]) -> list[Candidate]:
+    """Rule ``per_step_time``: durations said of one step ("a step is 1.5 minutes in
+    fp32", «تستغرق الخطوة الواحدة دقيقتين») are step times like "90 s/step", so a step
+    count makes the run's time of them and a pair of them the ratio. Rule
+    ``step_time_partner`` as for seconds: the duration right after one, said of the
+    other precision with no number between, is the other's step time ("each step takes
+    2 minutes in fp32 and 1 minute with amp", «ثانية وحدة بالـ fp32 ونص ثانية بالـ
+    bf16»); it is then no time of the job either."""
+    out: list[Candidate] = []
+    for k, q in enumerate(durations):
+        prev = durations[k - 1] if k else None
+        if not q.per_step and prev is not None and prev.per_step and _partners(tokens, prev, q):
+            q.per_step = q.excluded = True
+        if q.per_step:
+            said = " ".join(t.written for t in tokens[q.start : q.end])
+            precision = _step_precision(tokens, q)
+            out.append(
+                Candidate(
+                    STEP_TIME,
+                    q.start,
+                    q.end,
+                    q.hours * 3600,
+                    "per_step_time",
+                    said,
+                    precision=precision,
+                )
+            )
+    return out
+
+
+def _partners(tokens: list[Token], first: Quantity, second: Quantity) -> bool:
+    """Two durations one after the other, said of the two precisions, no number between."""
+    between = tokens[first.end : second.start]
+    marks = {_step_precision(tokens, first), _step_precision(tokens, second)}
+    return marks == {"fp32", "mixed"} and not any(t.kind == NUM for t in between)
+
+
+def _step_precision(tokens: list[Token], q: Quantity) -> str:
+    """The precision a step's duration is said of: in its own clause, as a time's (a
+    «و» glued to it opens the clause: «ونص ثانية بالـ bf16»), else further on as a
+    rate's, past the words of the step ("3 min per iteration in fp32")."""
+    return time_precision(tokens, q) or precision_near(tokens, q.start)
 
 
 def _run_time(tokens: list[Token], fp32: Candidate, steps: float | None) -> list[Candidate]:

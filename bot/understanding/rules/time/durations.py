@@ -28,6 +28,7 @@ from bot.understanding.rules.time.other_durations import (
     excluded,
     other_activity,
     rate_after,
+    step_time,
 )
 from bot.understanding.text.tokens import ARABIC, NUM, WORD, Token
 from bot.understanding.values.lexicon import (
@@ -68,6 +69,8 @@ class Quantity:
     excluded: bool = False
     # One epoch's time ("20 min per epoch"): never the job's, but with the epoch count it is.
     per_epoch: bool = False
+    # One step's time ("a step is 1.5 minutes"): a step time (rates.py), never the job's.
+    per_step: bool = False
     rule: str = "duration"  # which rule read it (Query.read_by)
     said: str = ""  # what it was worked out from, when not its span ("0.9 s/it × 20000")
     # The high end of a range whose low end is the duration before it ("30-40 hours",
@@ -320,9 +323,12 @@ class _DurationScan:
             start, listed = listed[0], []
         q = Quantity(hours / UNIT_HOURS[smallest], smallest, start, j, strong)
         q.per_epoch = not summed and epoch_time(tokens, i, j)
+        q.per_step = not (summed or q.per_epoch) and step_time(tokens, i, j, hours)
         # "10, 11, 12 hours per epoch": the "per" after a summed list made it the run's.
         per_epoch_list = summed and rate_after(tokens, j)
-        q.excluded = q.per_epoch or (excluded(tokens, start, j) and not per_epoch_list)
+        q.excluded = (
+            q.per_epoch or q.per_step or (excluded(tokens, start, j) and not per_epoch_list)
+        )
         for k in listed:  # "10, 11, 12 hours" said of nothing: each one a candidate
             self._add(Quantity(tokens[k].value, smallest, k, k + 1, excluded=q.excluded))
         self._join_range(i, q)

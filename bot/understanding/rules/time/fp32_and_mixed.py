@@ -33,7 +33,7 @@ _BEFORE, _AFTER = 8, 3  # tokens looked at before and after a time for its preci
 
 def fp32_and_mixed(tokens: list[Token], times: list[Quantity]) -> tuple[Quantity, Quantity] | None:
     """Two times, one said of FP32 and the other of mixed precision, else None."""
-    marks = [_precision_near(tokens, q) for q in times]
+    marks = [time_precision(tokens, q) for q in times]
     # A change goes from FP32 to mixed, the mixed precision said anywhere ("with amp it
     # went from 10h to 6h"), FP32 at most at its first end ("amp cut our fp32 run from
     # 48h to 36h").
@@ -62,7 +62,7 @@ def measured_pair_and_job(
     neither: a small experiment measured the ratio and the job is to be estimated
     ("fp32: 12h / amp: 7h, how much for a 100h job?", "جربت ساعتين بالـfp32 وساعة
     مع amp، كم للتدريب الكامل ١٠٠ ساعة؟")."""
-    marks = [_precision_near(tokens, q) for q in times]
+    marks = [time_precision(tokens, q) for q in times]
     if sorted(marks) == ["", "fp32", "mixed"]:
         return times[marks.index("fp32")], times[marks.index("mixed")], times[marks.index("")]
     pair = fp32_and_mixed(tokens, times[:2]) if marks[2] != "mixed" else None
@@ -88,7 +88,7 @@ def epoch_time_change(tokens: list[Token], durations: list[Quantity]) -> list[Qu
 def _before_and_now(tokens: list[Token], first: Quantity, second: Quantity) -> bool:
     """ "before amp an epoch took 24 min, now it's 15", «قبل الـ bf16 كان الـ epoch
     ساعتين، دلوقتي ساعة وربع»: the epoch's time before the mixed precision, then since."""
-    return [_precision_near(tokens, first), _precision_near(tokens, second)] == ["fp32", "mixed"]
+    return [time_precision(tokens, first), time_precision(tokens, second)] == ["fp32", "mixed"]
 
 
 def _change_with_mixed(tokens: list[Token], times: list[Quantity]) -> bool:
@@ -107,11 +107,13 @@ def _change_with_mixed(tokens: list[Token], times: list[Quantity]) -> bool:
     )
 
 
-def _precision_near(tokens: list[Token], q: Quantity) -> str:
-    """The precision ("fp32" or "mixed") named nearest to a time in its clause."""
+def time_precision(tokens: list[Token], q: Quantity) -> str:
+    """The precision ("fp32" or "mixed") named nearest to a time in its clause; a
+    time glued to «و» («ونص ثانية بالـ bf16») opens its clause, so none before it."""
     joiners = table("CLAUSE_JOINERS")
     best, best_distance = "", 99
-    for step, j in enumerate(range(q.start - 1, max(-1, q.start - 1 - _BEFORE), -1), 1):
+    first = q.start - 1 if _glued_and(tokens[q.start]) else max(-1, q.start - 1 - _BEFORE)
+    for step, j in enumerate(range(q.start - 1, first, -1), 1):
         if tokens[j].is_boundary or tokens[j].kind == NUM or tokens[j].text in joiners:
             break
         mark = _precision_at(tokens, j)

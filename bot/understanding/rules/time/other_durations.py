@@ -33,6 +33,8 @@ _NEGATIONS = table("NEGATIONS")
 _RUN_TOTAL_WORDS = table("RUN_TOTAL_WORDS")
 _TIMES_SIGNS = table("TIMES_SIGNS")
 _TAKING = table("DURATION_VERBS") - {"long", "time", "الوقت", "مده"}
+_STEP_NOUNS = table("STEP_TIME_LEADERS")
+_STEP_HOURS_MAX = 1.0  # no training step takes an hour (rule per_step_time)
 
 
 def epochs_listed(tokens: list[Token], first: int, end: int) -> bool:
@@ -72,14 +74,35 @@ def epoch_time(tokens: list[Token], start: int, end: int) -> bool:
         return True
     if _each_of_counted_epochs(tokens, start, end):
         return True
+    return _said_of_one(tokens, start, EPOCH_NOUNS)
+
+
+def step_time(tokens: list[Token], start: int, end: int, hours: float) -> bool:
+    """Rule ``per_step_time``: "1.5 min per step", "each step takes 2 minutes", "a step
+    is 1.5 minutes", «كل خطوة تاخذ ٣ ثواني», «تستغرق الخطوة الواحدة دقيقتين»: the time
+    of one step, said as one epoch's is (the same words, a step noun,
+    ``STEP_TIME_LEADERS``); never the job's, but with the step count it makes it.
+    A training step takes seconds or minutes: an hour or more is a step of a plan
+    ("next step: train for 20 hours", «الخطوة الجاية التدريب ٢٠ ساعة»), the job's."""
+    if hours >= _STEP_HOURS_MAX:
+        return False
+    return per_epoch_after(tokens, end, _STEP_NOUNS) or _said_of_one(tokens, start, _STEP_NOUNS)
+
+
+def _said_of_one(tokens: list[Token], start: int, nouns) -> bool:
+    """A noun of the unit (epoch, step) a few words before the duration in its
+    clause, counted by no number above one: "each epoch takes 20 min", "a step is
+    1.5 minutes", «الخطوة الواحدة دقيقتين». "90 epochs take 30 hours" counts them:
+    that is the whole job. An epoch counter before ("Epoch 5/20 takes 35 min") times
+    that epoch (read first, as one epoch's); a step counter («الخطوة ٢٠٠/١٠٠٠ والتدريب
+    ياخذ ٣ ساعات») only says where a log is, and its numbers stop the look-back."""
     for k in range(start - 1, max(-1, start - 5), -1):
         tok = tokens[k]
         if epoch_counter_at(tokens, k) is not None:
             return True  # "Epoch 5/20 takes 35 min": the time of that epoch
         if tok.is_boundary or (tok.kind == NUM and tok.value != 1):
             return False  # (a 1 is "one epoch", "الحقبة الواحدة")
-        if tok.kind == WORD and _cue(tok, EPOCH_NOUNS):
-            # "90 epochs take 30 hours" counts epochs: that is the whole job.
+        if tok.kind == WORD and _cue(tok, nouns):
             count = at(tokens, k - 1)
             return count is None or count.kind != NUM or count.value == 1
     return False
@@ -102,28 +125,29 @@ def _counted_epochs_end(tokens: list[Token], k: int) -> bool:
     )
 
 
-def per_epoch_after(tokens: list[Token], end: int) -> bool:
+def per_epoch_after(tokens: list[Token], end: int, nouns=EPOCH_NOUNS) -> bool:
     """ "per epoch", "/epoch", "each epoch", "٣ ساعات للايبوك" right after a duration;
     after a preposition (``PER_UNIT_PREPOSITIONS``) the epoch with an article or
     "each": "in each epoch", "for every epoch", «في الـ epoch», «في كل epoch», and in
-    Arabic the noun alone: «في الحقبة», «في ايبوك»."""
+    Arabic the noun alone: «في الحقبة», «في ايبوك». ``nouns`` names the unit: a step
+    is said the same way ("1.5 min per step", «دقيقة للخطوة», «دقيقتين في كل خطوة»)."""
     marker = at(tokens, end)
     if marker is None:
         return False
     if marker.kind == WORD and _cue(marker, _PER_UNIT_PREPOSITIONS):
         nxt = at(tokens, end + 1)
-        if _epoch_noun(nxt):
+        if _epoch_noun(nxt, nouns):
             return marker.script == ARABIC
         if nxt is None or not (nxt.text in _ARTICLES or _cue(nxt, RATE_MARKERS)):
             return False
-        return _epoch_noun(at(tokens, end + 2))
-    if _epoch_noun(at(tokens, end + 1)):
+        return _epoch_noun(at(tokens, end + 2), nouns)
+    if _epoch_noun(at(tokens, end + 1), nouns):
         return marker.text == "/" or (marker.kind == WORD and _cue(marker, RATE_MARKERS))
-    return _glued_per_epoch(marker)
+    return _glued_per_epoch(marker, nouns)
 
 
-def _epoch_noun(tok: Token | None) -> bool:
-    return tok is not None and tok.kind == WORD and _cue(tok, EPOCH_NOUNS)
+def _epoch_noun(tok: Token | None, nouns=EPOCH_NOUNS) -> bool:
+    return tok is not None and tok.kind == WORD and _cue(tok, nouns)
 
 
 def epoch_counter_at(tokens: list[Token], k: int) -> float | None:
@@ -155,11 +179,11 @@ def asks_run_total(tokens: list[Token]) -> bool:
     return False
 
 
-def _glued_per_epoch(tok: Token) -> bool:
-    """ "٣ ساعات للايبوك", "ساعتين للحقبة": a rate marker glued to the epoch noun."""
+def _glued_per_epoch(tok: Token, nouns=EPOCH_NOUNS) -> bool:
+    """ "٣ ساعات للايبوك", "ساعتين للحقبة", «دقيقة للخطوة»: a rate marker glued to the noun."""
     if tok.kind != WORD or tok.script != ARABIC:
         return False
-    return any(tok.text.startswith(p) and tok.text[len(p) :] in EPOCH_NOUNS for p in RATE_MARKERS)
+    return any(tok.text.startswith(p) and tok.text[len(p) :] in nouns for p in RATE_MARKERS)
 
 
 def _each_of_counted_epochs(tokens: list[Token], start: int, end: int) -> bool:
