@@ -468,6 +468,40 @@ YIELDED_WITHOUT_TIME = [
     ("fp32 40 hours, amp gave me 1.6", "dm", 40, 1.6, None),
 ]
 
+# Classes of probe10's misses: a pasted nvidia-smi table (its watts are no weeks), a
+# JSON config's quoted key, a typed fraction of a unit, and a saving with what it cut
+# named between the verb and the time.
+SMI_V100 = (
+    "```\n| 1  Tesla V100-SXM2-32GB  On | 00000000:1A:00.0 Off |  0 |\n"
+    "| N/A 58C  P0  250W / 300W | 30110MiB / 32768MiB | 97%  Default |\n```\n"
+)
+SMI_T4 = "```\n| N/A 71C P0 69W / 70W | 14800MiB / 15360MiB | 100% Default |\n```\n"
+PROBE10_CLASSES = [
+    (
+        SMI_V100 + "fp32 here is 20h, amp 2x",
+        "dm",
+        20,
+        2,
+        None,
+    ),
+    (
+        SMI_T4 + "التدريب بالـ fp32 ٩ ساعات والتسريع ١٫٥",
+        "dm",
+        9,
+        1.5,
+        None,
+    ),
+    ('```json\n{"fp32_hours": 36, "expected_speedup": 1.7}\n```', "dm", 36, 1.7, None),
+    ("{'train_hours_fp32': 12} and amp 1.5x", "dm", 12, 1.5, None),
+    ("fp32 takes 3/4 of a day, amp 1.5x", "dm", 18, 1.5, None),
+    ("fp32 takes 9 hours, amp takes 2/3 of the time", "dm", 9, 1.5, None),
+    ("{'train_runtime': 36000.0, 'epoch': 2.0} in fp32, bf16 1.5x?", "dm", 10, 1.5, None),
+    ("1/2 of a week in fp32, bf16 gives 1.4", "dm", 84, 1.4, None),
+    ("fp32 is ¾ of an hour per epoch, 40 epochs", "dm", 30, None, None),
+    ("الـ bf16 قلل المدة ٥ ساعات، والـ fp32 ياخذ ٢٠ ساعة", "dm", 20, 20 / 15, None),
+    ("الـ amp نزّل الوقت ٦ ساعات من تدريب ٣٠ ساعة بالـ fp32", "dm", 30, 1.25, None),
+]
+
 CASES = (
     FINISHED_IN
     + EPOCHS_TIMES
@@ -484,6 +518,7 @@ CASES = (
     + PRONOUN_ONE_MEASURED
     + PROBE8_CLASSES
     + PROBE9_CLASSES
+    + PROBE10_CLASSES
     + PER_STEP_TIMES
     + YIELDED_WITHOUT_TIME
 )

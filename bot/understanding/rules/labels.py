@@ -32,8 +32,13 @@ from bot.understanding.rules.time.position import LONE_RATIO_MAX
 from bot.understanding.text.tokens import ARABIC, NUM, WORD, Token
 from bot.understanding.text.tokens import word_in as _is
 from bot.understanding.values.lexicon import RATIO_LABELS, TIME_LABELS, lookup
-from bot.understanding.values.nearby import in_table, mixed_precision_at, names_mixed_precision
-from bot.understanding.words import table
+from bot.understanding.values.nearby import (
+    in_table,
+    mixed_precision_at,
+    names_mixed_precision,
+    text_at,
+)
+from bot.understanding.words import mapping, table
 
 _LABEL_WINDOW = 4
 # How many counted words before its number a mixed precision's name may label it from.
@@ -200,8 +205,14 @@ def _word_label(tokens: list[Token], j: int) -> tuple[str, str] | None:
     if unit and unit[1] != 2 and not tok.role and (tok.script == ARABIC or _unit_label(tokens, j)):
         return ("time", unit[0])
     if _is(tok, TIME_LABELS) and tok.role in ("", "time"):
-        return ("time", "")  # no unit said: hours, unless a time it is paired with says one
+        # No unit said: hours, unless a time it is paired with says one, or the key is
+        # one a tool prints in its own unit (Hugging Face's "train_runtime" in seconds).
+        return ("time", _KEYED_UNITS.get(f"{text_at(tokens, j - 1)} {tok.text}", ""))
     return None
+
+
+# "{'train_runtime': 25200.3}": a tool's key with the unit the tool writes it in.
+_KEYED_UNITS: dict[str, str] = mapping("TIME_KEY_UNITS")
 
 
 def _unit_label(tokens: list[Token], j: int) -> bool:

@@ -29,11 +29,22 @@ _NAME_UNDERSCORE = re.compile(r"(?<=[0-9a-z])_(?=[0-9a-z])")
 # Rule ``config_key``: the key of a `key: value` line, as configs and logs print
 # them ("train_time: 36h", "fp32_hours = 36", "time_amp: 6h"), is words: its
 # underscores are spaces, so "fp32 hours: 36" labels the 36. Only a key (after a
-# line start or a separator, before ":" or "="); a value keeps its underscores.
+# line start or a separator, before ":" or "=", quoted as JSON quotes it:
+# '{"fp32_hours": 20}'); a value keeps its underscores.
 # Keys start only after a separator, and "_" splits the parts, so each character
 # is tried once.
 _CONFIG_KEY = re.compile(
-    r"(?:^|(?<=[\s,;{`*>\-]))[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?=[ \t]*[:=])", re.MULTILINE
+    r"(?:^|(?<=[\s,;{`*>\-\"']))[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?=[\"']?[ \t]*[:=])", re.MULTILINE
+)
+# A row of a pasted nvidia-smi table ("| N/A 64C P0 389W / 400W | 71234MiB / 81920MiB |
+# 99% Default |"): its numbers are the card's telemetry (watts, MiB, degrees, a bus id),
+# never the run's time or ratio, and "389W" is no 389 weeks. The numbers go; the card's
+# name stays ("| 0 NVIDIA A100-SXM4-80GB On |" still names the GPU).
+_SMI_ROW = re.compile(
+    r"^[ \t]*\|.*(?:mib|\d+w[ \t]*/|persistence|default[ \t]*\|).*$", re.MULTILINE
+)
+_SMI_NUMBER = re.compile(
+    r"(?<![\w.-])(?:[0-9a-f]{8}:[0-9a-f]{2}:[0-9a-f]{2}\.\d|\d+(?:\.\d+)?(?:w|mib|c|%)?)(?![\w.-])"
 )
 _ENTITY = re.compile(r"&(amp|lt|gt);")
 _HEART = re.compile(r"(?<![0-9])<3+(?![0-9:])")  # "thanks <3", never "[30:00<36:40]"
@@ -59,6 +70,16 @@ _AR_GPU_SPELLED = re.compile(r"(?<![\u0621-\u064a])جي ?بي ?ي?و(هات|ز|�
 # "384 GPU hours", "48 gpu hrs": one unit word "gpu-hours", never 384 GPUs.
 _GPU_HOURS = re.compile(r"\bgpu ?(hours?|hrs?|h)\b")
 _FRACTIONS = str.maketrans({"½": ".5", "¼": ".25", "¾": ".75"})
+# "3/4 of a day", "1/2 of an hour": a typed fraction of one unit is its decimal (as "¾"
+# is); "2/3 of the time" is a share (read by the ratio rules), and "3/4" alone may be a
+# date or a ratio of two counts: both are left.
+_TYPED_FRACTION = re.compile(r"(?<![\d/.])([1-9])/([2-9])(?= +of +an?\b)", re.IGNORECASE)
+
+
+def _typed_fraction(match: re.Match[str]) -> str:
+    return f"{int(match.group(1)) / int(match.group(2)):.6g}"
+
+
 # NFKC spells the rial sign out as the word "ریال", which would make a price
 # written with a sign ("15﷼/h") look like Arabic words; the sign is kept as a sign.
 _RIAL_SIGN = "\ufdfc"
@@ -217,6 +238,7 @@ def _has_surrogate(text: str) -> bool:
 def normalise(text: str) -> str:
     """Return the canonical form of one message (lower-case, one space, no markup)."""
     text = _drop_surrogates(text).translate(_FRACTIONS)
+    text = _TYPED_FRACTION.sub(_typed_fraction, text)
     text = _RIAL_SIGN.join(unicodedata.normalize("NFKC", part) for part in text.split(_RIAL_SIGN))
     text = text.translate(_INVISIBLE)
     text = _SLACK_MARKUP.sub(_markup, text)
@@ -228,6 +250,7 @@ def normalise(text: str) -> str:
     text = _TYPED_ARROW.sub(" → ", text)
     text = text.lower()
     text = _BARE_URL.sub(" ", text)
+    text = _SMI_ROW.sub(lambda m: _SMI_NUMBER.sub(" ", m.group(0)), text)
     text = _EMOJI_CODE.sub(" ", text)
     text = _CONFIG_KEY.sub(lambda m: m.group(0).replace("_", " "), text)
     text = _NAME_UNDERSCORE.sub("-", text)

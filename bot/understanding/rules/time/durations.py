@@ -172,7 +172,16 @@ def _number_piece(tokens: list[Token], i: int) -> Piece | None:
     abbreviated = abbreviated_unit(tokens, i + 1)
     if abbreviated:  # "١٢ س", "٣٠ د"
         return tok.value, abbreviated, i + 2, True
-    return _fraction_of_unit(tokens, i) or _and_a_fraction(tokens, i)
+    return _fraction_of_unit(tokens, i) or _share_of_unit(tokens, i) or _and_a_fraction(tokens, i)
+
+
+def _share_of_unit(tokens: list[Token], i: int) -> Piece | None:
+    """ "3/4 of a day", "¾ of a day", "0.5 of an hour": a number below one, "of", a unit."""
+    if not 0 < tokens[i].value < 1 or text_at(tokens, i + 1) != "of":
+        return None
+    k = i + 2 + (text_at(tokens, i + 2) in ("a", "an", "the"))
+    unit = unit_of(at(tokens, k))
+    return (tokens[i].value, unit[0], k + 1, True) if unit and unit[1] != 2 else None
 
 
 def _fraction_of_unit(tokens: list[Token], i: int) -> Piece | None:
