@@ -188,7 +188,9 @@ def _nearest(value: float) -> int:
     return math.floor(value + 0.5)
 
 
-def shown_seconds(hours: float, *, as_given: bool = False, unit: TimeUnit | None = None) -> int:
+def shown_seconds(
+    hours: float, *, as_given: bool = False, unit: TimeUnit | None = None, close: bool = True
+) -> int:
     """The seconds a duration is said as, so sums of said durations add up.
 
     A time the user gave (or that was computed from what they gave, such as
@@ -203,9 +205,10 @@ def shown_seconds(hours: float, *, as_given: bool = False, unit: TimeUnit | None
     With the user's ``unit`` a time at that unit's scale is rounded in it
     (:func:`said_in`): an estimate to the half day, week or year, to the hour
     from two days up, to the minute below two hours; the user's own time as
-    they wrote it (1.25 days, to two decimals).
+    they wrote it (1.25 days, to two decimals). A ``close`` estimate leaves a unit
+    its half steps say too far off (:func:`said_in`); a range's ends need not.
     """
-    said = said_in(hours, unit)
+    said = said_in(hours, unit, estimate=close and not as_given)
     if said is not None:
         return _nearest(_shown_count(hours, said, as_given) * HOURS_PER_UNIT[said] * 3600)
     seconds = hours * 3600
@@ -241,14 +244,31 @@ _MINUTES_ALONE_BELOW_HOURS = 2.0
 _HALVES_BELOW = 20
 
 
-def said_in(hours: float, unit: TimeUnit | None) -> TimeUnit | None:
+# An estimate said to the half day, week or year may be this far off (a share of it);
+# farther, it is said in the next smaller unit: 3 days at ratio 1.8 is "40 hours",
+# not "1.5 days" (10% short), while 5 days at 2 stays "2.5 days".
+_HALF_STEP_TOLERANCE = 0.05
+
+
+def said_in(hours: float, unit: TimeUnit | None, estimate: bool = False) -> TimeUnit | None:
     """The unit a time is said in alone, for a user who wrote ``unit``; None when
-    it is said the general way (hours and minutes, days and hours)."""
+    it is said the general way (hours and minutes, days and hours). An ``estimate``
+    leaves a unit its half steps would say too far off (:data:`_HALF_STEP_TOLERANCE`)."""
     if unit is TimeUnit.MINUTES:
         return unit if 1 <= hours < _MINUTES_ALONE_BELOW_HOURS else None
-    while unit is not None and hours < _UNIT_FLOOR_HOURS[unit]:
+    while unit is not None and (
+        hours < _UNIT_FLOOR_HOURS[unit] or estimate and not _said_closely(hours, unit)
+    ):
         unit = _SMALLER.get(unit)
     return unit
+
+
+def _said_closely(hours: float, unit: TimeUnit) -> bool:
+    """Whether ``hours`` said as :func:`_shown_count` says an estimate in ``unit`` is
+    within :data:`_HALF_STEP_TOLERANCE` of it."""
+    count = hours / HOURS_PER_UNIT[unit]
+    shown = _shown_count(hours, unit, as_given=False)
+    return abs(shown - count) <= _HALF_STEP_TOLERANCE * count
 
 
 class Split(NamedTuple):
@@ -272,6 +292,8 @@ def split_shown(total: float, part: float, unit: TimeUnit | None) -> Split:
     """
     shown = shown_seconds(total, as_given=True, unit=unit)
     for level, as_given in _levels(unit):
+        if not as_given:  # the unit the estimate is said in there, the saving with it
+            level = said_in(part, level, estimate=True) if level is not None else None
         said = shown_seconds(part, as_given=as_given, unit=level)
         rest = shown_seconds(total - part, as_given=as_given, unit=level)
         if 0 < said and said + rest == shown:
@@ -343,6 +365,7 @@ def duration(
     unit: TimeUnit | None = None,
     calendar: bool = False,
     case: Case = Case.NOMINATIVE,
+    close: bool = True,
 ) -> str:
     """Say a duration the way people do, with plural forms from the catalog.
 
@@ -358,7 +381,7 @@ def duration(
     duration in (:func:`bot.rendering.grammar.case_at`): each form has a genitive
     entry too (context "genitive"), since Arabic says «يومان» but «نحو يومين».
     """
-    said = said_in(hours, unit)
+    said = said_in(hours, unit, estimate=close and not as_given)
     if said is not None:
         text = _in_unit(_shown_count(hours, said, as_given), said, fmt, catalog, case)
         if calendar and said is TimeUnit.HOURS:  # "(أي يومين)" takes the case of what it explains
@@ -409,9 +432,10 @@ def duration_span(
     said in one unit and the high end starts with its number (the unit is said once,
     in the high end's plural form: «15–20 ساعة»), else "%(low)s to %(high)s" (Arabic
     «من يومين إلى ٣ أيام», where a dual says no number). The same time at both ends
-    (rounded alike) is said once."""
-    low_text = duration(low, fmt, catalog, as_given=as_given, unit=unit, case=case)
-    high_text = duration(high, fmt, catalog, as_given=as_given, unit=unit, case=case)
+    (rounded alike) is said once. Its ends stay in the user's unit at half steps
+    ("1.5–2 days"): a range is rough by nature (``close=False``)."""
+    low_text = duration(low, fmt, catalog, as_given=as_given, unit=unit, case=case, close=False)
+    high_text = duration(high, fmt, catalog, as_given=as_given, unit=unit, case=case, close=False)
     if low_text == high_text:
         return high_text
     low_one = _one_unit(low, low_text, fmt, catalog, as_given=as_given, unit=unit, case=case)
@@ -422,7 +446,9 @@ def duration_span(
         catalog.gettext("%(low)s to %(high)s"),
         {
             end: (
-                lambda c, h=hours: duration(h, fmt, catalog, as_given=as_given, unit=unit, case=c)
+                lambda c, h=hours: duration(
+                    h, fmt, catalog, as_given=as_given, unit=unit, case=c, close=False
+                )
             )
             for end, hours in (("low", low), ("high", high))
         },
@@ -442,7 +468,7 @@ def _one_unit(
 ) -> tuple[TimeUnit, str] | None:
     """(unit, its count as written) when ``text``, the said ``hours``, is a count of one
     unit ("30 hours", "1.5 days"), else None ("1 day and 6 hours")."""
-    seconds = shown_seconds(hours, as_given=as_given, unit=unit)
+    seconds = shown_seconds(hours, as_given=as_given, unit=unit, close=False)
     for one in (TimeUnit.WEEKS, TimeUnit.DAYS, TimeUnit.HOURS, TimeUnit.MINUTES):
         count = seconds / (HOURS_PER_UNIT[one] * 3600)
         if count < 1 or round(count, _GIVEN_DECIMALS) != count:

@@ -28,6 +28,10 @@ def summary(text: str) -> str:
         ("3d 1.5", "3 days in FP32 → about 2 days with mixed precision"),
         ("5 days 2", "about 2.5 days"),
         ("3 days 4", "about 18 hours"),  # below a day, hours
+        # half a day off a 1.67-day estimate is 10%: hours instead, and the cost agrees
+        ("3 days 1.8", "3 days in FP32 → about 40 hours with mixed precision"),
+        ("3 days 1.8", "saves 32 hours, 44%"),
+        ("2 weeks 1.5", "about 9.5 days"),
         # weeks in weeks
         ("3 weeks 2", "3 weeks in FP32 → about 1.5 weeks"),
         # short jobs in minutes
