@@ -583,6 +583,32 @@ RATE_PARTNER_FORMS = [
     ("سرعة الـ fp32 ٨٠٠ صورة في الثانية ومع الـ amp ١٫٥، التدريب ٣٠ ساعة", "dm", 30, 1.5, None),
 ]
 
+# Rule per_step_time (probe10): a copula (``SAID_OF_COPULAS``: "is", «هو», «هي») adds
+# nothing to how far a step noun may be from its duration; "step" written in Arabic
+# letters («ستب», «ستيب», «ستبات») is a step noun.
+STEP_FORMS = [
+    (
+        "زمن الخطوة بالـ fp32 هو ثانية ونص، وعدد الخطوات ٢٤ ألف خطوة، والتسريع ١٫٥",
+        "dm",
+        10,
+        1.5,
+        None,
+    ),
+    ("الخطوة الواحدة في fp32 هي ٢ ثانية، وعندنا ١٨ ألف خطوة", "dm", 10, None, None),
+    ("each step in plain fp32 is 1.5 s, 24k steps", "dm", 10, None, None),
+    ("a single step at fp32 precision is 3 seconds; 12000 steps; amp 1.5x", "dm", 10, 1.5, None),
+    (
+        "كل ستيب بياخد ٣ ثواني بالـ fp32 وعندنا ١٢ ألف ستيب، والـ bf16 بيسرعها ١٫٥",
+        "dm",
+        10,
+        1.5,
+        None,
+    ),
+    ("الستب الواحد ياخذ ثانية بالـ fp32، وعدد الستبات ٣٦ ألف، والتسريع ٢", "dm", 10, 2, None),
+    ("ثانيتين لكل ستب بالـ fp32 و ١٨٠٠٠ ستب", "dm", 10, None, None),
+    ("كل ستب كياخد ثانيتين ب fp32 و عندنا ٣٦ ألف ستب، و amp كيسرعها ١٫٥", "dm", 20, 1.5, None),
+]
+
 CASES = (
     FINISHED_IN
     + EPOCHS_TIMES
@@ -604,6 +630,7 @@ CASES = (
     + YIELDED_WITHOUT_TIME
     + RATE_CHANGES
     + RATE_PARTNER_FORMS
+    + STEP_FORMS
 )
 
 
