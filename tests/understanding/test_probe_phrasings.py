@@ -502,6 +502,113 @@ PROBE10_CLASSES = [
     ("الـ amp نزّل الوقت ٦ ساعات من تدريب ٣٠ ساعة بالـ fp32", "dm", 30, 1.25, None),
 ]
 
+# Rule rate_change (probe9, probe10): a rate changed "from A to B" or "A → B" with its
+# unit said once, before both or after the second number, makes two rates of that unit.
+RATE_CHANGES = [
+    ("img/s went 900 → 1530 with amp, fp32 training takes 12h", "dm", 12, 1.7, None),
+    ("we went from 3k to 4.5k tok/s after turning on bf16, fp32 is 20h", "dm", 20, 1.5, None),
+    ("throughput 1.2k -> 2.1k tokens/s with bf16, 30 hours in fp32", "dm", 30, 1.75, None),
+    (
+        "speed jumped from 200 to 360 img/sec with mixed precision. fp32 takes 9h",
+        "dm",
+        9,
+        1.8,
+        None,
+    ),
+    ("ms/step went 420 → 210 with amp, fp32 run is 10h", "dm", 10, 2, None),
+    (
+        "السرعة زادت من ٨٠٠ ل ١٢٠٠ صورة في الثانية مع الـ amp، والتدريب بالـ fp32 ١٠ ساعات",
+        "dm",
+        10,
+        1.5,
+        None,
+    ),
+    ("التوكنات في الثانية ١٥٠٠ → ٢٧٠٠ مع bf16، والتدريب fp32 ٤٠ ساعة", "dm", 40, 1.8, None),
+    (
+        "طلعت السرعة من ١٠٠٠ الى ١٦٠٠ عينة بالثانية بعد تشغيل amp، التدريب fp32 ياخذ ٢٠ ساعة",
+        "dm",
+        20,
+        1.6,
+        None,
+    ),
+]
+
+# Rule rate_partner (probe9, probe10): a word of change glued to «و» opens the new
+# value's clause («... بالـ fp32 وبقت ٢١٠٠ مع bf16»); a verb of doing may follow the word
+# of becoming («ولينا كنديرو ١٤٤٠»); a bare number right after the other precision is
+# the other rate ("bf16 1800"), unless far from the rate ("bf16 1.8" is a ratio).
+RATE_PARTNER_FORMS = [
+    (
+        "كنا نعمل ١٠٠٠ صورة في الثانية بالـ fp32 وصارت ١٥٠٠ مع الـ amp، والتدريب ١٢ ساعة",
+        "dm",
+        12,
+        1.5,
+        None,
+    ),
+    (
+        "السرعة ٥٠٠ عينة في الثانية في الـ fp32 وبقت ٨٠٠ بالـ amp، التدريب ٤٠ ساعة",
+        "dm",
+        40,
+        1.6,
+        None,
+    ),
+    (
+        "كنا نطلع ٥٠٠ عينة في الثانية بالـ fp32 وبقينا ٨٠٠ بالـ amp، والتدريب ٤٠ ساعة",
+        "dm",
+        40,
+        1.6,
+        None,
+    ),
+    (
+        "في fp32 كنا كنديرو ١٠٠٠ صورة فالثانية، ومع amp ولينا كنديرو ١٥٠٠، والتدريب ٢٠ ساعة",
+        "dm",
+        20,
+        1.5,
+        None,
+    ),
+    (
+        "بالـ fp32 بنعمل ٦٠٠ صورة في الثانية، ومع bf16 صرنا بنعمل ٩٠٠، والتدريب ١٥ ساعة",
+        "dm",
+        15,
+        1.5,
+        None,
+    ),
+    ("fp32 does 2000 tok/s; with bf16 it now does 3400. fp32 run is 30h", "dm", 30, 1.7, None),
+    ("fp32 1000 img/s, bf16 1800. training 24h in fp32", "dm", 24, 1.8, None),
+    ("2400 tokens/s in fp32 and with amp 3600, fp32 takes 40 hours", "dm", 40, 1.5, None),
+    ("سرعة الـ fp32 ٨٠٠ صورة في الثانية ومع الـ amp ١٢٠٠، التدريب ٣٠ ساعة", "dm", 30, 1.5, None),
+    ("بالـ fp32 ٥٠٠ عينة بالثانية، وبالـ bf16 ٩٠٠، والتدريب ١٠ ساعات fp32", "dm", 10, 1.8, None),
+    # Far from the rate: the ratio.
+    ("fp32 1000 img/s, bf16 1.8. training 24h in fp32", "dm", 24, 1.8, None),
+    ("سرعة الـ fp32 ٨٠٠ صورة في الثانية ومع الـ amp ١٫٥، التدريب ٣٠ ساعة", "dm", 30, 1.5, None),
+]
+
+# Rule per_step_time (probe10): a copula (``SAID_OF_COPULAS``: "is", «هو», «هي») adds
+# nothing to how far a step noun may be from its duration; "step" written in Arabic
+# letters («ستب», «ستيب», «ستبات») is a step noun.
+STEP_FORMS = [
+    (
+        "زمن الخطوة بالـ fp32 هو ثانية ونص، وعدد الخطوات ٢٤ ألف خطوة، والتسريع ١٫٥",
+        "dm",
+        10,
+        1.5,
+        None,
+    ),
+    ("الخطوة الواحدة في fp32 هي ٢ ثانية، وعندنا ١٨ ألف خطوة", "dm", 10, None, None),
+    ("each step in plain fp32 is 1.5 s, 24k steps", "dm", 10, None, None),
+    ("a single step at fp32 precision is 3 seconds; 12000 steps; amp 1.5x", "dm", 10, 1.5, None),
+    (
+        "كل ستيب بياخد ٣ ثواني بالـ fp32 وعندنا ١٢ ألف ستيب، والـ bf16 بيسرعها ١٫٥",
+        "dm",
+        10,
+        1.5,
+        None,
+    ),
+    ("الستب الواحد ياخذ ثانية بالـ fp32، وعدد الستبات ٣٦ ألف، والتسريع ٢", "dm", 10, 2, None),
+    ("ثانيتين لكل ستب بالـ fp32 و ١٨٠٠٠ ستب", "dm", 10, None, None),
+    ("كل ستب كياخد ثانيتين ب fp32 و عندنا ٣٦ ألف ستب، و amp كيسرعها ١٫٥", "dm", 20, 1.5, None),
+]
+
 CASES = (
     FINISHED_IN
     + EPOCHS_TIMES
@@ -521,6 +628,9 @@ CASES = (
     + PROBE10_CLASSES
     + PER_STEP_TIMES
     + YIELDED_WITHOUT_TIME
+    + RATE_CHANGES
+    + RATE_PARTNER_FORMS
+    + STEP_FORMS
 )
 
 

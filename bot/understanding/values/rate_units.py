@@ -11,8 +11,10 @@ one thing:
   said of the other are its partner ("fp32 step 1.2s, amp 0.6s").
 * ``rate_label``: a rate's unit said once as a label, then bare numbers each said
   of a precision ("tokens/s: 4,200 in fp32 vs 7,560 in bf16").
+* ``rate_change``: a rate changed "from A to B" or "A → B", its unit said once, is
+  two rates ("tokens/sec went 2.4k → 4.2k", "from 1.5k to 2.7k tokens/s").
 * ``rate_partner``: a bare number the rate became with the other precision is in
-  the rate's unit ("fp32 does 3000 tok/s, with bf16 it went to 5100").
+  the rate's unit ("fp32 does 3000 tok/s, with bf16 it went to 5100", "bf16 5100").
 
 What they read: the tokens of one rate and the precision said beside it
 (``rate_precision.py``); ``rates.py`` reads the merged rates.
@@ -23,7 +25,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.understanding.resolving.candidates import STEP_TIME, THROUGHPUT
-from bot.understanding.rules.rate.rate_precision import precision_near
+from bot.understanding.rules.rate.rate_precision import is_rate, precision_near, precision_of
 from bot.understanding.text.tokens import ARABIC, NUM, SYM, WORD, Token
 from bot.understanding.values.lexicon import EN_UNITS
 from bot.understanding.values.nearby import at, in_table, is_sym, is_time_unit, text_at
@@ -82,24 +84,51 @@ def merge_rates(tokens: list[Token]) -> list[Token]:
     return _step_partners(_rate_partners(_rate_changes(_rate_labels(_merged_rates(tokens)))))
 
 
-_FROM = frozenset(["from", "من"])
-_TO = frozenset(["to", "ل", "لـ", "الى", "إلى", "لحد", "لين"])
+_FROM = table("FROM_WORDS")
+_TO = table("RATE_TO_WORDS")
+_ARROW = "→"  # "->" and "=>" are written as it (``normalise``)
+_UNIT_REACH = 3  # tokens back from a change to the rate word it is of ("tokens/sec went from")
 
 
 def _rate_changes(tokens: list[Token]) -> list[Token]:
-    """Rule ``rate_change``: a rate word, then "from A to B" within its clause, makes
-    A and B two rates of that kind (A before the change, B after): "tokens/sec went
-    from 3.1k to 5.2k with bf16", "الصور في الثانية زادت من ٢٠٠ ل ٣٥٠ مع bf16"."""
-    for k, word in enumerate(tokens):
-        if word.kind != WORD or word.role not in (THROUGHPUT, STEP_TIME):
+    """Rule ``rate_change``: a rate changed from A to B ("from A to B", "A → B", «من A
+    ل B») with its unit said once makes A and B two rates of that kind (A before the
+    change, B after). The unit is a rate word before both ("tokens/sec went from 3.1k
+    to 5.2k with bf16", "tokens/sec went 2.4k → 4.2k", «الصور في الثانية زادت من ٢٠٠ ل
+    ٣٥٠ مع bf16»), or the second number's ("throughput went from 1.5k to 2.7k
+    tokens/s", "900 → 1440 img/s"): one unit written for both, as "from 3 to 5 hours"
+    is. A first number far from the second rate (``_near``) is no rate of its run.
+    Each change sign looks only at its neighbours, so the pass is linear."""
+    for c in range(1, len(tokens) - 1):
+        a, b = tokens[c - 1], tokens[c + 1]
+        if not (_bare(a) and _change_sign(tokens, c)):
             continue
-        f = next((j for j in range(k + 1, min(k + 4, len(tokens))) if tokens[j].text in _FROM), 0)
-        a, to, b = at(tokens, f + 1), at(tokens, f + 2), at(tokens, f + 3)
-        if not f or not _bare(a) or to is None or to.text not in _TO or not _bare(b):
-            continue
-        tokens[f + 1] = _in_unit_of(a, word)
-        tokens[f + 3] = _in_unit_of(b, word)
+        if _bare(b):
+            word = _rate_word_before(tokens, c - 1 - (text_at(tokens, c - 2) in _FROM))
+            if word is not None:
+                tokens[c - 1], tokens[c + 1] = _in_unit_of(a, word), _in_unit_of(b, word)
+        elif is_rate(b) and _near(_thousands(a).value, b.value):
+            unit, scale = b.extra["unit"], b.extra["scale"]
+            tokens[c - 1] = _rate_number(_thousands(a), b.role, unit, scale)
     return tokens
+
+
+def _change_sign(tokens: list[Token], c: int) -> bool:
+    """An arrow at ``c`` ("2.4k → 4.2k"), or "to" after "from" and a number ("from 1.5k
+    to 2.7k", «من ٢٠٠ ل ٣٥٠»; a lone "to" is a range's or an aim's)."""
+    tok = tokens[c]
+    if tok.kind == SYM:
+        return tok.text == _ARROW
+    return tok.text in _TO and text_at(tokens, c - 2) in _FROM
+
+
+def _rate_word_before(tokens: list[Token], start: int) -> Token | None:
+    """The rate word ("tokens/sec", «الصور في الثانية») ending at most ``_UNIT_REACH``
+    tokens before ``start`` (a verb of change between: "went", «زادت»)."""
+    for k in range(start - 1, max(-1, start - 1 - _UNIT_REACH), -1):
+        if tokens[k].kind == WORD and tokens[k].role in (THROUGHPUT, STEP_TIME):
+            return tokens[k]
+    return None
 
 
 def _in_unit_of(num: Token, word: Token) -> Token:
@@ -158,12 +187,14 @@ _PARTNER_REACH = 10.0  # two rates of one run, FP32 and mixed, lie within this f
 
 def _rate_partners(tokens: list[Token]) -> list[Token]:
     """Rule ``rate_partner``: with the rates said of one precision only, a bare number
-    said of the other right after a word of what the rate became (``RATE_NEW_WORDS``:
-    "became", "now", «صارت»; or a verb of change and "to", ``RATE_CHANGE_VERBS``:
-    "went to", «وصلت لـ») is that rate with the other precision, in its unit: "fp32
-    does 3000 tok/s, with bf16 it went to 5100", «سرعة الـ fp32 ٣٠٠٠ توكن بالثانية،
-    ومع الـ bf16 صارت ٥١٠٠». A number far from the rate (more than ``_PARTNER_REACH``
-    times) is no rate of the same run: "... with bf16 it became 1.7" is a ratio."""
+    said of the other is that rate with the other precision, in its unit, when it
+    comes right after a word of what the rate became or does (``RATE_NEW_WORDS``:
+    "became", "now", "does", «صارت», «كنديرو»), a verb of change and "to"
+    (``RATE_CHANGE_VERBS``: "went to", «وصلت لـ»), or the other precision itself
+    ("..., bf16 5100"): "fp32 does 3000 tok/s, with bf16 it went to 5100", «سرعة
+    الـ fp32 ٣٠٠٠ توكن بالثانية، ومع الـ bf16 صارت ٥١٠٠», «... وبالـ bf16 ٢٠٤٠». A
+    number far from the rate (more than ``_PARTNER_REACH`` times) is no rate of the
+    same run: "... with bf16 it became 1.7", "with bf16 1.7" are ratios."""
     rates = [i for i, t in enumerate(tokens) if t.kind == NUM and t.role in (THROUGHPUT, STEP_TIME)]
     sides = {precision_near(tokens, i) for i in rates}
     if not rates or len(sides) != 1 or "" in sides or len({tokens[i].role for i in rates}) != 1:
@@ -178,7 +209,7 @@ def _rate_partners(tokens: list[Token]) -> list[Token]:
         if (
             _bare_value(tokens, i)
             and _near(_thousands(tokens[i]).value, rate.value)
-            and _after_change_word(tokens, i)
+            and _said_as_partner(tokens, i)
             and precision_near(tokens, i) == other
         ):
             tokens[i] = _rate_number(
@@ -191,11 +222,13 @@ def _near(value: float, rate: float) -> bool:
     return rate > 0 and 1 / _PARTNER_REACH <= value / rate <= _PARTNER_REACH
 
 
-def _after_change_word(tokens: list[Token], i: int) -> bool:
-    """ "became 5100", "now 5100", «صارت ٥١٠٠», "went to 5100", "shot up to 5100",
-    «وصلت لـ ٥١٠٠» (a hedge may sit between: "became about 5100")."""
+def _said_as_partner(tokens: list[Token], i: int) -> bool:
+    """ "became 5100", "now does 5100", «صارت ٥١٠٠», «ولينا كنديرو ١٤٤٠», "went to
+    5100", "shot up to 5100", «وصلت لـ ٥١٠٠», or a precision right before ("and bf16
+    5100", «وبالـ bf16 ٢٠٤٠»; which one the caller checks). A hedge may sit between:
+    "became about 5100"."""
     k = i - 1 - in_table(at(tokens, i - 1), "HEDGES")
-    if in_table(at(tokens, k), "RATE_NEW_WORDS"):
+    if in_table(at(tokens, k), "RATE_NEW_WORDS") or (k >= 0 and precision_of(tokens, k)):
         return True
     if at(tokens, k) is None or tokens[k].text not in _TO:
         return False

@@ -16,7 +16,7 @@ labels the value after it, as a colon does ("fp32 → 9 hours. amp → 5 hours")
 from __future__ import annotations
 
 from bot.understanding.resolving.candidates import STEP_TIME, THROUGHPUT
-from bot.understanding.text.tokens import NUM, SYM, WORD, Token
+from bot.understanding.text.tokens import ARABIC, NUM, SYM, WORD, Token
 from bot.understanding.values.lexicon import lookup
 from bot.understanding.values.nearby import at, in_table
 from bot.understanding.words import table
@@ -153,7 +153,7 @@ def _said_before(tokens: list[Token], i: int) -> tuple[str, int]:
             break
         if mark := precision_of(tokens, j):
             return mark, step
-        if in_table(tokens[j], "CLAUSE_JOINERS"):
+        if in_table(tokens[j], "CLAUSE_JOINERS") or change_glued_to_and(tokens[j]):
             break
     return "", _SEARCH + 1
 
@@ -164,11 +164,26 @@ def _said_after(tokens: list[Token], i: int, within: int) -> str:
         j = i + step
         if j >= len(tokens) or tokens[j].is_boundary or is_rate(tokens[j]):
             break
+        if change_glued_to_and(tokens[j]):
+            break  # "... 1200 tok/s in fp32 وبقت 2100 مع bf16": the bf16 is the next clause's
         if (mark := precision_of(tokens, j)) and not asked_about(tokens, j):
             return mark
         if in_table(tokens[j], "CLAUSE_JOINERS"):
             break  # "1s/step - loss: 0.4 and with amp 500ms/step": amp is the next clause's
     return ""
+
+
+_CHANGE_TABLES = ("RATE_NEW_WORDS", "RATE_CHANGE_VERBS")
+
+
+def change_glued_to_and(tok: Token) -> bool:
+    """A word of what a rate became with «و» glued to it («وبقت», «وصارت», «وزادت»): the
+    «و» opens the new value's clause, as one written apart does (``CLAUSE_JOINERS``),
+    so «... بالـ fp32 وبقت ٢١٠٠ مع الـ bf16» says the 2100 of bf16. A word that starts
+    with «و» itself («وصلت») is no such word."""
+    if tok.kind != WORD or tok.script != ARABIC or not tok.text.startswith("و"):
+        return False
+    return any(tok.text not in table(name) and in_table(tok, name) for name in _CHANGE_TABLES)
 
 
 def _only_one_on_its_line(tokens: list[Token], i: int) -> str:

@@ -34,6 +34,8 @@ _RUN_TOTAL_WORDS = table("RUN_TOTAL_WORDS")
 _TIMES_SIGNS = table("TIMES_SIGNS")
 _TAKING = table("DURATION_VERBS") - {"long", "time", "الوقت", "مده"}
 _STEP_NOUNS = table("STEP_TIME_LEADERS")
+_COPULAS = table("SAID_OF_COPULAS")
+_SAID_OF_REACH = 4  # words back from a duration to the noun it is said of
 _STEP_HOURS_MAX = 1.0  # no training step takes an hour (rule per_step_time)
 
 
@@ -95,9 +97,17 @@ def _said_of_one(tokens: list[Token], start: int, nouns) -> bool:
     1.5 minutes", «الخطوة الواحدة دقيقتين». "90 epochs take 30 hours" counts them:
     that is the whole job. An epoch counter before ("Epoch 5/20 takes 35 min") times
     that epoch (read first, as one epoch's); a step counter («الخطوة ٢٠٠/١٠٠٠ والتدريب
-    ياخذ ٣ ساعات») only says where a log is, and its numbers stop the look-back."""
-    for k in range(start - 1, max(-1, start - 5), -1):
+    ياخذ ٣ ساعات») only says where a log is, and its numbers stop the look-back. A
+    copula (``SAID_OF_COPULAS``: "is", «هو») adds nothing to how far the noun may be:
+    «زمن الخطوة الواحدة بدقة FP32 هو ١٫٢ ثانية»."""
+    reach = _SAID_OF_REACH
+    for k in range(start - 1, max(-1, start - 1 - 2 * _SAID_OF_REACH), -1):
         tok = tokens[k]
+        if tok.kind == WORD and _cue(tok, _COPULAS):
+            continue  # "a step in fp32 is 1.2 s": the copula is no word of the reach
+        reach -= 1
+        if reach < 0:
+            return False
         if epoch_counter_at(tokens, k) is not None:
             return True  # "Epoch 5/20 takes 35 min": the time of that epoch
         if tok.is_boundary or (tok.kind == NUM and tok.value != 1):
