@@ -431,7 +431,7 @@ class _Reading:
 
     def _decide(self, times: list[Quantity], ratios: list[RatioCand], common: dict) -> Query:
         times, ratios = _without_overlaps(times, ratios)
-        times = _distinct(times, key=lambda q: q.hours)
+        times = _distinct(times, key=lambda q: _to_the_minute(q.hours))
         ratios = alike_words_offered(self.tokens, ratios) or _distinct(
             ratios, key=lambda r: r.value
         )
@@ -537,6 +537,12 @@ def _time_range(times: list[Quantity]) -> Quantity | None:
         return None
     low, high = times
     return high if 0 < low.hours < high.hours else None
+
+
+def _to_the_minute(hours: float) -> float:
+    """A time as said to the minute: "{'train_runtime': 25200.3} ... i.e. 7 hours" says
+    one time twice."""
+    return round(hours * 60) / 60 if math.isfinite(hours) else hours
 
 
 def _distinct(items: list, key) -> list:

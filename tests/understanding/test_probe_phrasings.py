@@ -496,6 +496,14 @@ PROBE10_CLASSES = [
     ("fp32 takes 3/4 of a day, amp 1.5x", "dm", 18, 1.5, None),
     ("fp32 takes 9 hours, amp takes 2/3 of the time", "dm", 9, 1.5, None),
     ("{'train_runtime': 36000.0, 'epoch': 2.0} in fp32, bf16 1.5x?", "dm", 10, 1.5, None),
+    # The same time said twice, to the minute, is one time.
+    (
+        "{'train_runtime': 36000.4} is our fp32 run, so 10 hours. amp 1.5x?",
+        "dm",
+        36000.4 / 3600,
+        1.5,
+        None,
+    ),
     ("1/2 of a week in fp32, bf16 gives 1.4", "dm", 84, 1.4, None),
     ("fp32 is ¾ of an hour per epoch, 40 epochs", "dm", 30, None, None),
     ("الـ bf16 قلل المدة ٥ ساعات، والـ fp32 ياخذ ٢٠ ساعة", "dm", 20, 20 / 15, None),
