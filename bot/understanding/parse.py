@@ -542,7 +542,8 @@ def _time_range(times: list[Quantity]) -> Quantity | None:
 def _to_the_minute(hours: float) -> float:
     """A time as said to the minute: "{'train_runtime': 25200.3} ... i.e. 7 hours" says
     one time twice."""
-    return round(hours * 60) / 60 if math.isfinite(hours) else hours
+    minutes = hours * 60
+    return round(minutes) / 60 if math.isfinite(minutes) else hours
 
 
 def _distinct(items: list, key) -> list:

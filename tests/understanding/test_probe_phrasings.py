@@ -496,6 +496,9 @@ PROBE10_CLASSES = [
     ("fp32 takes 3/4 of a day, amp 1.5x", "dm", 18, 1.5, None),
     ("fp32 takes 9 hours, amp takes 2/3 of the time", "dm", 9, 1.5, None),
     ("{'train_runtime': 36000.0, 'epoch': 2.0} in fp32, bf16 1.5x?", "dm", 10, 1.5, None),
+    # The Arabic comma typed as the decimal separator (a new user's «١،٧» was ratio 1).
+    ("التدريب ٢٫٥ يوم بمعامل ١،٧", "dm", 60, 1.7, None),
+    ("fp32 ١٢،٥ ساعة والتسريع ١،٥", "dm", 12.5, 1.5, None),
     # The same time said twice, to the minute, is one time.
     (
         "{'train_runtime': 36000.4} is our fp32 run, so 10 hours. amp 1.5x?",

@@ -41,7 +41,7 @@ _CONFIG_KEY = re.compile(
 # never the run's time or ratio, and "389W" is no 389 weeks. The numbers go; the card's
 # name stays ("| 0 NVIDIA A100-SXM4-80GB On |" still names the GPU).
 _SMI_ROW = re.compile(
-    r"^[ \t]*\|.*(?:mib|\d+w[ \t]*/|persistence|default[ \t]*\|).*$", re.MULTILINE
+    r"^[ \t]*\|.*(?:mib|(?<!\d)\d+w[ \t]*/|persistence|default[ \t]*\|).*$", re.MULTILINE
 )
 _SMI_NUMBER = re.compile(
     r"(?<![\w.-])(?:[0-9a-f]{8}:[0-9a-f]{2}:[0-9a-f]{2}\.\d|\d+(?:\.\d+)?(?:w|mib|c|%)?)(?![\w.-])"
@@ -70,6 +70,12 @@ _AR_GPU_SPELLED = re.compile(r"(?<![\u0621-\u064a])جي ?بي ?ي?و(هات|ز|�
 # "384 GPU hours", "48 gpu hrs": one unit word "gpu-hours", never 384 GPUs.
 _GPU_HOURS = re.compile(r"\bgpu ?(hours?|hrs?|h)\b")
 _FRACTIONS = str.maketrans({"½": ".5", "¼": ".25", "¾": ".75"})
+# «بمعامل ١،٧»: the Arabic comma typed for the decimal separator «٫», as "1,7" is a
+# decimal comma in English (one or two digits after it, no space, in no list).
+_ANY_DIGIT = "0-9\u0660-\u0669\u06f0-\u06f9"
+_ARABIC_DECIMAL_COMMA = re.compile(
+    rf"(?<![{_ANY_DIGIT}])(?<![{_ANY_DIGIT}]\u060c)([{_ANY_DIGIT}]+)\u060c([{_ANY_DIGIT}]{{1,2}})(?![{_ANY_DIGIT}]|\u060c[{_ANY_DIGIT}])"
+)
 # "3/4 of a day", "1/2 of an hour": a typed fraction of one unit is its decimal (as "¾"
 # is); "2/3 of the time" is a share (read by the ratio rules), and "3/4" alone may be a
 # date or a ratio of two counts: both are left.
@@ -239,6 +245,7 @@ def normalise(text: str) -> str:
     """Return the canonical form of one message (lower-case, one space, no markup)."""
     text = _drop_surrogates(text).translate(_FRACTIONS)
     text = _TYPED_FRACTION.sub(_typed_fraction, text)
+    text = _ARABIC_DECIMAL_COMMA.sub("\\1\u066b\\2", text)
     text = _RIAL_SIGN.join(unicodedata.normalize("NFKC", part) for part in text.split(_RIAL_SIGN))
     text = text.translate(_INVISIBLE)
     text = _SLACK_MARKUP.sub(_markup, text)
