@@ -292,8 +292,10 @@ def split_shown(total: float, part: float, unit: TimeUnit | None) -> Split:
     """
     shown = shown_seconds(total, as_given=True, unit=unit)
     for level, as_given in _levels(unit):
-        if not as_given:  # the unit the estimate is said in there, the saving with it
-            level = said_in(part, level, estimate=True) if level is not None else None
+        if not as_given and level is not None and said_in(part, level) is not None:
+            # The unit the estimate is said in there (a smaller one where the half steps
+            # would be off), and the saving with it.
+            level = said_in(part, level, estimate=True)
         said = shown_seconds(part, as_given=as_given, unit=level)
         rest = shown_seconds(total - part, as_given=as_given, unit=level)
         if 0 < said and said + rest == shown:

@@ -31,6 +31,7 @@ def summary(text: str) -> str:
         # half a day off a 1.67-day estimate is 10%: hours instead, and the cost agrees
         ("3 days 1.8", "3 days in FP32 → about 40 hours with mixed precision"),
         ("3 days 1.8", "saves 32 hours, 44%"),
+        ("100 2.5", "about 40 hours with mixed precision (ratio 2.5, saves 60 hours, 60%)"),
         ("2 weeks 1.5", "about 9.5 days"),
         # weeks in weeks
         ("3 weeks 2", "3 weeks in FP32 → about 1.5 weeks"),
